@@ -1,0 +1,89 @@
+/*
+ * perfev/event.h — event lists: what to open, as perf_event_attrs with names
+ * and groups, built by hand or parsed from perf's event syntax.
+ *
+ * An evlist owns its evsels; an evsel lives until its evlist is freed.
+ * Every event leads its own group unless given a leader; a leader always
+ * precedes its members in the list.
+ */
+#ifndef PERFEV_EVENT_H
+#define PERFEV_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "perfev/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfev_evlist;
+struct perfev_evsel;
+
+PERFEV_API struct perfev_evlist *perfev_evlist_new(void);
+PERFEV_API void perfev_evlist_free(struct perfev_evlist *list);
+PERFEV_API size_t perfev_evlist_count(const struct perfev_evlist *list);
+/* The idx-th event, or NULL (errno ERANGE) past the end. */
+PERFEV_API struct perfev_evsel *perfev_evlist_at(const struct perfev_evlist *list, size_t idx);
+/*
+ * Appends an event: a copy of attr (attr->size 0 becomes
+ * PERFEV_ATTR_SIZE_LATEST) under `name` (copied; NULL names it after its
+ * type and config). Returns the new evsel or NULL (errno ENOMEM).
+ */
+PERFEV_API struct perfev_evsel *perfev_evlist_add(struct perfev_evlist *list,
+						  const struct perfev_attr *attr,
+						  const char *name);
+
+PERFEV_API struct perfev_attr *perfev_evsel_attr(struct perfev_evsel *evsel);
+PERFEV_API const struct perfev_attr *perfev_evsel_attr_const(const struct perfev_evsel *evsel);
+PERFEV_API size_t perfev_evsel_index(const struct perfev_evsel *evsel);
+PERFEV_API const char *perfev_evsel_name(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_name(struct perfev_evsel *evsel, const char *name);
+
+/*
+ * Groups. set_leader makes evsel a member of leader's group; the leader must
+ * come earlier in the same list and lead a group itself (-EINVAL otherwise).
+ */
+PERFEV_API int perfev_evsel_set_leader(struct perfev_evsel *evsel, struct perfev_evsel *leader);
+PERFEV_API struct perfev_evsel *perfev_evsel_leader(const struct perfev_evsel *evsel);
+PERFEV_API bool perfev_evsel_is_leader(const struct perfev_evsel *evsel);
+/* Members of the group led by leader, the leader included. */
+PERFEV_API size_t perfev_evsel_group_size(const struct perfev_evsel *leader);
+
+/* Details from sysfs and the event string. Strings are copied; NULL clears. */
+PERFEV_API const char *perfev_evsel_pmu_name(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_pmu_name(struct perfev_evsel *evsel, const char *pmu);
+/* The .scale and .unit of a sysfs event alias (1.0 and "" by default). */
+PERFEV_API double perfev_evsel_scale(const struct perfev_evsel *evsel);
+PERFEV_API const char *perfev_evsel_unit(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_scale_unit(struct perfev_evsel *evsel, double scale, const char *unit);
+/* A filter applied with PERF_EVENT_IOC_SET_FILTER after open. */
+PERFEV_API const char *perfev_evsel_filter(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_filter(struct perfev_evsel *evsel, const char *filter);
+
+/* ---- perf's event syntax -------------------------------------------------- */
+struct perfev_parse_error {
+	int pos;       /* byte offset of the offending character, -1 if none */
+	char msg[256]; /* what is wrong there and what would be right */
+};
+
+/*
+ * Parses an event string in perf's syntax (comma lists, groups {a,b}:mod,
+ * symbolic/cache/raw/pmu/tracepoint/breakpoint events, modifiers, terms)
+ * and appends its events to list. On failure nothing is appended, err (if
+ * not NULL) says where and why, and -EINVAL (or -ENOENT for an unknown
+ * event or PMU) is returned.
+ */
+PERFEV_API int perfev_evlist_parse(struct perfev_evlist *list, const char *events,
+				   struct perfev_parse_error *err);
+/*
+ * Writes err as a message for people: the string quoted, a caret under the
+ * offending character, and the explanation. Returns the length (snprintf).
+ */
+PERFEV_API int perfev_parse_error_format(const struct perfev_parse_error *err,
+					 const char *events, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFEV_EVENT_H */

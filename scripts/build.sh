@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# scripts/build.sh DIR [CMAKE OPTIONS...]: configure (once) and build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=$1; shift
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+if [ ! -f "$dir/CMakeCache.txt" ]; then
+  cmake -S . -B "$dir" "${gen[@]}" "$@" >/dev/null
+fi
+cmake --build "$dir" -j"$(nproc)"

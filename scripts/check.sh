@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The whole test suite, in the normal build and the sanitizer build.
+# Exits non-zero, loudly, if anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/deps.sh
+scripts/build.sh build
+scripts/build.sh build-asan -DPERFEV_SANITIZE=ON
+
+# tracefs is where tracepoint tests look; mount it if the machine did not.
+if [ "$(id -u)" -eq 0 ] && [ ! -d /sys/kernel/tracing/events ]; then
+  mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+fi
+
+status=0
+run_suite() {
+  local dir=$1 log=$2
+  echo "=== tests: $dir ==="
+  # Live tests measure the kernel: one at a time keeps them honest.
+  set +e
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$dir/perfev-tests" --verbose --jobs 1 --timeout 300 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED: $dir/perfev-tests exited with $rc"
+    status=1
+  fi
+  # A sanitizer report in a passing child still fails the suite.
+  if grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$log"; then
+    echo "FAILED: sanitizer reports in $dir (see $log)"
+    status=1
+  fi
+  echo "skipped in $dir: $(grep -c '^\[SKIP\]' "$log" || true)"
+}
+run_suite build build/tests.log
+run_suite build-asan build-asan/tests.log
+
+if [ -x scripts/fuzz.sh ]; then
+  scripts/fuzz.sh || status=1
+fi
+
+if [ "$status" -ne 0 ]; then
+  echo "=== CHECK FAILED ==="
+  exit 1
+fi
+echo "=== CHECK PASSED ==="

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages perfev needs to build, test and benchmark,
+# only those missing. Runs as root (or through sudo when available).
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake ninja-build pkg-config
+  libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libzstd-dev zlib1g-dev
+  libcriterion-dev
+  clang libclang-rt-14-dev          # libFuzzer targets and sanitizer runtimes
+  linux-perf strace                 # the reference tools the tests compare against
+  protobuf-compiler                 # validates pprof exports
+  libpapi-dev papi-tools            # the PAPI side of bench/selfmon_read
+  qemu-user gcc-aarch64-linux-gnu   # arm64 self-monitoring tests
+  python3 libxml2-utils             # XML/JSON validation of exports
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,67 @@
+/*
+ * internal.h — helpers shared by the library's modules (not API).
+ * Use these rather than writing another: growable buffers, file reading,
+ * JSON escaping, the error message of the last failure.
+ */
+#ifndef PERFEV_INTERNAL_H
+#define PERFEV_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PV_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PV_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define PV_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define PV_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/*
+ * Record the failure message for perfev_errmsg() and return -err (errno is
+ * set to err). Use as: return pv_error(EINVAL, "bad term '%s'", t);
+ */
+int pv_error(int err, const char *fmt, ...) PV_PRINTF(2, 3);
+/* Same, returning NULL, for functions that return pointers. */
+void *pv_error_null(int err, const char *fmt, ...) PV_PRINTF(2, 3);
+
+/* ---- growable byte buffer, always NUL-terminated ------------------------ */
+struct pv_buf {
+	char *data;
+	size_t len, cap;
+	bool oom; /* an allocation failed: contents are incomplete */
+};
+#define PV_BUF_INIT {0}
+void pv_buf_add(struct pv_buf *b, const void *data, size_t len);
+void pv_buf_puts(struct pv_buf *b, const char *s);
+void pv_buf_putc(struct pv_buf *b, char c);
+void pv_buf_printf(struct pv_buf *b, const char *fmt, ...) PV_PRINTF(2, 3);
+void pv_buf_vprintf(struct pv_buf *b, const char *fmt, va_list ap);
+/* Appends s as a JSON string literal, quotes included. */
+void pv_buf_json_str(struct pv_buf *b, const char *s);
+void pv_buf_reset(struct pv_buf *b);
+void pv_buf_free(struct pv_buf *b);
+/* Hands the data to the caller (who frees it) and resets the buffer. */
+char *pv_buf_detach(struct pv_buf *b);
+
+/*
+ * Grow *ptr (an array of elsize-byte items with *cap slots) to hold at least
+ * `need` items. Returns 0 or -ENOMEM (the array is unchanged then).
+ */
+int pv_grow(void *ptr, size_t *cap, size_t need, size_t elsize);
+
+/* ---- files ---------------------------------------------------------------- */
+/* Reads a whole file (up to max bytes) into a malloc'ed NUL-terminated
+ * buffer. Returns 0 or -errno. */
+int pv_read_file(const char *path, char **out, size_t *len, size_t max);
+/* Reads the first line of a small file, without its newline. */
+int pv_read_line(const char *path, char *buf, size_t len);
+int pv_read_i64(const char *path, int64_t *out);
+int pv_write_str(const char *path, const char *s);
+
+/* strdup that records ENOMEM for perfev_errmsg(). */
+char *pv_strdup(const char *s);
+char *pv_strndup(const char *s, size_t n);
+
+#endif

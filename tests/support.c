@@ -1,0 +1,153 @@
+#define _GNU_SOURCE
+#include "support.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+	*buf = realloc(*buf, *len + n + 1);
+	cr_assert(*buf, "out of memory");
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = 0;
+}
+
+struct run_result run_cmd(const char *fmt, ...)
+{
+	char *cmd;
+	va_list ap;
+	va_start(ap, fmt);
+	cr_assert(vasprintf(&cmd, fmt, ap) >= 0);
+	va_end(ap);
+
+	int po[2], pe[2];
+	cr_assert(pipe2(po, O_CLOEXEC) == 0 && pipe2(pe, O_CLOEXEC) == 0);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	struct run_result r = {0};
+	append(&r.out, &r.out_len, "", 0);
+	append(&r.err, &r.err_len, "", 0);
+	struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+	int open_fds = 2;
+	char chunk[65536];
+	while (open_fds) {
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			ssize_t n = read(fds[i].fd, chunk, sizeof(chunk));
+			if (n <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0)
+				append(&r.out, &r.out_len, chunk, (size_t)n);
+			else
+				append(&r.err, &r.err_len, chunk, (size_t)n);
+		}
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	free(cmd);
+	return r;
+}
+
+void run_result_free(struct run_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+void require_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root (running as uid %d)", (int)geteuid());
+}
+
+void require_perf_tool(void)
+{
+	struct run_result r = run_cmd("perf version");
+	bool ok = r.status == 0;
+	run_result_free(&r);
+	if (!ok)
+		cr_skip_test("the installed `perf` (linux-perf) is not available");
+}
+
+void require_tracefs(void)
+{
+	if (access("/sys/kernel/tracing/events", R_OK) == 0)
+		return;
+	if (geteuid() == 0)
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	if (access("/sys/kernel/tracing/events", R_OK) != 0)
+		cr_skip_test("tracefs is not mounted at /sys/kernel/tracing and cannot be");
+}
+
+void require_event(unsigned type, unsigned long long config, const char *what)
+{
+	struct perfev_attr a = {0};
+	a.type = type;
+	a.config = config;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd < 0)
+		cr_skip_test("%s cannot be opened here: %s", what, perfev_errmsg());
+	close(fd);
+}
+
+const char *test_tmpdir(void)
+{
+	static char dir[64];
+	if (!dir[0]) {
+		strcpy(dir, "/tmp/perfev-test-XXXXXX");
+		cr_assert(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	}
+	return dir;
+}
+
+char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert(f, "cannot open %s: %s", path, strerror(errno));
+	char *buf = NULL;
+	size_t n = 0;
+	char chunk[65536];
+	size_t k;
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		append(&buf, &n, chunk, k);
+	fclose(f);
+	if (!buf)
+		append(&buf, &n, "", 0);
+	if (len)
+		*len = n;
+	return buf;
+}
