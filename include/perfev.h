@@ -8,6 +8,7 @@
  *   perfev/abi.h      the kernel ABI: struct perfev_attr, record types
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
+ *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -24,6 +25,7 @@
 #include "perfev/abi.h"
 #include "perfev/sys.h"
 #include "perfev/event.h"
+#include "perfev/location.h"
 
 #ifdef __cplusplus
 extern "C" {
