@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 dir=$1; shift
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
-if [ ! -f "$dir/CMakeCache.txt" ]; then
+# Configure unless a previous configure finished (a failed one leaves a cache but no build file).
+if [ ! -f "$dir/build.ninja" ] && [ ! -f "$dir/Makefile" ]; then
   cmake -S . -B "$dir" "${gen[@]}" "$@" >/dev/null
 fi
 cmake --build "$dir" -j"$(nproc)"

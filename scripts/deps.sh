@@ -6,7 +6,9 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config
   libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libzstd-dev zlib1g-dev
+  liblzma-dev libiberty-dev         # MiniDebugInfo (.gnu_debugdata) and C++/Rust demangling
   libcriterion-dev
+  rustc                             # Rust fixtures for the demangling tests
   clang libclang-rt-14-dev          # libFuzzer targets and sanitizer runtimes
   linux-perf strace                 # the reference tools the tests compare against
   protobuf-compiler                 # validates pprof exports

@@ -111,6 +111,12 @@ void require_tracefs(void)
 		cr_skip_test("tracefs is not mounted at /sys/kernel/tracing and cannot be");
 }
 
+void require_corpus(void)
+{
+	if (!CORPUS_DIR[0] || access(CORPUS_DIR, R_OK) != 0)
+		cr_skip_test("the perf.data corpus (../shared/corpus/perfdata) is not on this machine");
+}
+
 void require_event(unsigned type, unsigned long long config, const char *what)
 {
 	struct perfev_attr a = {0};

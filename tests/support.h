@@ -11,7 +11,8 @@
 #include <stddef.h>
 
 #define WORKLOAD(name) PERFEV_BUILDDIR "/workloads/" name
-#define CORPUS_DIR PERFEV_SRCDIR "/../shared/corpus/perfdata"
+/* Real perf.data files from many machines; "" when absent (see require_corpus). */
+#define CORPUS_DIR PERFEV_CORPUS_DIR
 
 struct run_result {
 	int status;   /* exit status, or 128+signal */
@@ -28,6 +29,7 @@ void run_result_free(struct run_result *r);
 void require_root(void);
 void require_perf_tool(void);      /* the installed `perf` */
 void require_tracefs(void);        /* mounts /sys/kernel/tracing if needed */
+void require_corpus(void);         /* ../shared/corpus/perfdata */
 /* Skips unless an event of this type/config opens here (e.g. no PMU). */
 void require_event(unsigned type, unsigned long long config, const char *what);
 

@@ -1,5 +1,6 @@
-/* cli.h — what the command files share: each command is one file with one
- * entry point, declared here and listed in main.c's table. */
+/* cli.h — what the command files share. Each command is one file that
+ * registers itself with CLI_COMMAND(); main.c finds every registered
+ * command through the linker section, so adding a command is adding a file. */
 #ifndef PERFEV_CLI_H
 #define PERFEV_CLI_H
 
@@ -8,6 +9,18 @@
 /* Every command: parses its options from argv (argv[0] is the command's
  * name) and returns the process exit status. */
 typedef int (*cli_command_fn)(int argc, char **argv);
+
+struct cli_command {
+	const char *name;
+	cli_command_fn run;
+	const char *summary;
+};
+
+/* Registers fn as `perfev NAME`; summary is one line for `perfev --help`. */
+#define CLI_COMMAND(NAME, FN, SUMMARY)                                            \
+	static const struct cli_command cli_command_##NAME                           \
+		__attribute__((used, section("perfev_commands"), aligned(8))) = {   \
+			#NAME, FN, SUMMARY}
 
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

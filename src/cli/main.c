@@ -1,4 +1,4 @@
-/* main.c — perfev: dispatch to one file per command. */
+/* main.c — perfev: dispatch to the commands registered with CLI_COMMAND. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "perfev.h"
@@ -7,17 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct command {
-	const char *name;
-	cli_command_fn run;
-	const char *summary;
-};
-
-static int cmd_version(int argc, char **argv);
-
-static const struct command commands[] = {
-	{"version", cmd_version, "print perfev's version"},
-};
+/* Bounds of the perfev_commands section, provided by the linker. */
+extern const struct cli_command __start_perfev_commands[];
+extern const struct cli_command __stop_perfev_commands[];
 
 int cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -35,12 +27,22 @@ static int cmd_version(int argc, char **argv)
 	printf("perfev %s\n", perfev_version());
 	return 0;
 }
+CLI_COMMAND(version, cmd_version, "print perfev's version");
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct cli_command *)a)->name, ((const struct cli_command *)b)->name);
+}
 
 static void usage(FILE *f)
 {
+	size_t n = (size_t)(__stop_perfev_commands - __start_perfev_commands);
+	struct cli_command sorted[n ? n : 1];
+	memcpy(sorted, __start_perfev_commands, n * sizeof(sorted[0]));
+	qsort(sorted, n, sizeof(sorted[0]), by_name);
 	fprintf(f, "usage: perfev COMMAND [OPTIONS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-10s %s\n", sorted[i].name, sorted[i].summary);
 	fprintf(f, "\n'perfev COMMAND --help' describes each one.\n");
 }
 
@@ -57,9 +59,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "--version"))
 		name = "version";
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (const struct cli_command *c = __start_perfev_commands; c < __stop_perfev_commands; c++)
+		if (!strcmp(c->name, name))
+			return c->run(argc - 1, argv + 1);
 	fprintf(stderr, "perfev: '%s' is not a command.\n\n", name);
 	usage(stderr);
 	return 1;
