@@ -63,7 +63,7 @@ static const char *const cache_types[PERF_COUNT_HW_CACHE_MAX][6] = {
 	{"LLC", "L2"},
 	{"dTLB", "d-tlb", "Data-TLB"},
 	{"iTLB", "i-tlb", "Instruction-TLB"},
-	{"branch", "branches", "bpu", "btb", "bpc"},
+	{"branch", "bpu", "btb", "bpc"}, /* perf's lexer lacks "branches" here */
 	{"node"},
 };
 static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][6] = {

@@ -319,6 +319,21 @@ int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t fi
 	size_t end = c->pos;
 	int r = lex_terms(c, c->s, c->len, c->pos + 1, true, 0, &ts, &end);
 	size_t last = perfev_evlist_count(c->tmp);
+	/* perf's config_term_tracepoint: only these terms for tracepoints */
+	static const char *const tp_terms[] = {"call-graph", "stack-size", "inherit", "no-inherit",
+		"max-stack", "overwrite", "no-overwrite", "aux-output", "aux-sample-size"};
+	if (r >= 0 && first < last &&
+	    perfev_evsel_attr(perfev_evlist_at(c->tmp, first))->type == PERF_TYPE_TRACEPOINT)
+		for (size_t i = 0; r >= 0 && i < ts.n; i++) {
+			bool ok = false;
+			for (size_t k = 0; k < PV_ARRAY_SIZE(tp_terms); k++)
+				ok |= key_is(&ts.t[i], tp_terms[k]);
+			if (!ok)
+				r = pv_fail(c, EINVAL, ts.t[i].pos, "unknown term '%.*s' for a tracepoint; valid "
+					    "terms: call-graph, stack-size, inherit, no-inherit, max-stack, "
+					    "overwrite, no-overwrite, aux-output, aux-sample-size",
+					    (int)ts.t[i].klen, ts.t[i].key);
+		}
 	for (size_t i = 0; r >= 0 && i < ts.n; i++)
 		for (size_t j = first; r >= 0 && j < last; j++) {
 			r = apply_generic(c, perfev_evlist_at(c->tmp, j), &ts.t[i]);

@@ -89,7 +89,7 @@ Test(unit_parse, cache_events)
 		{"l1i-speculative-read", 0x201}, {"L1-instruction-load", 0x1}, {"L2-misses", 0x10002},
 		{"d-tlb-loads", 0x3}, {"Data-TLB-speculative-load-miss", 0x10203},
 		{"i-tlb-load", 0x4}, {"Instruction-TLB-read", 0x4}, {"bpu-loads", 0x5},
-		{"btb-miss", 0x10005}, {"bpc-refs", 0x5}, {"branches-ops", 0x5},
+		{"btb-miss", 0x10005}, {"bpc-refs", 0x5}, {"branch-ops", 0x5},
 		{"LLC", 0x2}, {"dTLB", 0x3}, {"LLC-Reference", 0x2}, {"LLC-access", 0x2},
 		/* the first op wins, then the first result; perf ignores the rest */
 		{"L1-dcache-misses-store", 0x10100}, {"L1-dcache-load-store", 0x0},
@@ -101,6 +101,7 @@ Test(unit_parse, cache_events)
 	parse_bad("iTLB-prefetches", EINVAL, 0, "cannot be counted");
 	parse_bad("branch-stores", EINVAL, 0, "cannot be counted");
 	parse_bad("LLC-bogus", ENOENT, 0, "unknown event");
+	parse_bad("branches-loads", ENOENT, 0, "unknown event"); /* perf rejects it too */
 }
 
 Test(unit_parse, raw_and_numeric)
@@ -226,6 +227,11 @@ Test(unit_parse, tracepoints_fake_tracefs)
 	parse_bad("cs,fakesys:nope", ENOENT, 3, "unknown tracepoint");
 	parse_bad("fakesys:zz*", ENOENT, 0, "no tracepoint matches");
 	parse_bad("fakesys:", EINVAL, 8, "tracepoint name");
+	parse_bad("fakesys:ev_one/period=1/", EINVAL, 15, "for a tracepoint");
+	l = parse_ok("fakesys:ev_*/max-stack=3/k");
+	cr_assert_eq(perfev_evlist_count(l), 2);
+	cr_assert(at(l, 1)->sample_max_stack == 3 && at(l, 1)->exclude_user);
+	perfev_evlist_free(l);
 	parse_bad("fakesys:../x", ENOENT, 0, "not a tracepoint name");
 }
 
