@@ -10,6 +10,8 @@
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/pmu.h      sysfs PMUs (formats, aliases) and tracefs tracepoints
+ *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
+ *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -28,6 +30,7 @@
 #include "perfev/event.h"
 #include "perfev/location.h"
 #include "perfev/pmu.h"
+#include "perfev/stat.h"
 
 #ifdef __cplusplus
 extern "C" {
