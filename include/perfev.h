@@ -12,6 +12,7 @@
  *   perfev/pmu.h      sysfs PMUs (formats, aliases) and tracefs tracepoints
  *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
+ *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -31,6 +32,7 @@
 #include "perfev/location.h"
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
+#include "perfev/record.h"
 
 #ifdef __cplusplus
 extern "C" {
