@@ -117,7 +117,8 @@ PERFEV_API const char *perfev_selfmon_path(struct perfev_selfmon *s);
  * thread's group at begin and at end (each one read: no system call on the
  * fast path, one read(2) otherwise); the difference, scaled by the change
  * of enabled/running, is added to the region. The group is opened and
- * started by the thread's first begin. Regions nest; an end must name the
+ * started by the thread's first begin, unless the thread has called
+ * perfev_selfmon_start/stop: then counting is theirs to switch. Regions nest; an end must name the
  * innermost open region (-EINVAL otherwise). 0 or -errno.
  */
 PERFEV_API int perfev_selfmon_region_begin(struct perfev_selfmon *s, const char *name);

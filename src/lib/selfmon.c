@@ -395,14 +395,21 @@ PERFEV_API int perfev_selfmon_read_total(struct perfev_selfmon *s, struct perfev
 	return r;
 }
 
+/*
+ * Start and stop switch the leader alone: members (opened enabled) count
+ * exactly when their leader is on the PMU. Not PERF_IOC_FLAG_GROUP: on
+ * Linux 6.18 a group disable followed by a group enable left a software
+ * member (page-faults under task-clock) off for good (seen here, tested by
+ * live_selfmon/region_counts_equal_plain_reads).
+ */
 PERFEV_API int perfev_selfmon_start(struct perfev_selfmon *s)
 {
 	struct pv_sm_group *g = pv_sm_group_get(s);
 	if (!g)
 		return -errno;
-	int r = perfev_ioc_enable(g->fd[0], true);
+	int r = perfev_ioc_enable(g->fd[0], false);
 	if (r == 0)
-		g->started = true;
+		g->started = g->manual = true;
 	return r;
 }
 
@@ -411,9 +418,11 @@ PERFEV_API int perfev_selfmon_stop(struct perfev_selfmon *s)
 	struct pv_sm_group *g = pv_sm_group_get(s);
 	if (!g)
 		return -errno;
-	int r = perfev_ioc_disable(g->fd[0], true);
-	if (r == 0)
+	int r = perfev_ioc_disable(g->fd[0], false);
+	if (r == 0) {
 		g->started = false;
+		g->manual = true;
+	}
 	return r;
 }
 

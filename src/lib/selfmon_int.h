@@ -30,6 +30,7 @@ struct pv_sm_group {
 	void *page[PERFEV_SELFMON_MAX_EVENTS]; /* user pages, NULL when not mapped */
 	bool fast;    /* every event may have a user-space counter: try the pages */
 	bool started; /* enabled by start or a region */
+	bool manual;  /* start/stop were called: regions leave enabling to them */
 	char path[256];
 	struct pv_region *regions;
 	size_t nr_regions, cap_regions;

@@ -53,8 +53,8 @@ PERFEV_API int perfev_selfmon_region_begin(struct perfev_selfmon *s, const char 
 	struct pv_sm_group *g = pv_sm_group_get(s);
 	if (!g)
 		return -errno;
-	if (!g->started) {
-		int r = perfev_ioc_enable(g->fd[0], true);
+	if (!g->started && !g->manual) {
+		int r = perfev_ioc_enable(g->fd[0], false);
 		if (r < 0)
 			return r;
 		g->started = true;
