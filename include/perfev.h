@@ -13,6 +13,7 @@
  *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
+ *   perfev/selfmon.h  counting inside a program: counter sets, regions
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -33,6 +34,7 @@
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
 #include "perfev/record.h"
+#include "perfev/selfmon.h"
 
 #ifdef __cplusplus
 extern "C" {
