@@ -9,6 +9,8 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
+ *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -26,6 +28,8 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/ring.h"
+#include "perfev/notify.h"
 
 #ifdef __cplusplus
 extern "C" {
