@@ -1,7 +1,7 @@
-/* record_int.h — the recorder's private parts: what /proc says about the
- * system (record_proc.c), build-ids (record_buildid.c), the drain loop. */
-#ifndef PERFEV_RECORD_INT_H
-#define PERFEV_RECORD_INT_H
+/* recorder_int.h — the recorder's private parts: what /proc says about the
+ * system (recorder_proc.c), build-ids (recorder_buildid.c), the drain loop. */
+#ifndef PERFEV_RECORDER_INT_H
+#define PERFEV_RECORDER_INT_H
 
 #include <limits.h>
 #include <stdbool.h>

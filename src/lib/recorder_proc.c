@@ -1,9 +1,9 @@
-/* record_proc.c — what the recorder learns from /proc and /sys: CPUs,
+/* recorder_proc.c — what the recorder learns from /proc and /sys: CPUs,
  * threads, memory maps and the kernel's text, to describe what existed
  * before recording started. */
 #define _GNU_SOURCE
 #include "internal.h"
-#include "record_int.h"
+#include "recorder_int.h"
 
 #include <ctype.h>
 #include <dirent.h>

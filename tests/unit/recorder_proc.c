@@ -1,7 +1,7 @@
 /* The recorder's view of the system: CPU lists, /proc maps, build-ids. */
 #define _GNU_SOURCE
 #include "support.h"
-#include "record_int.h"
+#include "recorder_int.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-Test(unit_record_proc, cpu_lists)
+Test(unit_recorder_proc, cpu_lists)
 {
 	int *c;
 	size_t n;
@@ -36,7 +36,7 @@ static int find_self(const struct rec_proc_map *m, void *ctx)
 	return 0;
 }
 
-Test(unit_record_proc, own_maps_and_status)
+Test(unit_recorder_proc, own_maps_and_status)
 {
 	int found = 0;
 	cr_assert_eq(rec_proc_maps(getpid(), find_self, &found), 0);
@@ -55,7 +55,7 @@ Test(unit_record_proc, own_maps_and_status)
 	cr_assert_eq(rec_task_tids(999999999, &tids, &n), -ESRCH);
 }
 
-Test(unit_record_proc, build_id_matches_readelf)
+Test(unit_recorder_proc, build_id_matches_readelf)
 {
 	struct run_result r = run_cmd("readelf -n /bin/ls | sed -n 's/.*Build ID: //p'");
 	if (r.status != 0 || !r.out[0])

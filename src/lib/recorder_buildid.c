@@ -1,8 +1,8 @@
-/* record_buildid.c — GNU build-ids of ELF files and of the running kernel,
+/* recorder_buildid.c — GNU build-ids of ELF files and of the running kernel,
  * read from their notes with libc alone (the recorder is core). */
 #define _GNU_SOURCE
 #include "internal.h"
-#include "record_int.h"
+#include "recorder_int.h"
 
 #include <elf.h>
 #include <fcntl.h>
