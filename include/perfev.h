@@ -11,6 +11,7 @@
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
  *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
+ *   perfev/recorder.h recording into perf.data (perfev record)
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -30,6 +31,7 @@
 #include "perfev/location.h"
 #include "perfev/ring.h"
 #include "perfev/notify.h"
+#include "perfev/recorder.h"
 
 #ifdef __cplusplus
 extern "C" {

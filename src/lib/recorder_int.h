@@ -7,7 +7,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
+#include "perfev/recorder.h"
+#include "perfev/ring.h"
+#include "perfev/notify.h"
 
 /* "0-3,5" (NULL or "" means every online CPU). Returns 0 or -errno. */
 int rec_cpu_list(const char *spec, int **cpus, size_t *n);
@@ -32,5 +36,57 @@ int rec_kernel_text(uint64_t *start, uint64_t *end);
 int rec_elf_build_id(const char *path, uint8_t *id, size_t max);
 /* The running kernel's build-id, from /sys/kernel/notes. */
 int rec_kernel_build_id(uint8_t *id, size_t max);
+
+
+/* ---- the recorder ---------------------------------------------------------- */
+struct perfev_recorder {
+	struct perfev_record_opts opts;
+	char *output;                 /* the output path ("-" for stdout) */
+	struct perfev_evlist *own_events; /* the default event list we made */
+	const struct perfev_evlist *events;
+	struct perfev_attr *attrs;    /* per event: the attr as opened */
+	size_t nevents;
+	int *cpus;                    /* one ring per CPU */
+	size_t ncpus;
+	pid_t *tids;                  /* {-1} for system-wide */
+	size_t ntids;
+	int *fds;                     /* [event][cpu][thread] */
+	uint64_t **ids;               /* per event: ncpus * ntids ids */
+	struct perfev_ring **rings;   /* per CPU */
+	struct perfev_poller *poller;
+	int wake[2];                  /* stop(): a byte here wakes the loop */
+	volatile sig_atomic_t stopping;
+	pid_t child;                  /* the command, or 0 */
+	int child_go;                 /* write end: a byte (or close) starts the command */
+	int child_err;                /* read end: exec's errno if it failed */
+	int pidfd;                    /* readable when the command exits */
+	int out_fd;
+	unsigned char *out_buf;       /* records waiting to be written */
+	size_t out_len;
+	bool pipe_mode;
+	struct perfev_record_stats stats;
+};
+
+#define REC_FD(r, ev, c, t) ((r)->fds[((ev) * (r)->ncpus + (c)) * (r)->ntids + (t)])
+
+/* recorder_open.c: attrs, events on every CPU and thread, rings. */
+int rec_open_events(struct perfev_recorder *r);
+void rec_close_events(struct perfev_recorder *r);
+int rec_enable(struct perfev_recorder *r, bool on);
+/* recorder_child.c: the command, forked to wait until it is started. */
+int rec_child_fork(struct perfev_recorder *r);
+int rec_child_start(struct perfev_recorder *r);
+void rec_child_wait(struct perfev_recorder *r, bool kill_it);
+/* recorder_loop.c */
+int rec_drain_all(struct perfev_recorder *r, bool *wrote);
+/* recorder_scan.c: what samples hit, for the build-ids (every drained record). */
+void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size);
+/* recorder_out.c: the output file. */
+int rec_out_open(struct perfev_recorder *r);
+int rec_out_begin(struct perfev_recorder *r);
+int rec_out_write(struct perfev_recorder *r, const void *data, size_t len);
+int rec_out_round(struct perfev_recorder *r);
+int rec_out_end(struct perfev_recorder *r);
+void rec_out_close(struct perfev_recorder *r);
 
 #endif
