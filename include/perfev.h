@@ -14,6 +14,9 @@
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
  *   perfev/selfmon.h  counting inside a program: counter sets, regions
+ *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
+ *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
+ *   perfev/recorder.h recording into perf.data (perfev record)
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -35,6 +38,9 @@
 #include "perfev/stat.h"
 #include "perfev/record.h"
 #include "perfev/selfmon.h"
+#include "perfev/ring.h"
+#include "perfev/notify.h"
+#include "perfev/recorder.h"
 
 #ifdef __cplusplus
 extern "C" {

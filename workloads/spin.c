@@ -1,6 +1,7 @@
 /*
- * spin — CPU-bound for N milliseconds of its own CPU time (measured with
- * CLOCK_THREAD_CPUTIME_ID), so task-clock is about N ms. usage: spin [N=100]
+ * spin — CPU-bound for a known amount of CPU time, in a known function:
+ * main -> spin_for -> spin_kernel until the process has used `ms` ms of CPU.
+ * usage: spin [ms=500]
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,22 +12,27 @@ static volatile uint64_t sink;
 static double cpu_ms(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-void burn(double ms)
+uint64_t spin_kernel(uint64_t n)
+{
+	uint64_t x = sink;
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+
+void spin_for(double ms)
 {
 	double end = cpu_ms() + ms;
-	uint64_t x = 1;
 	while (cpu_ms() < end)
-		for (int i = 0; i < 10000; i++)
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-	sink = x;
+		sink = spin_kernel(200000);
 }
 
 int main(int argc, char **argv)
 {
-	burn(argc > 1 ? atof(argv[1]) : 100);
+	spin_for(argc > 1 ? atof(argv[1]) : 500);
 	return 0;
 }
