@@ -9,6 +9,8 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/profile.h  the call-tree profile model and flat (report) views
+ *   perfev/export.h   folded stacks, SVG flame graphs, pprof, Firefox Profiler
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -26,6 +28,8 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/profile.h"
+#include "perfev/export.h"
 
 #ifdef __cplusplus
 extern "C" {
