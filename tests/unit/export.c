@@ -60,3 +60,57 @@ Test(unit_export, folded_sums_to_samples)
 	free(path2);
 	perfev_profile_free(p);
 }
+
+Test(unit_export, flame_svg_is_xml_with_a_rect_per_frame)
+{
+	struct run_result r0 = run_cmd("command -v xmllint");
+	if (r0.status != 0)
+		cr_skip_test("xmllint not installed (libxml2-utils, scripts/deps.sh installs it)");
+	run_result_free(&r0);
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	/* the exporter merges threads by command: one frame per node of that view */
+	struct perfev_profile *byc = perfev_profile_derive(p, PERFEV_GROUP_COMM, 0);
+	size_t frames = perfev_profile_nr_nodes(byc);
+	struct perfev_export_options o = {.size = sizeof(o), .title = "t<&>\"'", .subtitle = "s"};
+	char *path = export_to(perfev_export_flame, p, &o, "flame.svg");
+	struct run_result r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "xmllint: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("xmllint --xpath \"count(//*[local-name()='g'][@class='f']/*[local-name()='rect'])\" '%s'", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(strtoul(r.out, NULL, 10), frames, "rects %s, frames %zu", r.out, frames);
+	run_result_free(&r);
+	char *svg = slurp(path, NULL);
+	/* offline: the only URL is the SVG namespace name, never fetched */
+	char *http = strstr(svg, "http");
+	cr_assert(http && strncmp(http, "http://www.w3.org/2000/svg\"", 27) == 0);
+	cr_assert_null(strstr(http + 1, "http"));
+	cr_assert_null(strstr(svg, "href"));
+	cr_assert(strstr(svg, "<title>compute (74 samples, 70.48%; self 64, 60.95%) in /usr/bin/app</title>"));
+	cr_assert(strstr(svg, "<title>sys_write [k] (5 samples"));
+	cr_assert(strstr(svg, "Matched: "));
+	cr_assert(strstr(svg, "function zoom("));
+	free(svg);
+	free(path);
+	perfev_profile_free(byc);
+	perfev_profile_free(p);
+}
+
+Test(unit_export, flame_hostile_names_and_empty)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_NONE, 0);
+	char *path = export_to(perfev_export_flame, p, NULL, "empty.svg");
+	struct run_result r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "empty profile: %s", r.err);
+	run_result_free(&r);
+	struct perfev_frame fr = {.symbol = "operator<<(a&, b\x01\xff\xc3)]]>", .dso = "x"};
+	struct perfev_sample_desc d = {.size = sizeof(d), .comm = "a&b"};
+	cr_assert_eq(perfev_profile_add(p, &d, &fr, 1), 1);
+	free(path);
+	path = export_to(perfev_export_flame, p, NULL, "hostile.svg");
+	r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "hostile names: %s", r.err);
+	run_result_free(&r);
+	free(path);
+	perfev_profile_free(p);
+}
