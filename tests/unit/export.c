@@ -90,6 +90,13 @@ Test(unit_export, flame_svg_is_xml_with_a_rect_per_frame)
 	cr_assert(strstr(svg, "<title>sys_write [k] (5 samples"));
 	cr_assert(strstr(svg, "Matched: "));
 	cr_assert(strstr(svg, "function zoom("));
+	/* the embedded script parses, where node is installed to say so */
+	r = run_cmd("command -v node >/dev/null || exit 77; "
+		    "python3 -c \"import re,sys; s=open(sys.argv[1]).read(); "
+		    "print(re.search(r'<script[^>]*><!\\[CDATA\\[(.*?)\\]\\]></script>', s, re.S).group(1))\" "
+		    "'%s' > '%s.js' && node --check '%s.js'", path, path, path);
+	cr_assert(r.status == 0 || r.status == 77, "script: %s", r.err);
+	run_result_free(&r);
 	free(svg);
 	free(path);
 	perfev_profile_free(byc);
@@ -111,6 +118,52 @@ Test(unit_export, flame_hostile_names_and_empty)
 	r = run_cmd("xmllint --noout '%s'", path);
 	cr_assert_eq(r.status, 0, "hostile names: %s", r.err);
 	run_result_free(&r);
+	free(path);
+	perfev_profile_free(p);
+}
+
+/* Decodes a pprof export with protoc and summarises it (tests/data/pprof_summary.py). */
+static char *pprof_summary(const char *path)
+{
+	struct run_result r = run_cmd("command -v protoc >/dev/null || exit 77; gunzip -c '%s' | "
+				      "protoc --decode perftools.profiles.Profile -I '%s/tests/data' "
+				      "'%s/tests/data/profile.proto' | python3 '%s/tests/data/pprof_summary.py'",
+				      path, PERFEV_SRCDIR, PERFEV_SRCDIR, PERFEV_SRCDIR);
+	if (r.status == 77)
+		cr_skip_test("protoc not installed (protobuf-compiler, scripts/deps.sh installs it)");
+	cr_assert_eq(r.status, 0, "decoding %s: %s", path, r.err);
+	free(r.err);
+	return r.out;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *at = text; (at = strstr(at, line)); at += n)
+		if ((at == text || at[-1] == '\n') && at[n] == '\n')
+			return true;
+	return false;
+}
+
+Test(unit_export, pprof_decodes_with_protoc)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	char *path = export_to(perfev_export_pprof, p, NULL, "cpu.pb.gz");
+	char *sum = pprof_summary(path);
+	cr_assert(has_line(sum, "sample_types samples/count,cpu/nanoseconds"), "%s", sum);
+	cr_assert(has_line(sum, "period_type cpu/nanoseconds"), "%s", sum);
+	cr_assert(has_line(sum, "period 976"), "total period / samples: %s", sum); /* 102500/105 */
+	cr_assert(has_line(sum, "string0_empty 1"), "%s", sum);
+	cr_assert(has_line(sum, "total0 105"), "%s", sum);
+	cr_assert(has_line(sum, "total1 102500"), "%s", sum);
+	cr_assert(has_line(sum, "bad_refs 0"), "%s", sum);
+	cr_assert(has_line(sum, "inline_locations 1"), "memcpy inlined in compute: %s", sum);
+	cr_assert(has_line(sum, "mappings 1"), "%s", sum);
+	cr_assert(has_line(sum, "build_ids deadbeef"), "%s", sum);
+	cr_assert(has_line(sum, "label_keys comm,pid,tid"), "%s", sum);
+	cr_assert(has_line(sum, "top_leaf compute 60"), "%s", sum);
+	cr_assert(strstr(sum, "0x4242"), "unknown symbols by address: %s", sum);
+	free(sum);
 	free(path);
 	perfev_profile_free(p);
 }
