@@ -443,6 +443,8 @@ const char *pv_frame_name(const struct perfev_profile *p, const struct pv_frame 
 	const char *s = pv_strtab_get(&p->strs, f->sym);
 	if (s)
 		return s;
+	if (!f->ip && !f->rel_ip)
+		return unknown;
 	snprintf(buf, len, "0x%llx", (unsigned long long)(f->rel_ip ? f->rel_ip : f->ip));
 	return buf;
 }

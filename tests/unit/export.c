@@ -167,3 +167,36 @@ Test(unit_export, pprof_decodes_with_protoc)
 	free(path);
 	perfev_profile_free(p);
 }
+
+static char *firefox_summary(const char *path)
+{
+	struct run_result r = run_cmd("python3 '%s/tests/data/firefox_check.py' '%s'", PERFEV_SRCDIR, path);
+	cr_assert_eq(r.status, 0, "checking %s: %s", path, r.err);
+	free(r.err);
+	return r.out;
+}
+
+Test(unit_export, firefox_json_has_the_required_tables)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	char *path = export_to(perfev_export_firefox, p, NULL, "profile.json");
+	char *sum = firefox_summary(path);
+	cr_assert(has_line(sum, "errors none"), "%s", sum);
+	cr_assert(has_line(sum, "threads 3"), "one track per thread: %s", sum);
+	cr_assert(has_line(sum, "samples 105"), "%s", sum);
+	cr_assert(has_line(sum, "names app:100:100,app:100:101,sh:200:200"), "%s", sum);
+	cr_assert(has_line(sum, "libs 1"), "%s", sum);
+	free(sum);
+	free(path);
+	perfev_profile_free(p);
+
+	/* with the sample log: one sample per sample, in time order */
+	p = synthetic_profile(PERFEV_GROUP_THREAD, PERFEV_PROFILE_KEEP_SAMPLES);
+	path = export_to(perfev_export_firefox, p, NULL, "timed.json");
+	sum = firefox_summary(path);
+	cr_assert(has_line(sum, "errors none"), "%s", sum);
+	cr_assert(has_line(sum, "samples 105"), "%s", sum);
+	free(sum);
+	free(path);
+	perfev_profile_free(p);
+}
