@@ -8,7 +8,7 @@ static void add(struct perfev_profile *p, const char *comm, int pid, int tid, ui
 {
 	static const struct perfev_map exe = {.start = 0x400000, .end = 0x500000, .path = "/usr/bin/app",
 					      .build_id = {0xde, 0xad, 0xbe, 0xef}, .build_id_len = 4};
-	struct perfev_frame fr[8];
+	struct perfev_profile_frame fr[8];
 	memset(fr, 0, sizeof(fr));
 	for (size_t i = 0; i < nr; i++) {
 		/* syms: leaf first; "k:" marks kernel frames, "i:" inlined ones, "" unknown */

@@ -55,7 +55,7 @@ enum perfev_profile_group {
  * the caller decides the granularity by what it fills in (leave srcfile NULL
  * to aggregate per function).
  */
-struct perfev_frame {
+struct perfev_profile_frame {
 	const char *symbol;  /* demangled function name; NULL: unknown (shown as the address) */
 	const char *dso;     /* path of the object, "[kernel.kallsyms]"; NULL: "[unknown]" */
 	uint64_t ip;         /* the address in the process */
@@ -106,7 +106,7 @@ PERFEV_API int perfev_profile_set_filter(struct perfev_profile *p,
  * -ENOMEM/-EINVAL on failure.
  */
 PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_sample_desc *s,
-				  const struct perfev_frame *frames, size_t nr);
+				  const struct perfev_profile_frame *frames, size_t nr);
 
 /*
  * Expands a resolved location into frames, leaf first: one per source line
@@ -116,7 +116,7 @@ PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_
  * and line out (per-function aggregation) but still expands inlined frames.
  */
 PERFEV_API size_t perfev_frames_from_location(const struct perfev_location *loc, bool with_lines,
-					      struct perfev_frame *out, size_t max);
+					      struct perfev_profile_frame *out, size_t max);
 
 /*
  * A new profile holding the same samples regrouped (group) and/or reoriented
@@ -140,7 +140,7 @@ struct perfev_profile_node {
 	enum perfev_node_kind kind;
 	uint32_t id, parent, first_child, next_sibling; /* 0: none (the root is id 0) */
 	uint32_t depth;                                 /* root 0, groups 1, frames 2.. */
-	struct perfev_frame frame;                      /* FRAME nodes; strings owned by the profile */
+	struct perfev_profile_frame frame;                      /* FRAME nodes; strings owned by the profile */
 	const char *comm;                               /* GROUP nodes (NULL for GROUP_NONE) */
 	int32_t pid, tid;                               /* GROUP nodes; -1 when not grouped by it */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];

@@ -161,7 +161,7 @@ static uint32_t intern_map(struct perfev_profile *p, const struct perfev_map *m,
 	return (uint32_t)++p->nr_maps;
 }
 
-static int intern_frame(struct perfev_profile *p, const struct perfev_frame *in, uint32_t *out)
+static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, uint32_t *out)
 {
 	struct pv_frame f = {0};
 	f.sym = pv_strtab_intern(&p->strs, in->symbol);
@@ -316,7 +316,7 @@ static bool dso_match(const char *want, const char *dso)
 	return base && strcmp(want, base + 1) == 0;
 }
 
-static bool frame_match(const struct perfev_profile_filter *f, const struct perfev_frame *fr)
+static bool frame_match(const struct perfev_profile_filter *f, const struct perfev_profile_frame *fr)
 {
 	if (f->dso && !dso_match(f->dso, fr->dso))
 		return false;
@@ -326,7 +326,7 @@ static bool frame_match(const struct perfev_profile_filter *f, const struct perf
 }
 
 static bool accept(const struct perfev_profile *p, const struct perfev_sample_desc *s,
-		   const struct perfev_frame *frames, size_t nr)
+		   const struct perfev_profile_frame *frames, size_t nr)
 {
 	const struct perfev_profile_filter *f = &p->filter;
 	if (f->comm && !(s->comm && strcmp(f->comm, s->comm) == 0))
@@ -341,7 +341,7 @@ static bool accept(const struct perfev_profile *p, const struct perfev_sample_de
 		return false;
 	if (!f->dso && !f->symbol)
 		return true;
-	struct perfev_frame none = {0};
+	struct perfev_profile_frame none = {0};
 	if (nr == 0)
 		return frame_match(f, &none);
 	for (size_t i = 0; i < (f->any_frame ? nr : 1); i++)
@@ -352,10 +352,10 @@ static bool accept(const struct perfev_profile *p, const struct perfev_sample_de
 
 /* ---- adding ---------------------------------------------------------------- */
 int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
-			  const struct perfev_frame *frames, size_t nr,
+			  const struct perfev_profile_frame *frames, size_t nr,
 			  const uint64_t values[PERFEV_VALUE_NR], bool log)
 {
-	static const struct perfev_frame unknown_frame = {0};
+	static const struct perfev_profile_frame unknown_frame = {0};
 	if (nr == 0) {
 		frames = &unknown_frame;
 		nr = 1;
@@ -372,7 +372,7 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 	bool callee = p->flags & PERFEV_PROFILE_CALLEE;
 	for (size_t k = 0; k < nr; k++) {
 		/* caller orientation walks from the outermost frame (the end) */
-		const struct perfev_frame *fr = &frames[callee ? k : nr - 1 - k];
+		const struct perfev_profile_frame *fr = &frames[callee ? k : nr - 1 - k];
 		uint32_t fid;
 		if (intern_frame(p, fr, &fid) < 0 || child(p, node, fid, &node) < 0)
 			return pv_error(ENOMEM, "profile: out of memory");
@@ -393,7 +393,7 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 }
 
 PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_sample_desc *s,
-				  const struct perfev_frame *frames, size_t nr)
+				  const struct perfev_profile_frame *frames, size_t nr)
 {
 	if (!p || !s || (nr && !frames))
 		return pv_error(EINVAL, "profile_add: NULL profile, sample or frames");
@@ -406,11 +406,11 @@ PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_
 }
 
 PERFEV_API size_t perfev_frames_from_location(const struct perfev_location *loc, bool with_lines,
-					      struct perfev_frame *out, size_t max)
+					      struct perfev_profile_frame *out, size_t max)
 {
 	size_t need = loc->nr_lines ? loc->nr_lines : 1;
 	for (size_t i = 0; i < need && i < max; i++) {
-		struct perfev_frame *f = &out[i];
+		struct perfev_profile_frame *f = &out[i];
 		memset(f, 0, sizeof(*f));
 		f->dso = loc->dso;
 		f->ip = loc->ip;
@@ -456,7 +456,7 @@ uint32_t pv_node_group(const struct perfev_profile *p, uint32_t id)
 	return id;
 }
 
-void pv_frame_public(const struct perfev_profile *p, const struct pv_frame *f, struct perfev_frame *out)
+void pv_frame_public(const struct perfev_profile *p, const struct pv_frame *f, struct perfev_profile_frame *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->symbol = pv_strtab_get(&p->strs, f->sym);
@@ -526,7 +526,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 	struct perfev_profile *d = perfev_profile_new(group, flags & ~PERFEV_PROFILE_KEEP_SAMPLES);
 	if (!d)
 		return NULL;
-	struct perfev_frame *stack = NULL;
+	struct perfev_profile_frame *stack = NULL;
 	struct perfev_map *maps = NULL;
 	size_t cap = 0, mcap = 0;
 	bool src_callee = p->flags & PERFEV_PROFILE_CALLEE;
@@ -558,7 +558,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 			stack[i].map = maps[i].end ? &maps[i] : NULL;
 		if (src_callee) /* the path above runs leaf..root already when the source is caller-rooted */
 			for (size_t i = 0; i < nr / 2; i++) {
-				struct perfev_frame t = stack[i];
+				struct perfev_profile_frame t = stack[i];
 				stack[i] = stack[nr - 1 - i];
 				stack[nr - 1 - i] = t;
 			}

@@ -96,10 +96,10 @@ const char *pv_frame_name(const struct perfev_profile *p, const struct pv_frame 
 uint32_t pv_node_group(const struct perfev_profile *p, uint32_t id);
 /* Fills the public view of a frame. */
 void pv_frame_public(const struct perfev_profile *p, const struct pv_frame *f,
-		     struct perfev_frame *out);
+		     struct perfev_profile_frame *out);
 /* Adds a stack (leaf first) with explicit values. */
 int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
-			  const struct perfev_frame *frames, size_t nr,
+			  const struct perfev_profile_frame *frames, size_t nr,
 			  const uint64_t values[PERFEV_VALUE_NR], bool log);
 
 #endif

@@ -110,7 +110,7 @@ Test(unit_export, flame_hostile_names_and_empty)
 	struct run_result r = run_cmd("xmllint --noout '%s'", path);
 	cr_assert_eq(r.status, 0, "empty profile: %s", r.err);
 	run_result_free(&r);
-	struct perfev_frame fr = {.symbol = "operator<<(a&, b\x01\xff\xc3)]]>", .dso = "x"};
+	struct perfev_profile_frame fr = {.symbol = "operator<<(a&, b\x01\xff\xc3)]]>", .dso = "x"};
 	struct perfev_sample_desc d = {.size = sizeof(d), .comm = "a&b"};
 	cr_assert_eq(perfev_profile_add(p, &d, &fr, 1), 1);
 	free(path);

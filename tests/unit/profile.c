@@ -94,7 +94,7 @@ Test(unit_profile, filters)
 	struct perfev_profile_filter f = {.size = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
 					  .any_frame = true, .time_start = 2};
 	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
-	struct perfev_frame fr[2] = {{.symbol = "leaf", .dso = "/lib/x.so"}, {.symbol = "work", .dso = "/bin/a"}};
+	struct perfev_profile_frame fr[2] = {{.symbol = "leaf", .dso = "/lib/x.so"}, {.symbol = "work", .dso = "/bin/a"}};
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 3};
 	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 1);
 	d.time = 1;
@@ -162,7 +162,7 @@ Test(unit_profile, frames_from_location)
 	struct perfev_source_line lines[2] = {{"inl", "a.h", 3, 0}, {"outer", "a.c", 10, 0}};
 	struct perfev_location loc = {.ip = 0x1000, .symbol = "outer", .dso = "/bin/a",
 				      .nr_lines = 2, .lines = lines};
-	struct perfev_frame f[4];
+	struct perfev_profile_frame f[4];
 	cr_assert_eq(perfev_frames_from_location(&loc, true, f, 4), 2);
 	cr_assert_str_eq(f[0].symbol, "inl");
 	cr_assert(f[0].inlined);
