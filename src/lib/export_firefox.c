@@ -58,7 +58,7 @@ static void col_emit(struct pv_buf *out, const char *name, struct col *c)
 struct thr {
 	const struct perfev_profile *p;
 	struct pv_strtab st;
-	struct pv_u64map frames, funcs, resources;
+	struct pv_keymap frames, funcs, resources;
 	struct col s_frame, s_cat, s_sub, s_prefix;
 	struct col f_addr, f_inl, f_cat, f_sub, f_func, f_nsym, f_win, f_impl, f_line, f_col;
 	struct col fn_isjs, fn_rel, fn_name, fn_res, fn_file, fn_line, fn_col;
@@ -77,7 +77,7 @@ static long long sidx(struct thr *t, const char *s)
 
 static long long resource(struct thr *t, const struct pv_frame *f)
 {
-	uint32_t r = pv_u64map_get(&t->resources, f->dso);
+	uint32_t r = pv_keymap_get(&t->resources, f->dso);
 	if (r)
 		return r - 1;
 	const char *dso = pv_strtab_get(&t->p->strs, f->dso);
@@ -89,7 +89,7 @@ static long long resource(struct thr *t, const struct pv_frame *f)
 	col_int(&t->r_name, sidx(t, base ? base + 1 : dso));
 	col_null(&t->r_host);
 	col_int(&t->r_type, f->map ? 1 : 0); /* 1: library */
-	if (pv_u64map_put(&t->resources, f->dso, (uint32_t)++t->nr_res) < 0)
+	if (pv_keymap_put(&t->resources, f->dso, (uint32_t)++t->nr_res) < 0)
 		t->oom = true;
 	return (long long)t->nr_res - 1;
 }
@@ -100,7 +100,7 @@ static long long func(struct thr *t, const struct pv_frame *f)
 	long long name = sidx(t, pv_frame_name(t->p, f, addr, sizeof(addr)));
 	long long res = resource(t, f);
 	uint64_t key = (uint64_t)name << 32 | (uint32_t)res;
-	uint32_t id = pv_u64map_get(&t->funcs, key);
+	uint32_t id = pv_keymap_get(&t->funcs, key);
 	if (id)
 		return id - 1;
 	col_raw(&t->fn_isjs, "false");
@@ -114,14 +114,14 @@ static long long func(struct thr *t, const struct pv_frame *f)
 		col_null(&t->fn_file);
 	col_null(&t->fn_line);
 	col_null(&t->fn_col);
-	if (pv_u64map_put(&t->funcs, key, (uint32_t)++t->nr_funcs) < 0)
+	if (pv_keymap_put(&t->funcs, key, (uint32_t)++t->nr_funcs) < 0)
 		t->oom = true;
 	return (long long)t->nr_funcs - 1;
 }
 
 static long long frame(struct thr *t, uint32_t fid)
 {
-	uint32_t id = pv_u64map_get(&t->frames, fid);
+	uint32_t id = pv_keymap_get(&t->frames, fid);
 	if (id)
 		return id - 1;
 	const struct pv_frame *f = &t->p->frames[fid];
@@ -138,7 +138,7 @@ static long long frame(struct thr *t, uint32_t fid)
 	else
 		col_null(&t->f_line);
 	col_null(&t->f_col);
-	if (pv_u64map_put(&t->frames, fid, (uint32_t)++t->nr_frames) < 0)
+	if (pv_keymap_put(&t->frames, fid, (uint32_t)++t->nr_frames) < 0)
 		t->oom = true;
 	return (long long)t->nr_frames - 1;
 }
@@ -153,9 +153,9 @@ static void thread_free(struct thr *t)
 	for (size_t i = 0; i < PV_ARRAY_SIZE(cols); i++)
 		pv_buf_free(&cols[i]->b);
 	pv_strtab_free(&t->st);
-	pv_u64map_free(&t->frames);
-	pv_u64map_free(&t->funcs);
-	pv_u64map_free(&t->resources);
+	pv_keymap_free(&t->frames);
+	pv_keymap_free(&t->funcs);
+	pv_keymap_free(&t->resources);
 }
 
 /* One thread object for group node `gnode`. samples/nsamples: log indices

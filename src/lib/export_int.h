@@ -21,13 +21,13 @@ const struct perfev_profile *pv_export_view(const struct perfev_profile *p, int 
 int pv_export_write(struct pv_buf *b, FILE *out, const char *what);
 
 /* A u64 -> u32 hash map (values nonzero), for the exporters' dedup tables. */
-struct pv_u64map {
+struct pv_keymap {
 	uint64_t *keys;
 	uint32_t *vals;
 	size_t nr, cap;
 };
-uint32_t pv_u64map_get(const struct pv_u64map *m, uint64_t key); /* 0: absent */
-int pv_u64map_put(struct pv_u64map *m, uint64_t key, uint32_t val);
-void pv_u64map_free(struct pv_u64map *m);
+uint32_t pv_keymap_get(const struct pv_keymap *m, uint64_t key); /* 0: absent */
+int pv_keymap_put(struct pv_keymap *m, uint64_t key, uint32_t val);
+void pv_keymap_free(struct pv_keymap *m);
 
 #endif

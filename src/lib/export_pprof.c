@@ -26,7 +26,7 @@ enum { F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3, F_FILENAME = 4 };
 struct pp {
 	const struct perfev_profile *p;
 	struct pv_strtab st;         /* pprof string index = id (0 is "") */
-	struct pv_u64map funcs, locs;
+	struct pv_keymap funcs, locs;
 	uint32_t nr_funcs, nr_locs;
 	struct pv_buf functions, locations, tmp, tmp2;
 	bool oom;
@@ -48,11 +48,11 @@ static uint32_t function(struct pp *pp, const struct pv_frame *f)
 	uint32_t name = str(pp, pv_frame_name(pp->p, f, addr, sizeof(addr)));
 	uint32_t file = str(pp, pv_strtab_get(&pp->p->strs, f->file));
 	uint64_t key = (uint64_t)name << 32 | file;
-	uint32_t id = pv_u64map_get(&pp->funcs, key);
+	uint32_t id = pv_keymap_get(&pp->funcs, key);
 	if (id)
 		return id;
 	id = ++pp->nr_funcs;
-	if (pv_u64map_put(&pp->funcs, key, id) < 0)
+	if (pv_keymap_put(&pp->funcs, key, id) < 0)
 		pp->oom = true;
 	struct pv_buf *m = &pp->tmp;
 	pv_pb_uint(m, F_ID, id);
@@ -72,11 +72,11 @@ static uint32_t location(struct pp *pp, const uint32_t *nodes, size_t n)
 	/* a lone frame is shared by every stack through it; an inlined chain is
 	 * keyed by its innermost node (rare enough not to dedup further) */
 	uint64_t key = n == 1 ? p->nodes[nodes[0]].what : (1ull << 63) | nodes[0];
-	uint32_t id = pv_u64map_get(&pp->locs, key);
+	uint32_t id = pv_keymap_get(&pp->locs, key);
 	if (id)
 		return id;
 	id = ++pp->nr_locs;
-	if (pv_u64map_put(&pp->locs, key, id) < 0)
+	if (pv_keymap_put(&pp->locs, key, id) < 0)
 		pp->oom = true;
 	struct pv_buf *m = &pp->tmp2; /* tmp is used by function() meanwhile */
 	pv_pb_uint(m, LOC_ID, id);
@@ -265,8 +265,8 @@ done:
 	pv_buf_free(&pp.tmp);
 	pv_buf_free(&pp.tmp2);
 	pv_strtab_free(&pp.st);
-	pv_u64map_free(&pp.funcs);
-	pv_u64map_free(&pp.locs);
+	pv_keymap_free(&pp.funcs);
+	pv_keymap_free(&pp.locs);
 	free(path);
 	free(locs);
 	perfev_profile_free(owned);

@@ -62,7 +62,7 @@ static uint64_t mix(uint64_t k)
 	return k;
 }
 
-uint32_t pv_u64map_get(const struct pv_u64map *m, uint64_t key)
+uint32_t pv_keymap_get(const struct pv_keymap *m, uint64_t key)
 {
 	if (!m->cap)
 		return 0;
@@ -72,7 +72,7 @@ uint32_t pv_u64map_get(const struct pv_u64map *m, uint64_t key)
 	return 0;
 }
 
-int pv_u64map_put(struct pv_u64map *m, uint64_t key, uint32_t val)
+int pv_keymap_put(struct pv_keymap *m, uint64_t key, uint32_t val)
 {
 	if ((m->nr + 1) * 2 > m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 256;
@@ -108,7 +108,7 @@ int pv_u64map_put(struct pv_u64map *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
-void pv_u64map_free(struct pv_u64map *m)
+void pv_keymap_free(struct pv_keymap *m)
 {
 	free(m->keys);
 	free(m->vals);
