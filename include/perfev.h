@@ -17,6 +17,8 @@
  *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
  *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
  *   perfev/recorder.h recording into perf.data (perfev record)
+ *   perfev/profile.h  the call-tree profile model and flat (report) views
+ *   perfev/export.h   folded stacks, SVG flame graphs, pprof, Firefox Profiler
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -41,6 +43,8 @@
 #include "perfev/ring.h"
 #include "perfev/notify.h"
 #include "perfev/recorder.h"
+#include "perfev/profile.h"
+#include "perfev/export.h"
 
 #ifdef __cplusplus
 extern "C" {
