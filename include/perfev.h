@@ -9,6 +9,7 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -26,6 +27,7 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/watch.h"
 
 #ifdef __cplusplus
 extern "C" {
