@@ -10,6 +10,7 @@
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
+ *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -28,6 +29,7 @@
 #include "perfev/event.h"
 #include "perfev/location.h"
 #include "perfev/watch.h"
+#include "perfev/probe.h"
 
 #ifdef __cplusplus
 extern "C" {
