@@ -11,6 +11,7 @@
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
+ *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -30,6 +31,7 @@
 #include "perfev/location.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"
+#include "perfev/tracepoint.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "tracefs_int.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,4 +70,43 @@ int pv_tracefs_append(const char *file, const char *line)
 				w < 0 ? strerror(e) : "short write", log[0] ? "; error_log: " : "", log);
 	}
 	return 0;
+}
+
+int pv_tracefs_find_id(uint64_t id, char *sys, size_t sys_len, char *name, size_t name_len)
+{
+	char events[300];
+	if (!pv_tracefs_root())
+		return -errno;
+	DIR *top = opendir(pv_tracefs_path(events, sizeof(events), "events"));
+	if (!top)
+		return pv_error(errno, "cannot list %s: %s", events, strerror(errno));
+	int r = pv_error(ENOENT, "no tracepoint has id %llu on this system (tracefs %s): "
+			 "was the recording made on another kernel?", (unsigned long long)id, events);
+	struct dirent *s;
+	while (r < 0 && (s = readdir(top))) {
+		if (s->d_name[0] == '.' || s->d_type == DT_REG)
+			continue;
+		char sdir[600];
+		snprintf(sdir, sizeof(sdir), "%s/%s", events, s->d_name);
+		DIR *sd = opendir(sdir);
+		if (!sd)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(sd))) {
+			if (e->d_name[0] == '.' || e->d_type == DT_REG)
+				continue;
+			char idp[1000];
+			int64_t v;
+			snprintf(idp, sizeof(idp), "%s/%s/id", sdir, e->d_name);
+			if (pv_read_i64(idp, &v) == 0 && (uint64_t)v == id) {
+				snprintf(sys, sys_len, "%s", s->d_name);
+				snprintf(name, name_len, "%s", e->d_name);
+				r = 0;
+				break;
+			}
+		}
+		closedir(sd);
+	}
+	closedir(top);
+	return r;
 }

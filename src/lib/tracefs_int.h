@@ -17,4 +17,7 @@ int64_t pv_tracefs_event_id(const char *sys, const char *name);
  * with O_APPEND: truncating would delete every probe. Returns 0 or -errno. */
 int pv_tracefs_append(const char *file, const char *line);
 
+/* Finds SYS/NAME of a tracepoint id in tracefs. 0 or -ENOENT. */
+int pv_tracefs_find_id(uint64_t id, char *sys, size_t sys_len, char *name, size_t name_len);
+
 #endif
