@@ -64,3 +64,33 @@ uint64_t read_count(int fd)
 	cr_assert_eq(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v), "read count: %s", strerror(errno));
 	return v;
 }
+
+void *perfdata_feature(const char *path, int feat, size_t *len)
+{
+	size_t n;
+	uint8_t *f = (uint8_t *)slurp(path, &n);
+	void *out = NULL;
+	uint64_t h[13];
+	if (n < 104 || memcmp(f, "PERFILE2", 8))
+		goto done;
+	memcpy(h, f, sizeof(h));
+	uint64_t sec = h[5] + h[6]; /* data.offset + data.size */
+	const uint8_t *bits = f + 72;
+	if (!(bits[feat / 8] >> (feat % 8) & 1))
+		goto done;
+	for (int b = 0; b < feat; b++)
+		if (bits[b / 8] >> (b % 8) & 1)
+			sec += 16;
+	uint64_t s[2];
+	if (sec + 16 > n)
+		goto done;
+	memcpy(s, f + sec, 16);
+	if (s[0] > n || s[1] > n - s[0])
+		goto done;
+	out = malloc(s[1] ? s[1] : 1);
+	memcpy(out, f + s[0], s[1]);
+	*len = s[1];
+done:
+	free(f);
+	return out;
+}

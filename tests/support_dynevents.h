@@ -21,4 +21,9 @@ bool probe_events_mention(pid_t pid);
 /* Counting attr result of fd; aborts the test on a short read. */
 uint64_t read_count(int fd);
 
+
+
+/* The bytes of header feature `feat` (1 = TRACING_DATA) of a perf.data
+ * file, malloc'ed; NULL when the file lacks it. Reads only the header. */
+void *perfdata_feature(const char *path, int feat, size_t *len);
 #endif
