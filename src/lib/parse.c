@@ -234,8 +234,12 @@ static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 		return pv_new_event(c, sym->type, sym->config) ? 1 : -ENOMEM;
 	uint64_t config;
 	int r = pv_cache_parse(w, n, &config);
-	if (r == 0)
-		return pv_new_event(c, PERF_TYPE_HW_CACHE, config) ? 1 : -ENOMEM;
+	if (r == 0) {
+		struct perfev_evsel *e = pv_new_event(c, PERF_TYPE_HW_CACHE, config);
+		if (!e || !(c->st[perfev_evsel_index(e)].base_name = strndup(w, n)))
+			return pv_fail(c, ENOMEM, at, "out of memory");
+		return 1;
+	}
 	if (r != -ENOENT)
 		return pv_fail(c, -r, at, "%s", perfev_errmsg());
 	if (is_raw(w, n)) {
@@ -278,24 +282,25 @@ static int alias_event(struct pctx *c, const char *w, size_t n, size_t at)
 	return made;
 }
 
-static void name_events(struct pctx *c, size_t first, size_t start, const char *mods, size_t nmods)
+/*
+ * Names as perf 6.1 gives them: the event as written (modifiers included),
+ * except that tracepoints are "sys:name" and cache events their name
+ * without modifiers, and a breakpoint's name stops at its '/'.
+ */
+static void name_events(struct pctx *c, size_t first, size_t start)
 {
-	size_t last = perfev_evlist_count(c->tmp);
+	size_t last = perfev_evlist_count(c->tmp), end = c->pos;
+	const char *slash = memchr(c->s + start, '/', end - start);
+	if (slash && end - start > 4 && !memcmp(c->s + start, "mem:", 4))
+		end = (size_t)(slash - c->s);
 	for (size_t i = first; i < last; i++) {
 		struct perfev_evsel *e = ev_at(c, i);
 		if (c->st[i].named)
 			continue;
-		if (c->st[i].tp_name) { /* a glob's expansion is named after each match */
-			char *n = NULL;
-			if (asprintf(&n, "%s%s%.*s", c->st[i].tp_name, nmods ? ":" : "", (int)nmods, mods) >= 0)
-				perfev_evsel_set_name(e, n);
-			free(n);
-		} else {
-			char *n = strndup(c->s + start, c->pos - start);
-			if (n)
-				perfev_evsel_set_name(e, n);
-			free(n);
-		}
+		char *n = c->st[i].base_name ? strdup(c->st[i].base_name) : strndup(c->s + start, end - start);
+		if (n)
+			perfev_evsel_set_name(e, n);
+		free(n);
 	}
 }
 
@@ -344,6 +349,7 @@ static int parse_mem(struct pctx *c, size_t start)
 	a->bp_type = bp;
 	a->bp_addr = addr;
 	a->bp_len = len;
+	a->sample_period = 1; /* as perf's parser: a sample per hit (perf stat clears it) */
 	(void)start;
 	return 0;
 }
@@ -359,9 +365,10 @@ static int tp_add(const char *sys, const char *name, int id, void *arg)
 	struct perfev_evsel *e = pv_new_event(w->c, PERF_TYPE_TRACEPOINT, (uint64_t)id);
 	if (!e)
 		return w->err = -ENOMEM;
+	perfev_evsel_attr(e)->sample_period = 1; /* as perf's parser (perf stat clears it) */
 	struct pv_evstate *st = &w->c->st[perfev_evsel_index(e)];
-	if (asprintf(&st->tp_name, "%s:%s", sys, name) < 0) {
-		st->tp_name = NULL;
+	if (asprintf(&st->base_name, "%s:%s", sys, name) < 0) {
+		st->base_name = NULL;
 		return w->err = -ENOMEM;
 	}
 	return 0;
@@ -397,7 +404,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 		int id = perfev_tracepoint_id(c->tracefs, s, n);
 		if (id < 0)
 			r = pv_fail(c, -id, start, "%s", perfev_errmsg());
-		else if (!pv_new_event(c, PERF_TYPE_TRACEPOINT, (uint64_t)id))
+		else if (tp_add(s, n, id, &(struct tp_walk){c, 0}) < 0)
 			r = -ENOMEM;
 	}
 	free(s);
@@ -418,23 +425,20 @@ static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok,
 			return r;
 		after_slash = true;
 	}
-	size_t mods = c->pos, nmods = 0;
-	if (c->s[c->pos] == ':' && !(after_slash)) {
+	size_t last = perfev_evlist_count(c->tmp);
+	if (c->s[c->pos] == ':' && !after_slash) {
 		c->pos++;
-		mods = c->pos;
-		if ((r = parse_modifiers(c, first, perfev_evlist_count(c->tmp), false)) < 0)
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
-		nmods = c->pos - mods;
 	} else if (after_slash && !at_end_of_event(c, c->pos)) {
 		/* perf takes a PMU event's modifiers right after its '/' (cpu/x/u) */
-		if ((r = parse_modifiers(c, first, perfev_evlist_count(c->tmp), false)) < 0)
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
-		nmods = c->pos - mods;
 	}
 	if (!at_end_of_event(c, c->pos))
 		return pv_fail(c, EINVAL, c->pos, "unexpected '%c' after the event; events are "
 			       "separated by ','", c->s[c->pos]);
-	name_events(c, first, start, c->s + mods, nmods);
+	name_events(c, first, start);
 	return 0;
 }
 
@@ -601,7 +605,7 @@ PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *
 		r = pv_fail(&c, ENOMEM, 0, "out of memory");
 	size_t n = perfev_evlist_count(c.tmp);
 	for (size_t i = 0; i < n; i++)
-		free(c.st[i].tp_name);
+		free(c.st[i].base_name);
 	free(c.st);
 	perfev_evlist_free(c.tmp);
 	perfev_pmus_free(c.pmus);

@@ -12,7 +12,7 @@
 struct pv_evstate {
 	bool exclude_gh; /* a G or H modifier chose between guest and host */
 	bool named;      /* a name= term named it */
-	char *tp_name;   /* "sys:name" of a tracepoint matched by a glob */
+	char *base_name; /* the name perf gives regardless of modifiers (tracepoints, cache) */
 };
 
 struct pctx {

@@ -2,7 +2,8 @@
  * `perfev attr` against perf: for each event string, the attrs perfev
  * builds must equal those `perf stat -vv -e STR -- true` prints before its
  * first open attempt (type, config, config1/bp_addr, config2/bp_len,
- * bp_type, exclude_*, precise_ip, pinned, exclusive). Hardware events fail
+ * bp_type, exclude_*, precise_ip, pinned, exclusive), and the names
+ * `perf stat -x` gives the counters equal perfev's. Hardware events fail
  * to open on this machine, but perf prints their attr all the same.
  *
  * sample_type, read_format, disabled, inherit and enable_on_exec are what
@@ -121,6 +122,44 @@ static void parse_perfev(const char *out, struct attrs *a)
 	}
 }
 
+/* The event names perf stat -x prints (third CSV field) must be perfev's evsel names. */
+static bool compare_names(const char *ev, const char *perfev_out)
+{
+	struct run_result r = run_cmd("perf stat -x ';' -e '%s' -- true 2>&1 >/dev/null", ev);
+	bool ok = true;
+	const char *l = r.out, *v = perfev_out;
+	int i = 0;
+	while (ok && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)len, l);
+		l = nl ? nl + 1 : l + len;
+		char *f1 = strchr(line, ';'), *f2 = f1 ? strchr(f1 + 1, ';') : NULL;
+		char *f3 = f2 ? strchr(f2 + 1, ';') : NULL;
+		if (!f3)
+			continue;
+		*f3 = 0;
+		const char *name = f2 + 1;
+		v = strstr(v, "\"perfev\": {\"name\": \"");
+		if (!v) {
+			cr_expect_fail("'%s': perf names more events than perfev has (%s)", ev, name);
+			ok = false;
+			break;
+		}
+		v += strlen("\"perfev\": {\"name\": \"");
+		const char *q = strchr(v, '"');
+		if (strlen(name) != (size_t)(q - v) || strncmp(name, v, (size_t)(q - v))) {
+			cr_expect_fail("'%s' event %d: perf names it '%s', perfev '%.*s'", ev, i, name,
+				       (int)(q - v), v);
+			ok = false;
+		}
+		i++;
+	}
+	run_result_free(&r);
+	return ok;
+}
+
 /* Compares one event string; returns false (and says why) on a difference. */
 static bool compare(const char *ev)
 {
@@ -154,6 +193,8 @@ static bool compare(const char *ev)
 					ok = false;
 				}
 	}
+	if (ok)
+		ok = compare_names(ev, vr.out);
 	run_result_free(&pr);
 	run_result_free(&vr);
 	return ok;

@@ -201,7 +201,9 @@ Test(unit_parse, breakpoints)
 	cr_assert(at(l, 3)->exclude_kernel && !at(l, 3)->exclude_user);
 	cr_assert_eq(at(l, 4)->bp_type, HW_BREAKPOINT_R);
 	cr_assert_eq(at(l, 4)->bp_len, 1);
-	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "mem:0x2000/8:w");
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "mem:0x2000"); /* as perf */
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 3)), "mem:0x10:rw:u");
+	cr_assert_eq(at(l, 0)->sample_period, 1); /* perf's parser samples every hit */
 	perfev_evlist_free(l);
 	parse_bad("mem:", EINVAL, 4, "address");
 	parse_bad("mem:zz", EINVAL, 4, "address");
@@ -216,10 +218,11 @@ Test(unit_parse, tracepoints_fake_tracefs)
 	cr_assert_eq(perfev_evlist_count(l), 5);
 	cr_assert_eq(at(l, 0)->type, PERF_TYPE_TRACEPOINT);
 	cr_assert_eq(at(l, 0)->config, 101);
+	cr_assert_eq(at(l, 0)->sample_period, 1);
 	cr_assert_eq(at(l, 1)->config, 101);
 	cr_assert_eq(at(l, 2)->config, 102);
 	cr_assert(at(l, 2)->exclude_kernel);
-	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 2)), "fakesys:ev_two:u");
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 2)), "fakesys:ev_two"); /* as perf */
 	cr_assert_eq(at(l, 3)->config, 101);
 	cr_assert_eq(at(l, 4)->config, 201);
 	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 4)), "othersys:ev_one");
