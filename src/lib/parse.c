@@ -250,7 +250,7 @@ static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 	return 0;
 }
 
-static int load_pmus(struct pctx *c)
+int pv_ctx_pmus(struct pctx *c)
 {
 	if (!c->pmus && !(c->pmus = perfev_pmus_load(c->sysfs)))
 		return -errno;
@@ -261,7 +261,7 @@ static int load_pmus(struct pctx *c)
 static int alias_event(struct pctx *c, const char *w, size_t n, size_t at)
 {
 	char *name = strndup(w, n);
-	if (!name || load_pmus(c) < 0) {
+	if (!name || pv_ctx_pmus(c) < 0) {
 		free(name);
 		return 0;
 	}

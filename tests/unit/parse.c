@@ -294,6 +294,29 @@ Test(unit_parse, pmu_aliases)
 	cr_assert(at(l, 4)->exclude_kernel);
 	perfev_evlist_free(l);
 	parse_bad("fakecpu/needs-param/", EINVAL, 8, "needs a value");
+	/* the alias's parameter comes from the user's terms */
+	l = parse_ok("fakecpu/needs-param,umask=3/,fakecpu/umask=2,needs-param/");
+	cr_assert_eq(at(l, 0)->config, 0x01 | 3 << 8);
+	cr_assert_eq(at(l, 1)->config, 0x01 | 2 << 8);
+	perfev_evlist_free(l);
+}
+
+Test(unit_parse, pmu_name_matching)
+{
+	/* as perf: "fake" names uncore_fake_0 and _1 (not uncore_fakeother, fakecpu) */
+	struct perfev_evlist *l = parse_ok("fake/event=1/u,uncore_fake/reads/,uncore_fake_*/event=2/,reads");
+	cr_assert_eq(perfev_evlist_count(l), 8);
+	cr_assert_eq(at(l, 0)->type, 50);
+	cr_assert_eq(at(l, 1)->type, 51);
+	cr_assert(at(l, 0)->exclude_kernel && at(l, 1)->exclude_kernel);
+	cr_assert_eq(at(l, 2)->config, 0x10);
+	cr_assert_eq(at(l, 3)->type, 51);
+	cr_assert_eq(at(l, 4)->config, 2);
+	cr_assert_eq(at(l, 5)->type, 51);
+	cr_assert(at(l, 6)->type == 50 && at(l, 7)->type == 51 && at(l, 7)->config == 0x10);
+	cr_assert_str_eq(perfev_evsel_pmu_name(perfev_evlist_at(l, 1)), "uncore_fake_1");
+	perfev_evlist_free(l);
+	parse_bad("fak/event=1/", ENOENT, 0, "unknown PMU");
 }
 
 Test(unit_parse, generic_terms)
