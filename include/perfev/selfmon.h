@@ -3,7 +3,8 @@
  * as the hardware allows, and named regions around code.
  *
  * A set is one group of events (PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|
- * TOTAL_TIME_RUNNING), opened per thread: each thread that uses the set
+ * TOTAL_TIME_RUNNING; a 1-event set drops GROUP, which makes the kernel's
+ * read cheaper), opened per thread: each thread that uses the set
  * gets its own group on its first call, for itself (pid 0, any CPU). A read
  * in a thread is of that thread's group; perfev_selfmon_read_total() sums
  * every thread's group.

@@ -61,7 +61,9 @@ PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_
 		const struct perfev_evsel *e = perfev_evlist_at(list, i);
 		struct perfev_attr *a = &s->attr[i];
 		*a = *perfev_evsel_attr_const(e);
-		a->read_format = READ_FORMAT;
+		/* one event: the same fields without GROUP, which spares the
+		 * kernel's group walk (and its allocation) on every read */
+		a->read_format = nr > 1 ? READ_FORMAT : READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP;
 		a->disabled = i == 0; /* the leader starts and stops the group */
 		a->inherit = !!(flags & PERFEV_SELFMON_INHERIT);
 		a->sample_period = 0;
@@ -309,6 +311,16 @@ static int group_read_syscall(struct perfev_selfmon *s, struct pv_sm_group *g,
 			      struct perfev_selfmon_values *v)
 {
 	uint64_t buf[3 + 2 * PERFEV_SELFMON_MAX_EVENTS];
+	if (s->nr == 1) { /* value, enabled, running, id */
+		ssize_t n = read(g->fd[0], buf, 4 * sizeof(uint64_t));
+		if (n != 4 * sizeof(uint64_t))
+			return pv_error(n < 0 ? errno : EIO, "reading the counter of thread %d: %s",
+					(int)g->tid, n < 0 ? strerror(errno) : "short read");
+		v->value[0] = buf[0];
+		v->enabled = buf[1];
+		v->running = buf[2];
+		return 0;
+	}
 	size_t want = (3 + 2 * s->nr) * sizeof(uint64_t);
 	ssize_t n = read(g->fd[0], buf, want);
 	if (n < 0)
