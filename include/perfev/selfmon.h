@@ -48,7 +48,9 @@ enum perfev_selfmon_flag {
 	/* Count the threads and processes this thread creates after its group
 	 * opens (attr.inherit); reading the group gives their sum (children
 	 * included while they run and after they exit). Reads are read(2):
-	 * the user page sees only the calling thread. */
+	 * the user page sees only the calling thread. Threads it creates
+	 * should then not use the set themselves: their own groups would
+	 * count them a second time in perfev_selfmon_read_total(). */
 	PERFEV_SELFMON_INHERIT = 1u << 0,
 	/* Never read through the user page: every read is read(2). */
 	PERFEV_SELFMON_NO_USER_PAGE = 1u << 1,

@@ -33,12 +33,17 @@ static __thread struct {
 } tl_cache[TL_SLOTS];
 static __thread unsigned tl_next;
 static __thread pid_t tl_tid;
+/* Groups belong to a thread by this serial, not by tid: a tid is reused
+ * after its thread exits, a serial never. */
+static __thread uint64_t tl_serial;
+static uint64_t next_serial = 1;
 
 /* A forked child is another task: its own groups, not its parent's. */
 static void atfork_child(void)
 {
 	memset(tl_cache, 0, sizeof(tl_cache));
 	tl_tid = 0;
+	tl_serial = 0;
 }
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void atfork_register(void) { pthread_atfork(NULL, NULL, atfork_child); }
@@ -281,13 +286,16 @@ struct pv_sm_group *pv_sm_group_get(struct perfev_selfmon *s)
 	for (unsigned i = 0; i < TL_SLOTS; i++)
 		if (tl_cache[i].uid == s->uid)
 			return tl_cache[i].g;
-	if (!tl_tid)
+	if (!tl_serial) {
 		tl_tid = gettid();
+		tl_serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_lock(&s->lock);
 	struct pv_sm_group *g = s->groups;
-	while (g && g->tid != tl_tid)
+	while (g && g->thread != tl_serial)
 		g = g->next;
 	if (!g && (g = group_open(s, tl_tid))) {
+		g->thread = tl_serial;
 		g->next = s->groups;
 		s->groups = g;
 	}

@@ -24,7 +24,8 @@ struct pv_region_frame {
 
 /* One thread's group of the set, and its regions. */
 struct pv_sm_group {
-	pid_t tid;
+	pid_t tid;       /* for people: the report */
+	uint64_t thread; /* the owner's serial (selfmon.c), never reused */
 	int fd[PERFEV_SELFMON_MAX_EVENTS];
 	uint64_t id[PERFEV_SELFMON_MAX_EVENTS];
 	void *page[PERFEV_SELFMON_MAX_EVENTS]; /* user pages, NULL when not mapped */

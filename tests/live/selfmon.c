@@ -301,3 +301,27 @@ Test(live_selfmon, a_region_costs_at_most_two_syscalls)
 	cr_assert_geq(per_region, 1.0, "no PMU here: begin and end should each read(2) (%.3f)",
 		      per_region);
 }
+
+Test(live_selfmon, a_forked_child_gets_its_own_group)
+{
+	struct perfev_selfmon *s = sw_set(0, 1, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	touch_pages(200);
+	int parent_fd = perfev_selfmon_fd(s, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct perfev_selfmon_values v;
+		if (perfev_selfmon_fd(s, 0) == parent_fd)
+			_exit(2); /* still the parent's counter */
+		if (perfev_selfmon_start(s) < 0)
+			_exit(3);
+		touch_pages(20);
+		if (perfev_selfmon_read(s, &v) < 0)
+			_exit(4);
+		_exit(v.value[0] >= 20 && v.value[0] < 150 ? 0 : 5); /* its own faults only */
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d", st);
+	perfev_selfmon_free(s);
+}
