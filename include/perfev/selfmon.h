@@ -72,12 +72,16 @@ struct perfev_selfmon_values {
 struct perfev_selfmon;
 
 /*
- * A set of the events of list (copied; the list may be freed after); every
- * event joins one group led by the first, whatever groups the list has.
+ * A set of the events in `events` (perf's syntax, e.g.
+ * "instructions:u,cycles:u" or "task-clock,page-faults"), or of the events
+ * of list (copied; the list may be freed after). Every event joins one
+ * group led by the first, whatever groups the string or list spells.
  * flags: an OR of enum perfev_selfmon_flag. Nothing opens until a thread
- * first uses the set. Returns NULL + errno (EINVAL: no events or more than
- * PERFEV_SELFMON_MAX_EVENTS).
+ * first uses the set. Returns NULL + errno (EINVAL: no events, more than
+ * PERFEV_SELFMON_MAX_EVENTS, or a string that does not parse: then
+ * perfev_errmsg() shows the string with a caret under the fault).
  */
+PERFEV_API struct perfev_selfmon *perfev_selfmon_new(const char *events, unsigned flags);
 PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_evlist *list,
 							    unsigned flags);
 /* Closes every thread's group; the set's regions go with it. NULL is fine. */
@@ -153,9 +157,10 @@ PERFEV_API int perfev_selfmon_report(struct perfev_selfmon *s, FILE *f,
  * reported at exit. */
 PERFEV_API int perfev_region_begin(const char *name);
 PERFEV_API int perfev_region_end(const char *name);
-/* The default set (creating it); NULL + errno if its events fail to open. */
+/* The default set (creating it); NULL + errno if its events do not parse. */
 PERFEV_API struct perfev_selfmon *perfev_regions_default(void);
-/* Events of the default set, before its first use (-EBUSY after). */
+/* Events of the default set (perf's syntax), overriding
+ * PERFEV_REGION_EVENTS; before its first use (-EBUSY after). */
 PERFEV_API int perfev_regions_events(const char *events);
 /* Where the at-exit report goes, overriding PERFEV_REGIONS: "text", "json",
  * "text:FILE", "json:FILE" or "off". -EINVAL for anything else. */

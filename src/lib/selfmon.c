@@ -74,7 +74,9 @@ PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = 0;
-		if (!(s->name[i] = pv_strdup(perfev_evsel_name(e)))) {
+		const char *f = perfev_evsel_filter(e);
+		if (!(s->name[i] = pv_strdup(perfev_evsel_name(e))) ||
+		    (f && !(s->filter[i] = pv_strdup(f)))) {
 			perfev_selfmon_free(s);
 			return NULL;
 		}
@@ -83,6 +85,25 @@ PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_
 	s->uid = __atomic_fetch_add(&next_uid, 1, __ATOMIC_RELAXED);
 	pthread_once(&atfork_once, atfork_register);
 	pv_sm_registry_add(s);
+	return s;
+}
+
+PERFEV_API struct perfev_selfmon *perfev_selfmon_new(const char *events, unsigned flags)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	if (!l)
+		return NULL;
+	struct perfev_parse_error err;
+	struct perfev_selfmon *s = NULL;
+	if (perfev_evlist_parse(l, events, &err) < 0) {
+		char msg[768];
+		int e = errno;
+		perfev_parse_error_format(&err, events, msg, sizeof(msg));
+		pv_error(e, "counter set: %s", msg);
+	} else {
+		s = perfev_selfmon_new_evlist(l, flags);
+	}
+	perfev_evlist_free(l);
 	return s;
 }
 
@@ -111,8 +132,10 @@ PERFEV_API void perfev_selfmon_free(struct perfev_selfmon *s)
 		n = g->next;
 		group_close(g, s->nr);
 	}
-	for (size_t i = 0; i < s->nr; i++)
+	for (size_t i = 0; i < s->nr; i++) {
 		free(s->name[i]);
+		free(s->filter[i]);
+	}
 	free(s);
 }
 
@@ -268,6 +291,8 @@ static struct pv_sm_group *group_open(struct perfev_selfmon *s, pid_t tid)
 		}
 		g->fd[i] = fd;
 		int r = perfev_ioc_id(fd, &g->id[i]);
+		if (r == 0 && s->filter[i])
+			r = perfev_ioc_set_filter(fd, s->filter[i]);
 		if (r < 0) {
 			group_close(g, s->nr);
 			return pv_error_null(-r, "counter set, event '%s': %s", s->name[i], perfev_errmsg());

@@ -46,6 +46,7 @@ struct perfev_selfmon {
 	size_t nr;
 	struct perfev_attr attr[PERFEV_SELFMON_MAX_EVENTS];
 	char *name[PERFEV_SELFMON_MAX_EVENTS];
+	char *filter[PERFEV_SELFMON_MAX_EVENTS]; /* tracepoint filters, NULL if none */
 	pthread_mutex_t lock; /* guards groups (the list, not a group's contents) */
 	struct pv_sm_group *groups;
 	struct perfev_selfmon *next_live; /* the registry the at-exit report walks */

@@ -325,3 +325,65 @@ Test(live_selfmon, a_forked_child_gets_its_own_group)
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d", st);
 	perfev_selfmon_free(s);
 }
+
+Test(live_selfmon, event_strings_and_the_manual_example)
+{
+	struct run_result r = run_cmd("%s/examples/count_printf task-clock,page-faults", PERFEV_BUILDDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "Measuring instruction count for this printf\nUsed "), "%s", r.out);
+	cr_assert(strstr(r.out, " task-clock\n") && strstr(r.out, " page-faults\n"), "%s", r.out);
+	unsigned long long tc = 0;
+	cr_assert_eq(sscanf(strstr(r.out, "Used "), "Used %llu task-clock", &tc), 1, "%s", r.out);
+	cr_assert_gt(tc, 0);
+	run_result_free(&r);
+	/* the manual's own event: counted with a PMU, explained without one */
+	r = run_cmd("%s/examples/count_printf", PERFEV_BUILDDIR);
+	struct perfev_attr a = {.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+				.exclude_kernel = 1, .exclude_hv = 1};
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert(strstr(r.out, " instructions:u\n"), "%s", r.out);
+	} else {
+		cr_assert_eq(r.status, 1);
+		cr_assert(strstr(r.err, "count_printf: counter set, event 'instructions:u'"), "%s", r.err);
+		cr_assert(strstr(r.err, "PMU"), "%s", r.err);
+	}
+	run_result_free(&r);
+	/* a string that does not parse says where */
+	cr_assert_null(perfev_selfmon_new("task-clock,,", 0));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "\\___"), "%s", perfev_errmsg());
+	/* groups in the string are one set */
+	struct perfev_selfmon *s = perfev_selfmon_new("{task-clock,page-faults},context-switches", 0);
+	cr_assert(s, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_selfmon_count(s), 3);
+	struct perfev_selfmon_values v;
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	touch_pages(10);
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0, "%s", perfev_errmsg());
+	cr_assert_geq(v.value[1], 10);
+	perfev_selfmon_free(s);
+}
+
+Test(live_selfmon, default_region_set_from_the_environment)
+{
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("PERFEV_REGION_EVENTS=page-faults,minor-faults "
+				      "PERFEV_REGIONS=json:%s/t.json %s/examples/threads 3 50",
+				      dir, PERFEV_BUILDDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "page-faults        total"), "%s", r.out);
+	cr_assert(strstr(r.out, "over 3 threads (3 calls)"), "%s", r.out);
+	run_result_free(&r);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	char *doc = slurp(path, NULL);
+	cr_assert(strstr(doc, "\"events\":[\"page-faults\",\"minor-faults\"]"), "%s", doc);
+	cr_assert(strstr(doc, "\"name\":\"touch\""), "%s", doc);
+	cr_assert(strstr(doc, "\"threads\":3,\"calls\":3,"), "%s", doc);
+	free(doc);
+	cr_assert_eq(perfev_regions_output("yaml"), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "text, json or off"), "%s", perfev_errmsg());
+}
