@@ -387,8 +387,14 @@ int pv_sm_group_read(struct perfev_selfmon *s, struct pv_sm_group *g,
 		size_t i;
 		struct pv_sm_snap sn;
 		for (i = 0; i < s->nr; i++) {
-			if (pv_sm_page_read(g->page[i], pv_sm_arch_read_pmc, pv_sm_arch_read_clock,
-					    NULL, PV_SM_SIGN_EXTEND, &sn) <= 0)
+			const struct pv_sm_reader *t = s->test_reader;
+			int r = __builtin_expect(t != NULL, 0)
+					? pv_sm_page_read(g->page[i], t->pmc, t->clock, t->ctx,
+							  t->sign_extend, &sn)
+					: pv_sm_page_read(g->page[i], pv_sm_arch_read_pmc,
+							  pv_sm_arch_read_clock, NULL,
+							  PV_SM_SIGN_EXTEND, &sn);
+			if (r <= 0)
 				break;
 			v->value[i] = sn.count;
 			if (i == 0) {

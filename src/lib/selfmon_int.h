@@ -40,8 +40,18 @@ struct pv_sm_group {
 	struct pv_sm_group *next;
 };
 
+/* Counter and clock reads for the user-page path; tests install fakes
+ * (pv_sm_test_reader), the library uses the arch's (selfmon_arch.h). */
+struct pv_sm_reader {
+	uint64_t (*pmc)(uint32_t counter, void *ctx);
+	uint64_t (*clock)(void *ctx);
+	void *ctx;
+	bool sign_extend;
+};
+
 struct perfev_selfmon {
 	uint64_t uid; /* never reused: the thread-local cache keys on it */
+	const struct pv_sm_reader *test_reader; /* NULL: the arch's */
 	unsigned flags;
 	size_t nr;
 	struct perfev_attr attr[PERFEV_SELFMON_MAX_EVENTS];

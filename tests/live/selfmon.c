@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "perfev.h"
+#include "selfmon_int.h"
+#include "selfmon_math.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -388,4 +390,72 @@ Test(live_selfmon, default_region_set_from_the_environment)
 	free(doc);
 	cr_assert_eq(perfev_regions_output("yaml"), -EINVAL);
 	cr_assert(strstr(perfev_errmsg(), "text, json or off"), "%s", perfev_errmsg());
+}
+
+/* ---- the user-page path, with fake pages and a fake counter ---------------- */
+struct fake_hw {
+	uint64_t pmc[2];
+	uint64_t clock;
+};
+static uint64_t fake_hw_pmc(uint32_t counter, void *ctx) { return ((struct fake_hw *)ctx)->pmc[counter]; }
+static uint64_t fake_hw_clock(void *ctx) { return ((struct fake_hw *)ctx)->clock; }
+
+Test(live_selfmon, user_page_path_serves_reads_and_falls_back)
+{
+	struct perfev_selfmon *s = sw_set(0, 2, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	struct pv_sm_group *g = pv_sm_group_get(s);
+	cr_assert(g);
+	cr_assert_not(g->fast, "software events: no user-space counter");
+	struct perf_event_mmap_page *p[2] = {calloc(1, sizeof(*p[0])), calloc(1, sizeof(*p[1]))};
+	for (int i = 0; i < 2; i++) {
+		p[i]->lock = 2;
+		p[i]->index = (uint32_t)i + 1;
+		p[i]->capabilities = PV_SM_CAP_USER_RDPMC | PV_SM_CAP_USER_TIME;
+		p[i]->pmc_width = 48;
+		p[i]->time_enabled = 1000;
+		p[i]->time_running = 1000;
+		p[i]->time_mult = 1;
+	}
+	p[0]->offset = 100;
+	p[1]->offset = 7;
+	struct fake_hw hw = {.pmc = {0xFFFFFFFFFFFEULL, 5}, .clock = 50}; /* -2 in 48 bits */
+	struct pv_sm_reader rd = {fake_hw_pmc, fake_hw_clock, &hw, true};
+	s->test_reader = &rd;
+	g->page[0] = p[0];
+	g->page[1] = p[1];
+	g->fast = true;
+
+	struct perfev_selfmon_values v;
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0);
+	cr_assert_eq(v.value[0], 98);
+	cr_assert_eq(v.value[1], 12);
+	cr_assert_eq(v.enabled, 1050, "time extrapolated by the clock: %llu", (unsigned long long)v.enabled);
+	cr_assert_eq(v.running, 1050);
+	/* a region on the page path: the counter moved by 3 */
+	cr_assert_eq(perfev_selfmon_region_begin(s, "hw"), 0);
+	hw.pmc[1] += 3;
+	hw.clock += 10;
+	cr_assert_eq(perfev_selfmon_region_end(s, "hw"), 0);
+	struct perfev_region_stats st;
+	cr_assert_eq(perfev_selfmon_region_stats(s, "hw", false, &st), 0);
+	cr_assert_eq(st.total[0], 0);
+	cr_assert_eq(st.total[1], 3);
+	cr_assert_eq(st.enabled, 10);
+
+	/* one member off the PMU (index 0): the whole group is read(2) */
+	p[1]->index = 0;
+	cr_assert_eq(perfev_selfmon_stop(s), 0);
+	uint64_t plain[2];
+	plain_read(s, 0, plain);
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0);
+	cr_assert_eq(v.value[0], plain[0]);
+	cr_assert_eq(v.value[1], plain[1]);
+	cr_assert_neq(v.value[0], 98);
+
+	g->page[0] = g->page[1] = NULL; /* not ours to munmap */
+	g->fast = false;
+	free(p[0]);
+	free(p[1]);
+	perfev_selfmon_free(s);
 }
