@@ -23,9 +23,10 @@
  * PERFEV_REGION_EVENTS (perf's event syntax), default
  * "task-clock,page-faults,context-switches".
  *
- * After fork(), a child must not use its parent's sets (their descriptors
- * are the parent's counters); with PERFEV_SELFMON_INHERIT the parent's set
- * counts the child instead.
+ * After fork(), a child that uses a set gets groups of its own, counting
+ * itself; its perfev_selfmon_read_total() also sums the groups it copied
+ * from the parent (the parent's counters). With PERFEV_SELFMON_INHERIT
+ * the parent's set counts the child instead.
  */
 #ifndef PERFEV_SELFMON_H
 #define PERFEV_SELFMON_H
