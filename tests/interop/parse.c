@@ -122,6 +122,12 @@ static void parse_perfev(const char *out, struct attrs *a)
 	}
 }
 
+static bool perf_rejects(const char *out)
+{
+	return strstr(out, "event syntax error") || strstr(out, "Unknown") ||
+	       strstr(out, "Run 'perf list'");
+}
+
 /* The event names perf stat -x prints (third CSV field) must be perfev's evsel names. */
 static bool compare_names(const char *ev, const char *perfev_out)
 {
@@ -168,7 +174,7 @@ static bool compare(const char *ev)
 	struct attrs pa, va;
 	char why[256] = "";
 	bool ok = true;
-	if (strstr(pr.out, "event syntax error") || strstr(pr.out, "Unknown")) {
+	if (perf_rejects(pr.out)) {
 		cr_expect_fail("perf rejects '%s' (fix the table):\n%s", ev, pr.out);
 		ok = false;
 	} else if (vr.status != 0) {
@@ -228,6 +234,7 @@ Test(interop_parse, hardware_and_software, .timeout = 120)
 		"cs:u", "cs:k", "cs:h", "cs:uk", "cs:kh", "cs:uh", "cs:G", "cs:H", "cs:GH", "cs:I",
 		"cs:p", "cs:pp", "cs:ppp", "cs:D", "cs:e", "cs:uG", "cs:kH", "cs:up", "cs:pu",
 		"cs:Iu", "cs:W", "cs:b", "cs:S", "cs:De", "task-clock:u,page-faults:k",
+		"cs:Gu", "cs:pG", "cs:Hp", "cs:GHk", "cycles:Pu", "cs:k,cs:u", "cs:kp", "cs:pk",
 		"1:2", "1:3:u", "0:1", "0x1:0x3",
 		"cs/period=1000/", "cs/name=foo/", "cycles/period=100/u", "faults/config=5/",
 		"cs/config1=7,config2=9/",
@@ -265,6 +272,7 @@ Test(interop_parse, raw_pmu_and_groups, .timeout = 120)
 		"{cs,faults}", "{cs,faults}:u", "{cs:k,faults}:u", "{cs,faults}:D", "{cs,faults}:e",
 		"{cs,faults}:S", "{cs,faults}:W", "{cs:p,faults}:p", "{cs,faults}:G",
 		"cs,{faults,dummy}:H", "{cs:u,faults:k}:k", "{task-clock,cs,faults}:uD",
+		"{cs:G,faults}:p", "{cs,faults}:P", "{cs:H,faults:pp}:pu", "msr/event=0x1ff/",
 	};
 	TABLE(t);
 }
@@ -274,7 +282,8 @@ Test(interop_parse, breakpoints, .timeout = 120)
 	static const char *const t[] = {
 		"mem:0x1000", "mem:0x1000:w", "mem:0x1000:r", "mem:0x1000:x", "mem:0x1000/8:w",
 		"mem:0x1000/1:rw", "mem:0x1000/2", "mem:4096:w", "mem:0x1000:w:u",
-		"mem:0x1000:rw:k", "mem:0x2000/4:wr", "{cs,mem:0x1000:w}:k",
+		"mem:0x1000:rw:k", "mem:0x2000/4:wr", "{cs,mem:0x1000:w}:k", "mem:0x1000/3",
+		"mem:0x1000:rwx", "mem:0x1000:xw",
 	};
 	TABLE(t);
 }
@@ -289,4 +298,31 @@ Test(interop_parse, tracepoints, .timeout = 120)
 		"sched:sched_wakeup:uk", "{syscalls:sys_enter_write,syscalls:sys_exit_write}:u",
 	};
 	TABLE(t);
+}
+
+/* Strings perf refuses must be refused by perfev too (and say where). */
+Test(interop_parse, both_reject, .timeout = 120)
+{
+	require_perf_tool();
+	static const char *const t[] = {
+		"cs:pppp", "cs:uu", "msr/tsc/:u", "L1-icache-stores", "branches-loads", "mem:", "cs,",
+		"{cs,{faults}}", "nosuchevent", "cs/bogus=1/", "msr/bogus=1/", "r0x1a8", "{cs}u",
+		"cs:ux", "mem:0x1000:rr", "cs:ukhGHpPSDIWebu", "sched:nosuch", "{}", "cs}",
+		"iTLB-stores", "syscalls:sys_enter_write/period=1/", "mem:0x1000/",
+	};
+	size_t bad = 0;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct run_result pr = run_cmd("perf stat -e '%s' -- true 2>&1", t[i]);
+		struct run_result vr = run_cmd("'%s' attr '%s'", PERFEV_BIN, t[i]);
+		if (!perf_rejects(pr.out)) {
+			cr_expect_fail("perf accepts '%s' (fix the table)", t[i]);
+			bad++;
+		} else if (vr.status == 0 || !strstr(vr.err, "\\___")) {
+			cr_expect_fail("perfev accepts '%s' or gives no position:\n%s%s", t[i], vr.out, vr.err);
+			bad++;
+		}
+		run_result_free(&pr);
+		run_result_free(&vr);
+	}
+	cr_assert_eq(bad, 0);
 }
