@@ -507,6 +507,10 @@ static int parse_event(struct pctx *c)
 		return r;
 	if (r > 0)
 		return event_tail(c, first, start, true, false);
+	char sug[64];
+	if (pv_suggest(w, n, sug, sizeof(sug)))
+		return pv_fail(c, ENOENT, start, "unknown event '%.*s'; did you mean '%s'? ('perfev list' "
+			       "shows the events here)", (int)n, w, sug);
 	return pv_fail(c, ENOENT, start, "unknown event '%.*s'; 'perfev list' shows the events here",
 		       (int)n, w);
 }

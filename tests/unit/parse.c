@@ -367,6 +367,10 @@ Test(unit_parse, lists_and_errors)
 	parse_bad("cs faults", EINVAL, 2, "unexpected ' '");
 	parse_bad("cs,nosuchevent", ENOENT, 3, "unknown event 'nosuchevent'");
 	parse_bad("cs,#", EINVAL, 3, "cannot start");
+	parse_bad("cylces", ENOENT, 0, "did you mean 'cycles'?");
+	parse_bad("instrucions:u", ENOENT, 0, "did you mean 'instructions'?");
+	parse_bad("L1-dcache-load-mises", ENOENT, 0, "did you mean 'L1-dcache-load-misses'?");
+	parse_bad("xyzzy", ENOENT, 0, "'perfev list' shows");
 	parse_bad("cs,faults,cs:ppppp", EINVAL, 13, "at most 3");
 }
 
