@@ -248,6 +248,54 @@ static int list_tracepoints(struct walk *w)
 	return t.stop;
 }
 
+/* "config1:0-7,32-35" from a format's field and mask. */
+static void format_text(const struct perfev_pmu_format *f, char *buf, size_t len)
+{
+	static const char *const field[] = {"config", "config1", "config2", "config3"};
+	size_t o = (size_t)snprintf(buf, len, "%s:", field[f->field]);
+	const char *sep = "";
+	for (int b = 0; b < 64 && o < len; b++) {
+		if (!(f->mask >> b & 1) || (b && f->mask >> (b - 1) & 1))
+			continue;
+		int e = b;
+		while (e < 63 && f->mask >> (e + 1) & 1)
+			e++;
+		o += (size_t)(e == b ? snprintf(buf + o, len - o, "%s%d", sep, b)
+				     : snprintf(buf + o, len - o, "%s%d-%d", sep, b, e));
+		sep = ",";
+	}
+}
+
+/* One entry per PMU with format/ terms: what pmu/term=value,.../ takes there. */
+static int list_pmu_formats(struct walk *w)
+{
+	struct perfev_pmus *s = perfev_pmus_load(NULL);
+	if (!s)
+		return 0;
+	int r = 0;
+	for (size_t i = 0; !r && i < perfev_pmus_count(s); i++) {
+		const struct perfev_pmu *p = perfev_pmus_at(s, i);
+		if (!perfev_pmu_format_count(p))
+			continue;
+		struct pv_buf d = PV_BUF_INIT;
+		pv_buf_printf(&d, "PMU type %u; terms:", perfev_pmu_type(p));
+		for (size_t j = 0; j < perfev_pmu_format_count(p); j++) {
+			const struct perfev_pmu_format *f = perfev_pmu_format_at(p, j);
+			char text[256];
+			format_text(f, text, sizeof(text));
+			pv_buf_printf(&d, "%s %s (%s)", j ? "," : "", f->name, text);
+		}
+		char name[300];
+		snprintf(name, sizeof(name), "%s/term=value,.../", perfev_pmu_name(p));
+		struct perfev_event_info ev = {.klass = PERFEV_CLASS_RAW, .name = name,
+					       .pmu = perfev_pmu_name(p), .desc = d.data};
+		r = report(w, &ev, -1);
+		pv_buf_free(&d);
+	}
+	perfev_pmus_free(s);
+	return r;
+}
+
 static long bp_probe_target;
 
 static int list_syntax(struct walk *w)
@@ -275,7 +323,9 @@ static int list_syntax(struct walk *w)
 		.desc = "a PMU's event by its format/ terms (e.g. cpu/event=0x3c,umask=0/), or "
 			"config=, config1=, config2=, config3=, name=, period=, freq=",
 	};
-	return report(w, &pmu, -1);
+	if ((r = report(w, &pmu, -1)))
+		return r;
+	return list_pmu_formats(w);
 }
 
 PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,

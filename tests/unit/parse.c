@@ -294,6 +294,9 @@ Test(unit_parse, pmu_aliases)
 	cr_assert(at(l, 4)->exclude_kernel);
 	perfev_evlist_free(l);
 	parse_bad("fakecpu/needs-param/", EINVAL, 8, "needs a value");
+	l = parse_ok("fakecpu/l3.misses/,l3.misses");
+	cr_assert(at(l, 0)->config == 5 && at(l, 1)->config == 5 && at(l, 1)->type == 42);
+	perfev_evlist_free(l);
 	/* the alias's parameter comes from the user's terms */
 	l = parse_ok("fakecpu/needs-param,umask=3/,fakecpu/umask=2,needs-param/");
 	cr_assert_eq(at(l, 0)->config, 0x01 | 3 << 8);

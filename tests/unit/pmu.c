@@ -44,7 +44,8 @@ Test(unit_pmu, load_fake_tree)
 	cr_assert_eq(perfev_pmu_format_count(p), 7);
 	const struct perfev_pmu_format *f = perfev_pmu_format_find(p, "split");
 	cr_assert(f && f->field == 2 && f->mask == 0xf0f);
-	cr_assert_eq(perfev_pmu_alias_count(p), 4);
+	cr_assert_eq(perfev_pmu_alias_count(p), 5);
+	cr_assert_not_null(perfev_pmu_alias_find(p, "l3.misses")); /* dotted names are events too */
 	const struct perfev_pmu_alias *a = perfev_pmu_alias_find(p, "Energy");
 	cr_assert_not_null(a);
 	cr_assert_str_eq(a->terms, "event=0x02");
