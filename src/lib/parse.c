@@ -226,12 +226,12 @@ static bool is_number(const char *w, size_t n)
 	return pv_parse_num(w, n, &v) == 0;
 }
 
-/* A name perf knows without sysfs: symbolic, cache, raw. 1 made, 0 not such, <0 error. */
+/* A name perf knows without sysfs: symbolic (2), cache or raw (1); 0 not such, <0 error. */
 static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 {
 	const struct pv_sym *sym = pv_sym_find(w, n);
-	if (sym)
-		return pv_new_event(c, sym->type, sym->config) ? 1 : -ENOMEM;
+	if (sym) /* 2: perf's value_sym, which takes no ':' after its terms */
+		return pv_new_event(c, sym->type, sym->config) ? 2 : -ENOMEM;
 	uint64_t config;
 	int r = pv_cache_parse(w, n, &config);
 	if (r == 0) {
@@ -415,9 +415,11 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 
 /*
  * After the event proper: optional /terms/ (not for PMU events, which have
- * theirs already), then ':' modifiers, then the event's end.
+ * theirs already), then modifiers after ':' (or right after the terms'
+ * '/'), then the event's end.
  */
-static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok, bool after_slash)
+static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok, bool after_slash,
+		      bool colon_after_slash)
 {
 	int r;
 	if (terms_ok && c->s[c->pos] == '/') {
@@ -430,8 +432,13 @@ static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok,
 		c->pos++;
 		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
+	} else if (after_slash && c->s[c->pos] == ':' && colon_after_slash) {
+		/* perf's grammar takes r1a8/name=x/:u, but not cycles/name=x/:u or cpu/x/:u */
+		c->pos++;
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
+			return r;
 	} else if (after_slash && !at_end_of_event(c, c->pos)) {
-		/* perf takes a PMU event's modifiers right after its '/' (cpu/x/u) */
+		/* perf takes modifiers right after the terms' '/' too (cpu/x/u) */
 		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
 	}
@@ -461,7 +468,7 @@ static int parse_event(struct pctx *c)
 		c->pos++;
 		if ((r = parse_mem(c, start)) < 0)
 			return r;
-		return event_tail(c, first, start, false, false);
+		return event_tail(c, first, start, false, false, false);
 	}
 	if (next == ':') {
 		/* name:MODS, else TYPE:CONFIG, else a tracepoint SYS:NAME */
@@ -486,27 +493,27 @@ static int parse_event(struct pctx *c)
 			c->pos = k;
 			if (!pv_new_event(c, (uint32_t)type, config))
 				return -ENOMEM;
-			return event_tail(c, first, start, true, false);
+			return event_tail(c, first, start, true, false, true);
 		}
 		if (!mods) {
 			if ((r = parse_tracepoint(c, w, n, start)) < 0)
 				return r;
-			return event_tail(c, first, start, true, false);
+			return event_tail(c, first, start, true, false, true);
 		}
 	}
 	if ((r = builtin_event(c, w, n, start)) < 0)
 		return r;
 	if (r > 0)
-		return event_tail(c, first, start, true, false);
+		return event_tail(c, first, start, true, false, r == 1);
 	if (next == '/') {
 		if ((r = pv_parse_pmu_event(c, w, n, start)) < 0)
 			return r;
-		return event_tail(c, first, start, false, true);
+		return event_tail(c, first, start, false, true, false);
 	}
 	if ((r = alias_event(c, w, n, start)) < 0)
 		return r;
 	if (r > 0)
-		return event_tail(c, first, start, true, false);
+		return event_tail(c, first, start, true, false, false);
 	char sug[64];
 	if (pv_suggest(w, n, sug, sizeof(sug)))
 		return pv_fail(c, ENOENT, start, "unknown event '%.*s'; did you mean '%s'? ('perfev list' "

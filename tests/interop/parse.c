@@ -266,7 +266,8 @@ Test(interop_parse, cache, .timeout = 120)
 Test(interop_parse, raw_pmu_and_groups, .timeout = 120)
 {
 	static const char *const t[] = {
-		"r1a8", "rc0", "r0", "r1a8:u", "r00c0:k", "rffff/name=x/",
+		"r1a8", "rc0", "r0", "r1a8:u", "r00c0:k", "rffff/name=x/", "r1a8/name=x/:u",
+		"r1a8/name=y/k", "1:2/name=z/:u", "1:3/name=w/k", "L1-dcache-loads/name=x/:u",
 		"msr/tsc/", "msr/tsc/u", "msr/event=0/", "msr/event=1/k", "msr/tsc,name=x/",
 		"msr/config=0x2/", "tsc", "tsc:u", "software/config=3/", "software/config=2/k",
 		"{cs,faults}", "{cs,faults}:u", "{cs:k,faults}:u", "{cs,faults}:D", "{cs,faults}:e",
@@ -308,7 +309,7 @@ Test(interop_parse, both_reject, .timeout = 120)
 		"cs:pppp", "cs:uu", "msr/tsc/:u", "L1-icache-stores", "branches-loads", "mem:", "cs,",
 		"{cs,{faults}}", "nosuchevent", "cs/bogus=1/", "msr/bogus=1/", "r0x1a8", "{cs}u",
 		"cs:ux", "mem:0x1000:rr", "cs:ukhGHpPSDIWebu", "sched:nosuch", "{}", "cs}",
-		"iTLB-stores", "syscalls:sys_enter_write/period=1/", "mem:0x1000/",
+		"iTLB-stores", "syscalls:sys_enter_write/period=1/", "mem:0x1000/", "cycles/name=x/:u",
 	};
 	size_t bad = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {

@@ -346,6 +346,15 @@ Test(unit_parse, generic_terms)
 	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 9)), "a b");
 	perfev_evlist_free(l);
 	parse_bad("cs/bogus=1/", EINVAL, 3, "unknown term 'bogus'");
+	/* perf's grammar: ':' after the terms for raw, cache, numeric, tracepoints; not symbols */
+	l = parse_ok("r1a8/name=x/:u,L1-dcache-loads/name=y/:k,1:2/name=z/:u,1:2/name=w/u,"
+		     "fakesys:ev_one/max-stack=3/:u,cs/name=v/u");
+	cr_assert_eq(perfev_evlist_count(l), 6);
+	cr_assert(at(l, 0)->exclude_kernel && at(l, 1)->exclude_user && at(l, 2)->exclude_kernel);
+	cr_assert(at(l, 3)->exclude_kernel && at(l, 4)->exclude_kernel && at(l, 5)->exclude_kernel);
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "y");
+	perfev_evlist_free(l);
+	parse_bad("cycles/name=x/:u", EINVAL, 14, "not a modifier");
 	parse_bad("cs/call-graph=zz/", EINVAL, 14, "fp, dwarf");
 	parse_bad("cs/branch_type=zz/", EINVAL, 15, "unknown branch_type");
 	parse_bad("cs/name/", EINVAL, 3, "needs a value");
