@@ -77,6 +77,9 @@ enum perfev_evsel_flag {
 };
 PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *evsel);
 PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *evsel, unsigned flags);
+/* The name of the group a leader leads (perf's NAME{a,b}), or NULL. */
+PERFEV_API const char *perfev_evsel_group_name(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_group_name(struct perfev_evsel *evsel, const char *name);
 /* The max-events=N term: stop after N samples; 0 means no limit. */
 PERFEV_API uint64_t perfev_evsel_max_events(const struct perfev_evsel *evsel);
 PERFEV_API void perfev_evsel_set_max_events(struct perfev_evsel *evsel, uint64_t n);

@@ -30,11 +30,11 @@ static void print_event(const struct perfev_evsel *e)
 		else
 			putchar(*p);
 	}
-	const char *pmu = perfev_evsel_pmu_name(e);
-	printf("\", \"index\": %zu, \"leader\": %zu, \"pmu\": \"%s\", \"scale\": %.17g, "
-	       "\"unit\": \"%s\", \"flags\": %u}}",
-	       perfev_evsel_index(e), perfev_evsel_index(perfev_evsel_leader(e)), pmu ? pmu : "",
-	       perfev_evsel_scale(e), perfev_evsel_unit(e), perfev_evsel_flags(e));
+	const char *pmu = perfev_evsel_pmu_name(e), *group = perfev_evsel_group_name(e);
+	printf("\", \"index\": %zu, \"leader\": %zu, \"group_name\": \"%s\", \"pmu\": \"%s\", "
+	       "\"scale\": %.17g, \"unit\": \"%s\", \"flags\": %u}}",
+	       perfev_evsel_index(e), perfev_evsel_index(perfev_evsel_leader(e)), group ? group : "",
+	       pmu ? pmu : "", perfev_evsel_scale(e), perfev_evsel_unit(e), perfev_evsel_flags(e));
 	free(json);
 }
 

@@ -526,8 +526,12 @@ static int parse_event(struct pctx *c)
 
 static int parse_list(struct pctx *c);
 
+/* A group at c->pos: '{' or perf's NAME'{' (which names the group). */
 static int parse_group(struct pctx *c)
 {
+	size_t name_at = c->pos;
+	while (c->s[c->pos] != '{')
+		c->pos++;
 	size_t open = c->pos, first = perfev_evlist_count(c->tmp);
 	if (c->in_group)
 		return pv_fail(c, EINVAL, open, "groups cannot be nested");
@@ -542,6 +546,14 @@ static int parse_group(struct pctx *c)
 	c->pos++;
 	size_t last = perfev_evlist_count(c->tmp);
 	struct perfev_evsel *leader = ev_at(c, first);
+	if (open > name_at) {
+		char *gname = strndup(c->s + name_at, open - name_at);
+		if (!gname || perfev_evsel_set_group_name(leader, gname) < 0) {
+			free(gname);
+			return pv_fail(c, ENOMEM, name_at, "out of memory");
+		}
+		free(gname);
+	}
 	for (size_t i = first + 1; i < last; i++)
 		if ((r = perfev_evsel_set_leader(ev_at(c, i), leader)) < 0)
 			return pv_fail(c, -r, open, "%s", perfev_errmsg());
@@ -559,7 +571,11 @@ static int parse_group(struct pctx *c)
 static int parse_list(struct pctx *c)
 {
 	for (;;) {
-		int r = c->s[c->pos] == '{' ? parse_group(c) : parse_event(c);
+		size_t w = c->pos;
+		while (w < c->len && (isalnum((unsigned char)c->s[w]) || c->s[w] == '_' || c->s[w] == '-' ||
+				      c->s[w] == '.'))
+			w++;
+		int r = c->s[w] == '{' ? parse_group(c) : parse_event(c);
 		if (r < 0)
 			return r;
 		if (c->s[c->pos] != ',')
@@ -581,6 +597,8 @@ static int move_events(struct pctx *c, struct perfev_evlist *list)
 			return -ENOMEM;
 		perfev_evsel_set_flags(e, perfev_evsel_flags(t));
 		perfev_evsel_set_max_events(e, perfev_evsel_max_events(t));
+		if (perfev_evsel_group_name(t) && perfev_evsel_set_group_name(e, perfev_evsel_group_name(t)) < 0)
+			return -ENOMEM;
 		if (!perfev_evsel_is_leader(t)) {
 			size_t li = perfev_evsel_index(perfev_evsel_leader(t));
 			perfev_evsel_set_leader(e, perfev_evlist_at(list, base + li));

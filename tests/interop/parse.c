@@ -274,6 +274,7 @@ Test(interop_parse, raw_pmu_and_groups, .timeout = 120)
 		"{cs,faults}:S", "{cs,faults}:W", "{cs:p,faults}:p", "{cs,faults}:G",
 		"cs,{faults,dummy}:H", "{cs:u,faults:k}:k", "{task-clock,cs,faults}:uD",
 		"{cs:G,faults}:p", "{cs,faults}:P", "{cs:H,faults:pp}:pu", "msr/event=0x1ff/",
+		"grp{cs,faults}:u", "{cs,faults}:u,grp2{dummy}", "{cs},{faults}", "{cs,faults},cs",
 	};
 	TABLE(t);
 }
@@ -310,6 +311,7 @@ Test(interop_parse, both_reject, .timeout = 120)
 		"{cs,{faults}}", "nosuchevent", "cs/bogus=1/", "msr/bogus=1/", "r0x1a8", "{cs}u",
 		"cs:ux", "mem:0x1000:rr", "cs:ukhGHpPSDIWebu", "sched:nosuch", "{}", "cs}",
 		"iTLB-stores", "syscalls:sys_enter_write/period=1/", "mem:0x1000/", "cycles/name=x/:u",
+		"cs:u:k", "cs::u", "mem:0x1000:w:u:k",
 	};
 	size_t bad = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {

@@ -178,6 +178,13 @@ Test(unit_parse, groups)
 	cr_assert_str_eq(perfev_evsel_name(f), "faults:k");
 	perfev_evlist_free(l);
 
+	l = parse_ok("grp{cs,faults}:u,{dummy}");
+	cr_assert_str_eq(perfev_evsel_group_name(perfev_evlist_at(l, 0)), "grp");
+	cr_assert_null(perfev_evsel_group_name(perfev_evlist_at(l, 2)));
+	cr_assert(at(l, 1)->exclude_kernel);
+	perfev_evlist_free(l);
+	parse_bad("{cs,g{faults}}", EINVAL, 5, "nested");
+	parse_bad("cs:u:k", EINVAL, 4, "not a modifier");
 	parse_bad("{cs,{faults}}", EINVAL, 4, "nested");
 	parse_bad("{cs,faults", EINVAL, 10, "missing '}'");
 	parse_bad("{}", EINVAL, 1, "expected an event");
