@@ -1,5 +1,6 @@
 /* cmd_list.c — `perfev list [PATTERN] [--json]`: the events usable here and what they need. */
 #include "cli.h"
+#include "internal.h"
 #include "perfev.h"
 
 #include <errno.h>
@@ -33,21 +34,14 @@ static const char *access_text(const struct perfev_event_info *ev, char *buf, si
 
 static void json_str(const char *key, const char *s)
 {
-	printf(", \"%s\": ", key);
-	if (!s) {
-		printf("null");
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	struct pv_buf b = PV_BUF_INIT;
+	pv_buf_printf(&b, ", \"%s\": ", key);
+	if (s)
+		pv_buf_json_str(&b, s);
+	else
+		pv_buf_puts(&b, "null");
+	fputs(b.data ? b.data : "", stdout);
+	pv_buf_free(&b);
 }
 
 static const char *const access_key[] = {"unknown", "full", "user-only", "denied", "unsupported"};
