@@ -111,7 +111,7 @@ static struct perfev_evsel *ev_at(struct pctx *c, size_t i) { return perfev_evli
 static int apply_modifiers(struct pctx *c, size_t at, size_t n, size_t first, size_t last, bool add)
 {
 	const char *m = c->s + at;
-	if (n > sizeof(MODIFIER_CHARS) - 1)
+	if (n > sizeof("ukhGHpppPSDIWeb") - 1) /* perf's check_modifier() limit */
 		return pv_fail(c, EINVAL, at, "too many modifiers: '%.*s'", (int)n, m);
 	for (size_t i = 0; i < n; i++)
 		if (m[i] != 'p' && memchr(m + i + 1, m[i], n - i - 1))

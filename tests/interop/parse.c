@@ -235,6 +235,7 @@ Test(interop_parse, hardware_and_software, .timeout = 120)
 		"cs:p", "cs:pp", "cs:ppp", "cs:D", "cs:e", "cs:uG", "cs:kH", "cs:up", "cs:pu",
 		"cs:Iu", "cs:W", "cs:b", "cs:S", "cs:De", "task-clock:u,page-faults:k",
 		"cs:Gu", "cs:pG", "cs:Hp", "cs:GHk", "cycles:Pu", "cs:k,cs:u", "cs:kp", "cs:pk",
+		"cs:ukhGHpppPSDIWe", "cs:ukhGHpppPSDIWeb",
 		"1:2", "1:3:u", "0:1", "0x1:0x3",
 		"cs/period=1000/", "cs/name=foo/", "cycles/period=100/u", "faults/config=5/",
 		"cs/config1=7,config2=9/",

@@ -156,7 +156,11 @@ Test(unit_parse, modifiers_as_perf)
 	parse_bad("cs:uku", EINVAL, 5, "given twice");
 	parse_bad("cs:ux", EINVAL, 4, "not a modifier");
 	parse_bad("cs:", EINVAL, 3, "expected modifiers");
-	parse_bad("cs:ukhGHpPSDIWebu", EINVAL, 3, "too many");
+	parse_bad("cs:ukhGHpPSDIWebu", EINVAL, 16, "given twice");
+	parse_bad("cs:ukhGHppppPSDIWeb", EINVAL, 3, "too many");
+	l = parse_ok("cs:ukhGHpppPSDIWeb"); /* 15 is perf's limit */
+	cr_assert_eq(at(l, 0)->precise_ip, 3);
+	perfev_evlist_free(l);
 }
 
 Test(unit_parse, groups)
