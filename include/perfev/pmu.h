@@ -100,6 +100,7 @@ enum perfev_event_class {
 	PERFEV_CLASS_TRACEPOINT, /* sys:name */
 	PERFEV_CLASS_BREAKPOINT, /* the mem:ADDR[/LEN][:rwx] syntax */
 	PERFEV_CLASS_RAW,        /* the rNNNN and pmu/term=value/ syntax */
+	PERFEV_CLASS_TOOL,       /* duration_time, user_time, system_time: counted by the tool */
 };
 
 /* What a probe open (this process, any CPU) found. */
@@ -132,8 +133,8 @@ typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
  * hardware and software events, every hardware cache combination perf
  * accepts, each PMU's sysfs events, the tracepoints, and the breakpoint and
  * raw syntaxes. pattern (NULL: all) is a class name ("hardware"/"hw",
- * "software"/"sw", "cache", "pmu", "tracepoint", "breakpoint", "raw"), a
- * PMU name, or an fnmatch(3) glob on the name (a plain word matches names
+ * "software"/"sw", "cache", "pmu", "tracepoint", "breakpoint", "raw",
+ * "tool"), a PMU name, or an fnmatch(3) glob on the name (a plain word matches names
  * containing it). With PERFEV_LIST_PROBE each event is opened and closed
  * once (tracepoints: one probe for all). A non-zero return from fn stops the
  * walk and is returned; otherwise returns the number of events reported.

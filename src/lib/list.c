@@ -42,7 +42,9 @@ static const char *const sym_desc[] = {
 	"context switches", "CPU migrations", "minor page faults", "major page faults",
 	"alignment faults", "emulation faults", "placeholder: counts nothing (side-band records)",
 	"BPF output (bpf_perf_event_output)", "cgroup switches",
-	"wall-clock time in ns (counted by the tool, opened as dummy)",
+	"wall-clock time in ns of the run (a tool event: counted by perfev, opened as dummy)",
+	"user CPU time in ns of the command (a tool event)",
+	"system CPU time in ns of the command (a tool event)",
 };
 
 struct walk {
@@ -63,9 +65,10 @@ static const struct {
 	{"cache", PERFEV_CLASS_CACHE}, {"hwcache", PERFEV_CLASS_CACHE},
 	{"pmu", PERFEV_CLASS_PMU}, {"tracepoint", PERFEV_CLASS_TRACEPOINT},
 	{"breakpoint", PERFEV_CLASS_BREAKPOINT}, {"raw", PERFEV_CLASS_RAW},
+	{"tool", PERFEV_CLASS_TOOL},
 };
 static const char *const class_label[] = {"hardware", "software", "cache", "pmu",
-					  "tracepoint", "breakpoint", "raw"};
+					  "tracepoint", "breakpoint", "raw", "tool"};
 
 static bool name_matches(const struct walk *w, const struct perfev_event_info *ev)
 {
@@ -139,7 +142,8 @@ static int list_symbols(struct walk *w)
 	for (size_t i = 0; i < pv_nr_syms; i++) {
 		const struct pv_sym *s = &pv_syms[i];
 		struct perfev_event_info ev = {
-			.klass = s->type == PERF_TYPE_HARDWARE ? PERFEV_CLASS_HARDWARE : PERFEV_CLASS_SOFTWARE,
+			.klass = s->flags ? PERFEV_CLASS_TOOL
+				 : s->type == PERF_TYPE_HARDWARE ? PERFEV_CLASS_HARDWARE : PERFEV_CLASS_SOFTWARE,
 			.name = s->name, .alias = s->alias,
 			.desc = i < PV_ARRAY_SIZE(sym_desc) ? sym_desc[i] : NULL,
 		};

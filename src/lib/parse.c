@@ -230,8 +230,13 @@ static bool is_number(const char *w, size_t n)
 static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 {
 	const struct pv_sym *sym = pv_sym_find(w, n);
-	if (sym) /* 2: perf's value_sym, which takes no ':' after its terms */
-		return pv_new_event(c, sym->type, sym->config) ? 2 : -ENOMEM;
+	if (sym) { /* 2: perf's value_sym, which takes no ':' after its terms */
+		struct perfev_evsel *e = pv_new_event(c, sym->type, sym->config);
+		if (!e)
+			return -ENOMEM;
+		perfev_evsel_set_flags(e, sym->flags);
+		return 2;
+	}
 	uint64_t config;
 	int r = pv_cache_parse(w, n, &config);
 	if (r == 0) {

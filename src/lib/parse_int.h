@@ -11,6 +11,7 @@ struct pv_sym {
 	const char *name, *alias;
 	uint32_t type;
 	uint64_t config;
+	unsigned flags; /* PERFEV_EVSEL_TOOL_* for perf's tool events */
 };
 extern const struct pv_sym pv_syms[];
 extern const size_t pv_nr_syms;

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "parse_int.h"
+#include "perfev/event.h"
 
 #include <string.h>
 
@@ -38,8 +39,10 @@ const struct pv_sym pv_syms[] = {
 	SW("dummy", NULL, DUMMY),
 	SW("bpf-output", NULL, BPF_OUTPUT),
 	SW("cgroup-switches", NULL, CGROUP_SWITCHES),
-	/* perf's tool event: counted by perf itself; opened as a dummy */
-	SW("duration_time", NULL, DUMMY),
+	/* perf's tool events: counted by the tool itself; opened as dummies */
+	{"duration_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_DURATION},
+	{"user_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_USER_TIME},
+	{"system_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_SYSTEM_TIME},
 };
 const size_t pv_nr_syms = PV_ARRAY_SIZE(pv_syms);
 

@@ -68,6 +68,12 @@ Test(unit_parse, symbolic_names_and_aliases)
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		expect_sym(t[i].s, t[i].type, t[i].config);
+	struct perfev_evlist *l = parse_ok("duration_time,user_time,system_time:u");
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 0)), PERFEV_EVSEL_TOOL_DURATION);
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 1)), PERFEV_EVSEL_TOOL_USER_TIME);
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 2)), PERFEV_EVSEL_TOOL_SYSTEM_TIME);
+	cr_assert(at(l, 2)->type == PERF_TYPE_SOFTWARE && at(l, 2)->config == PERF_COUNT_SW_DUMMY);
+	perfev_evlist_free(l);
 }
 
 Test(unit_parse, cache_events)
