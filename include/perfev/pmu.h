@@ -156,8 +156,8 @@ PERFEV_API void perfev_permissions_get(struct perfev_permissions *out);
 /* ---- tracepoints (the tracepoint PMU's events live in tracefs) ----------- */
 /*
  * The events directory of the mounted tracefs: /sys/kernel/tracing/events,
- * else /sys/kernel/debug/tracing/events. NULL (errno ENOENT, with a message
- * saying how to mount it) when neither exists.
+ * else /sys/kernel/debug/tracing/events. NULL when neither is usable:
+ * errno ENOENT (the message says how to mount it) or EACCES (not root).
  */
 PERFEV_API const char *perfev_tracefs_events_dir(void);
 

@@ -104,13 +104,17 @@ static void probe(struct perfev_event_info *ev, int cpu)
 	if (fd == -EACCES || fd == -EPERM) {
 		a.exclude_kernel = a.exclude_hv = 1;
 		int fd2 = perfev_open(&a, pid, cpu, -1, 0);
+		ev->err = -fd;
 		if (fd2 >= 0) {
 			close(fd2);
 			ev->access = PERFEV_ACCESS_USER_ONLY;
-		} else {
+		} else if (fd2 == -ENOENT || fd2 == -ENODEV || fd2 == -EOPNOTSUPP) {
+			/* allowed user-only, but the machine lacks it (no hardware PMU ...) */
+			ev->access = PERFEV_ACCESS_UNSUPPORTED;
+			ev->err = -fd2;
+		} else { /* refused, or a PMU that cannot count user space alone (msr) */
 			ev->access = PERFEV_ACCESS_DENIED;
 		}
-		ev->err = -fd;
 		return;
 	}
 	ev->access = PERFEV_ACCESS_UNSUPPORTED;
@@ -245,10 +249,14 @@ static int tp_one(const char *sys, const char *name, int id, void *arg)
 static int list_tracepoints(struct walk *w)
 {
 	const char *dir = perfev_tracefs_events_dir();
-	if (!dir)
-		return 0;
 	struct tp_arg t = {w, false, PERFEV_ACCESS_UNKNOWN, 0, 0};
-	perfev_tracepoints_foreach(dir, NULL, NULL, tp_one, &t);
+	int r = dir ? perfev_tracepoints_foreach(dir, NULL, NULL, tp_one, &t) : -errno;
+	if (r < 0) { /* say so rather than list nothing */
+		struct perfev_event_info ev = {.klass = PERFEV_CLASS_TRACEPOINT, .name = "SYS:NAME",
+					       .desc = perfev_errmsg(), .access = PERFEV_ACCESS_DENIED,
+					       .err = -r};
+		return report(w, &ev, -1);
+	}
 	return t.stop;
 }
 

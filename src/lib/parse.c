@@ -393,8 +393,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 	if (!s || !n) {
 		r = pv_fail(c, ENOMEM, start, "out of memory");
 	} else if (!c->tracefs && !(c->tracefs = perfev_tracefs_events_dir())) {
-		r = pv_fail(c, ENOENT, start, "'%s:%s' looks like a tracepoint but tracefs is not mounted: "
-			    "mount -t tracefs nodev /sys/kernel/tracing", s, n);
+		r = pv_fail(c, errno, start, "'%s:%s' looks like a tracepoint, but %s", s, n, perfev_errmsg());
 	} else if (has_glob(s) || has_glob(n)) {
 		struct tp_walk w = {c, 0};
 		int found = perfev_tracepoints_foreach(c->tracefs, s, n, tp_add, &w);
