@@ -51,7 +51,9 @@ struct perfev_child;
 
 /*
  * Forks argv[0] (searched in PATH) and holds it before exec, so counters can
- * be attached to its pid first. The child inherits stdin/stdout/stderr.
+ * be attached to its pid first. The child inherits stdin/stdout/stderr;
+ * it starts with no signal blocked and SIGINT, SIGTERM, SIGCHLD and SIGPIPE
+ * at their default action, whatever the caller set.
  * Returns NULL + errno if fork fails.
  */
 PERFEV_API struct perfev_child *perfev_child_new(char *const argv[]);
@@ -134,6 +136,8 @@ PERFEV_API size_t perfev_counters_nr_places(const struct perfev_counters *c);
 /* The CPU of a place (-1 for thread places) and its thread (-1 for CPUs). */
 PERFEV_API int perfev_counters_place_cpu(const struct perfev_counters *c, size_t place);
 PERFEV_API pid_t perfev_counters_place_tid(const struct perfev_counters *c, size_t place);
+/* A thread place's command name (/proc/TID/comm) when opened, else "". */
+PERFEV_API const char *perfev_counters_place_comm(const struct perfev_counters *c, size_t place);
 /* The fd of event ev at place, or -1 where it is not open. */
 PERFEV_API int perfev_counters_fd(const struct perfev_counters *c, size_t ev, size_t place);
 

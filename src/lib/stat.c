@@ -94,6 +94,21 @@ static char *thread_comm(int tid)
 	return strdup(comm);
 }
 
+/* Thread names as the counters saw them at open (the thread may be gone). */
+static void comms_from(struct perfev_stat *s, const struct perfev_counters *c)
+{
+	if (s->aggr != PERFEV_AGGR_PLACE || s->labels_cpus)
+		return;
+	for (size_t i = 0; i < s->nlines && i < perfev_counters_nr_places(c); i++) {
+		const char *n = perfev_counters_place_comm(c, i);
+		char *d = n[0] ? strdup(n) : NULL;
+		if (d) {
+			free(s->comm[i]);
+			s->comm[i] = d;
+		}
+	}
+}
+
 static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces)
 {
 	size_t n = s->aggr == PERFEV_AGGR_GLOBAL ? 1 : nplaces;
@@ -207,6 +222,8 @@ static int add_from(struct perfev_stat *s, const struct perfev_counters *c, uint
 		s->elapsed = (struct pv_acc){0};
 	}
 	r = perfev_stat_add_counts(s, v, labels, cpus, np, status, ns);
+	if (r == 0)
+		comms_from(s, c);
 out:
 	free(v);
 	free(labels);

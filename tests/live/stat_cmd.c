@@ -1,0 +1,184 @@
+/* `perfev stat` as users run it: the default set, exit status, SIGINT,
+ * output layouts, targets, and explanations for unprivileged users. */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_stat.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PERFEV PERFEV_BIN
+
+/* The count of event `name` in CSV output (-x,), or -1 if absent. */
+static double csv_count(const char *csv, const char *name)
+{
+	char *copy = strdup(csv), *save;
+	double v = -1;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[12] = {0}, *p = line;
+		int n = 0;
+		while (n < 12 && (f[n] = strsep(&p, ",")))
+			n++;
+		/* value, unit, event: after any interval/CPU/thread prefix */
+		for (int i = 2; i < n; i++)
+			if (!strcmp(f[i], name))
+				v = f[i - 2][0] == '<' ? -2 : atof(f[i - 2]);
+	}
+	free(copy);
+	return v;
+}
+
+Test(live_stat, demo_default_set)
+{
+	struct run_result r = run_cmd("%s stat -- %s 20 100 10", PERFEV, WORKLOAD("demo"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const char *want[] = {"Performance counter stats for", "task-clock", "context-switches",
+			      "cpu-migrations", "page-faults", "cycles", "instructions", "branches",
+			      "branch-misses", "CPUs utilized", "seconds time elapsed", "seconds user"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_assert(strstr(r.err, want[i]), "no '%s' in:\n%s", want[i], r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, cli_exit_status_is_the_commands)
+{
+	struct run_result r = run_cmd("%s stat -e task-clock -- sh -c 'exit 5'", PERFEV);
+	cr_assert_eq(r.status, 5, "%s", r.err);
+	cr_assert(strstr(r.err, "task-clock"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s stat -e task-clock -- perfev-no-such-command", PERFEV);
+	cr_assert_eq(r.status, 127);
+	cr_assert(strstr(r.err, "command not found"), "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, sigint_prints_what_was_counted)
+{
+	struct run_result r = run_cmd(
+		"%s stat -x, -e task-clock,page-faults -- sleep 10 & pid=$!; sleep 0.5; "
+		"kill -INT $pid; wait $pid; echo rc=$?", PERFEV);
+	cr_assert(strstr(r.out, "rc=130"), "stdout: %s\nstderr: %s", r.out, r.err);
+	cr_assert_gt(csv_count(r.err, "task-clock"), 0, "%s", r.err);
+	cr_assert_gt(csv_count(r.err, "page-faults"), 10, "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, cli_ground_truth)
+{
+	struct run_result r = run_cmd("%s stat -x, -e page-faults -- %s 3000", PERFEV, WORKLOAD("pages"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	double pf = csv_count(r.err, "page-faults");
+	cr_assert(pf >= 3000 && pf < 3300, "page-faults %.0f for 3000 pages:\n%s", pf, r.err);
+	run_result_free(&r);
+	require_root();
+	require_tracefs();
+	r = run_cmd("%s stat -x, -e syscalls:sys_enter_write -- %s 777", PERFEV, WORKLOAD("writes"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(csv_count(r.err, "syscalls:sys_enter_write"), 777, "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, cli_stores_are_exact)
+{
+	require_breakpoint();
+	char ev[64];
+	snprintf(ev, sizeof(ev), "mem:0x%llx:w", (unsigned long long)stores_address());
+	struct run_result r = run_cmd("%s stat -x, -e %s -- %s 4321", PERFEV, ev, WORKLOAD("stores"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(csv_count(r.err, ev), 4321, "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, repeats_intervals_json_output_file)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/stat.json", test_tmpdir());
+	struct run_result r = run_cmd("%s stat -r 3 --json -o %s -e task-clock,page-faults -- true",
+				      PERFEV, path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char *j = slurp(path, NULL);
+	cr_assert(strstr(j, "\"event\" : \"task-clock\", \"variance\" : "), "%s", j);
+	cr_assert(strstr(j, "\"metric-unit\" : \"CPUs utilized\"}"), "%s", j);
+	free(j);
+	run_result_free(&r);
+	r = run_cmd("%s stat -I 100 -x, -e task-clock -- %s 350", PERFEV, WORKLOAD("spin"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	int lines = 0;
+	double sum = 0;
+	for (char *p = r.err; (p = strstr(p, ",msec,task-clock,")); p++) {
+		char *start = p;
+		while (start > r.err && start[-1] != ',')
+			start--;
+		sum += atof(start);
+		lines++;
+	}
+	/* 350 ms of CPU in 100 ms intervals (more on a busy machine); together
+	 * the intervals add up to the whole */
+	cr_assert_geq(lines, 4, "%d interval lines:\n%s", lines, r.err);
+	cr_assert(sum > 340 && sum < 370, "intervals sum to %.2f ms:\n%s", sum, r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, per_cpu_and_per_thread)
+{
+	require_root();
+	struct run_result r = run_cmd("%s stat -a -A -x, -e cpu-clock -- sleep 0.05", PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "CPU0,"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s & pid=$!; %s stat --per-thread -x, -p $pid -e task-clock; wait", WORKLOAD("spin") " 300",
+		    PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "spin-"), "%s", r.err);
+	cr_assert_gt(csv_count(r.err, "task-clock"), 200, "%s", r.err);
+	run_result_free(&r);
+}
+
+static const char *nobody = "setpriv --reuid=nobody --regid=nogroup --clear-groups";
+
+static void require_paranoid(int level)
+{
+	struct perfev_sysctl s;
+	perfev_sysctl_read(&s);
+	if (s.paranoid < level)
+		cr_skip_test("perf_event_paranoid is %lld, below %d", (long long)s.paranoid, level);
+	require_root();
+}
+
+Test(live_stat, unprivileged_system_wide_gets_the_explanation)
+{
+	require_paranoid(1);
+	struct run_result r = run_cmd("%s %s stat -a -e cpu-clock -- true", nobody, PERFEV);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "perf_event_paranoid") && strstr(r.err, "CAP_PERFMON") &&
+		  strstr(r.err, "system-wide"), "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, unprivileged_kernel_counting_gets_the_explanation)
+{
+	require_paranoid(2);
+	struct run_result r = run_cmd("%s %s stat -e task-clock:k -- true", nobody, PERFEV);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "kernel") && strstr(r.err, "perf_event_paranoid") &&
+		  strstr(r.err, "CAP_PERFMON"), "%s", r.err);
+	run_result_free(&r);
+	/* no explicit :k: counted in user space, named as perf does */
+	r = run_cmd("%s %s stat -x, -- true", nobody, PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, ",task-clock:u,"), "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, usage_errors_say_what_to_do)
+{
+	struct run_result r = run_cmd("%s stat", PERFEV);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "give a command"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s stat -e 'task-clock,nonsense-event' -- true", PERFEV);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "nonsense-event") && strstr(r.err, "\\___"), "%s", r.err);
+	run_result_free(&r);
+}
