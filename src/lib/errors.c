@@ -241,7 +241,9 @@ int pv_explain_open_flags(char *out, size_t len, const struct perfev_attr *a, pi
 		break;
 	}
 	case ESRCH:
-		pv_buf_printf(&b, "no process or thread %d exists (it may have exited).", (int)pid);
+		pv_buf_printf(&b, "no process or thread %d exists (it may have exited): check the id "
+				  "with ps -eLf, or start the program under perfev (perfev stat -- CMD).",
+			      (int)pid);
 		break;
 	case ENOMEM:
 		pv_buf_puts(&b, "the kernel is out of memory for this event.");

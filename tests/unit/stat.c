@@ -269,3 +269,23 @@ Test(unit_stat, intervals_print_the_time)
 	perfev_stat_free(s);
 	perfev_evlist_free(l);
 }
+
+/* Every errno of perf_event_open(2)'s ERRORS section gets a cause and a
+ * fix, not strerror() alone. */
+Test(unit_stat, every_manual_errno_is_explained)
+{
+	static const int errs[] = {E2BIG, EACCES, EBADF, EBUSY, EFAULT, EINTR, EINVAL, EMFILE,
+				   ENODEV, ENOENT, ENOSPC, ENOSYS, EOPNOTSUPP, EOVERFLOW, EPERM, ESRCH};
+	struct perfev_attr a = attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.size = PERF_ATTR_SIZE_VER7;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		char buf[2048];
+		int n = perfev_explain_open(buf, sizeof(buf), &a, 1234, -1, errs[i]);
+		cr_assert_gt(n, 60, "errno %d: '%s'", errs[i], buf);
+		cr_assert_null(strstr(buf, strerror(errs[i])), "errno %d is only strerror: %s", errs[i], buf);
+	}
+	char buf[2048];
+	perfev_explain_open(buf, sizeof(buf), &a, -1, 0, EACCES);
+	if (geteuid() != 0)
+		cr_assert(strstr(buf, "system-wide") && strstr(buf, "CAP_PERFMON"), "%s", buf);
+}
