@@ -37,7 +37,7 @@ static void on_sigint(int sig, siginfo_t *si, void *uc)
 {
 	interrupted = 1;
 	if (forward_pid > 0 && si && si->si_code <= 0)
-		kill((pid_t)forward_pid, SIGINT);
+		kill((pid_t)forward_pid, sig);
 }
 
 static void on_sigchld(int sig) {}
@@ -248,10 +248,24 @@ struct run {
 	bool first_interval;
 };
 
+/* The -p/-t target has ended: gone, or a zombie its parent has not reaped. */
 static bool target_gone(const struct opts *o)
 {
 	pid_t p = o->pid ? o->pid : o->tid;
-	return p && kill(p, 0) < 0 && errno == ESRCH;
+	if (!p)
+		return false;
+	if (kill(p, 0) < 0 && errno == ESRCH)
+		return true;
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *rp = strrchr(buf, ')'); /* the name may hold spaces and ')' */
+	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
 /* Waits for the command to end (or Ctrl-C, or the target process to end),

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PERFEV PERFEV_BIN
@@ -180,5 +181,40 @@ Test(live_stat, usage_errors_say_what_to_do)
 	r = run_cmd("%s stat -e 'task-clock,nonsense-event' -- true", PERFEV);
 	cr_assert_neq(r.status, 0);
 	cr_assert(strstr(r.err, "nonsense-event") && strstr(r.err, "\\___"), "%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_stat, no_inherit_counts_the_command_alone)
+{
+	struct run_result a = run_cmd("%s stat -x, -e task-clock -- sh -c '%s 200; true'", PERFEV,
+				      WORKLOAD("spin"));
+	struct run_result b = run_cmd("%s stat --no-inherit -x, -e task-clock -- sh -c '%s 200; true'",
+				      PERFEV, WORKLOAD("spin"));
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_assert_eq(b.status, 0, "%s", b.err);
+	double with = csv_count(a.err, "task-clock"), without = csv_count(b.err, "task-clock");
+	cr_assert_gt(with, 190, "inherit: the shell's child spun 200 ms, counted %.2f", with);
+	cr_assert_lt(without, 50, "no-inherit: the shell alone, counted %.2f", without);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(live_stat, cgroup_target)
+{
+	require_root();
+	const char *root = access("/sys/fs/cgroup/unified/cgroup.procs", F_OK) == 0
+				   ? "/sys/fs/cgroup/unified" : "/sys/fs/cgroup";
+	char dir[256];
+	snprintf(dir, sizeof(dir), "%s/perfev-cli-%d", root, (int)getpid());
+	if (mkdir(dir, 0755) != 0)
+		cr_skip_test("cannot create a cgroup under %s", root);
+	/* the shell moves itself into the cgroup, then spins 200 ms there */
+	struct run_result r = run_cmd(
+		"%s stat -G %s -x, -e task-clock -- sh -c 'echo $$ > %s/cgroup.procs && %s 200'",
+		PERFEV, dir, dir, WORKLOAD("spin"));
+	double v = csv_count(r.err, "task-clock");
+	rmdir(dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(v > 190 && v < 400, "cgroup task-clock %.2f ms for a 200 ms spin:\n%s", v, r.err);
 	run_result_free(&r);
 }
