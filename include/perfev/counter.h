@@ -116,6 +116,9 @@ struct perfev_counters;
  * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|LOST. The
  * attrs in list get those read_format bits, `inherit` (unless no_inherit),
  * and, for leaders, `disabled` (plus `enable_on_exec` for a CHILD).
+ * As perf does, an event the kernel rejects (EINVAL) with exclude_guest or
+ * exclude_host set is opened again without them (PMUs such as msr accept no
+ * exclusion bit; the parser sets exclude_guest by default).
  * Counters start disabled (see perfev_counters_enable) unless enabled is
  * set or the target is a CHILD. Events of PMUs with a cpumask open only on
  * its CPUs. On failure returns NULL, errno set, and perfev_errmsg() names

@@ -182,6 +182,12 @@ static int open_one(struct perfev_counters *c, const struct perfev_target *t, si
 		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
 	}
+	if (fd == -EINVAL && (a->exclude_guest || a->exclude_host)) {
+		/* perf's fallback: some PMUs (msr, uncore, ...) refuse every
+		 * exclusion bit, and exclude_guest is on by default */
+		a->exclude_guest = a->exclude_host = 0;
+		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	}
 	if (fd < 0) {
 		int err = -fd;
 		char where[128], why[1200];
