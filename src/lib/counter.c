@@ -190,7 +190,7 @@ static int open_one(struct perfev_counters *c, const struct perfev_target *t, si
 	}
 	if (fd < 0) {
 		int err = -fd;
-		char where[128], why[1200];
+		char where[128], why[1800];
 		describe_place(where, sizeof(where), c, t, pl);
 		pv_explain_open_flags(why, sizeof(why), a, pid, c->places[pl].cpu, flags, err);
 		pv_error(err, "cannot count '%s' %s: %s", perfev_evsel_name(e), where, why);
@@ -307,7 +307,7 @@ PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *li
 	return c;
 fail: {
 	int e = -r;
-	char msg[1024];
+	char msg[2048];
 	snprintf(msg, sizeof(msg), "%s", perfev_errmsg());
 	perfev_counters_close(c);
 	return pv_error_null(e, "%s", msg);

@@ -9,6 +9,7 @@
 #include "counter_int.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
@@ -43,6 +44,15 @@ static bool privileged(void)
 	return geteuid() == 0 || has_cap(CAP_PERFMON) || has_cap(CAP_SYS_ADMIN);
 }
 
+/* Is process pid ours (same real uid)? Then ptrace rules are not the cause. */
+static bool owned_by_us(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) == 0 && st.st_uid == getuid();
+}
+
 /* The permission case shared by EACCES and EPERM. */
 static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pid_t pid, int cpu,
 			       unsigned long flags)
@@ -72,11 +82,11 @@ static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pi
 			       "CAP_PERFMON for raw samples. ");
 	if (a->type == PERF_TYPE_BREAKPOINT)
 		pv_buf_puts(b, "A breakpoint on a kernel address needs CAP_PERFMON. ");
-	if (pid > 0 && !cpu_wide)
+	if (pid > 0 && !cpu_wide && !owned_by_us(pid))
 		pv_buf_printf(b, "Attaching to pid %d needs it to be yours and ptrace-able "
 				 "(see /proc/sys/kernel/yama/ptrace_scope). ", (int)pid);
-	pv_buf_puts(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
-		       "or as root: sysctl kernel.perf_event_paranoid=1 (or -1).");
+	pv_buf_printf(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
+			 "or as root: sysctl kernel.perf_event_paranoid=%d (or -1).", cpu_wide ? 0 : 1);
 }
 
 static const char *field_past(uint32_t size)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static __thread char errmsg[512];
+static __thread char errmsg[2048]; /* explanations with cause and fix run long */
 static __thread bool errmsg_set;
 
 static void set_errmsg(int err, const char *fmt, va_list ap)
