@@ -183,7 +183,7 @@ static void header(struct ctx *c)
 	if (c->o->interval) {
 		if (c->o->interval_header)
 			pv_buf_printf(c->b, "#           time %s            counts %*s events\n",
-				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU    " : "             comm-pid     ") : "",
+				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU        " : "            comm-pid      ") : "",
 				      c->unit_width, "unit");
 		return;
 	}

@@ -166,3 +166,48 @@ Test(interop_stat, json_keys_match)
 	run_result_free(&a);
 	run_result_free(&b);
 }
+
+/* -I and -A prefix each CSV line with the time and the CPU, as perf does:
+ * the same number of fields, the same labels, units and events. */
+static void shape(const char *csv, char *out, size_t len)
+{
+	out[0] = 0;
+	char *copy = strdup(csv), *save;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[16] = {0}, *p = line;
+		int n = 0;
+		while (n < 16 && (f[n] = strsep(&p, ",")))
+			n++;
+		if (n < 5)
+			continue;
+		char row[128];
+		snprintf(row, sizeof(row), "%d:%s:%s:%s;", n, f[1], f[3], f[4]);
+		strncat(out, row, len - strlen(out) - 1);
+	}
+	free(copy);
+}
+
+Test(interop_stat, interval_per_cpu_csv_layout_matches)
+{
+	require_perf_tool();
+	require_root();
+	const char *args = "-I 100 -a -A -x, -e cpu-clock -- sleep 0.25";
+	struct run_result a = run_cmd("%s stat %s", PERFEV_BIN, args);
+	struct run_result b = run_cmd("perf stat %s", args);
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	char sa[4096], sb[4096];
+	shape(a.err, sa, sizeof(sa));
+	shape(b.err, sb, sizeof(sb));
+	/* the first two intervals: the last partial one may be missing in either */
+	char *cut_a = strstr(sa, ";"), *cut_b = strstr(sb, ";");
+	cr_assert(cut_a && cut_b, "perfev:\n%s\nperf:\n%s", a.err, b.err);
+	size_t ncpu = 0;
+	for (char *p = sa; (p = strstr(p, "cpu-clock;")); p++)
+		ncpu++;
+	cr_assert_geq(ncpu, 2);
+	sa[strlen(sa) < strlen(sb) ? strlen(sa) : strlen(sb)] = 0;
+	sb[strlen(sa)] = 0;
+	cr_assert_str_eq(sa, sb, "perfev:\n%s\nperf:\n%s", a.err, b.err);
+	run_result_free(&a);
+	run_result_free(&b);
+}
