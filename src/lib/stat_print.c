@@ -100,7 +100,7 @@ static void line_text(struct ctx *c, size_t ev, size_t line, const struct perfev
 	} else {
 		pv_buf_printf(b, "%-*s", METRIC_LEN, "");
 	}
-	if (v->runs > 1)
+	if (v->runs > 1 && noise_pct(v) != 0) /* perf leaves out a zero noise */
 		pv_buf_printf(b, "  ( +-%6.2f%% )", noise_pct(v));
 	if (v->run < v->ena)
 		pv_buf_printf(b, "  (%.2f%%)", v->pcnt_running);
@@ -213,7 +213,7 @@ static void footer(struct ctx *c)
 	if (s->have_ru && s->elapsed.n == 1) {
 		pv_buf_printf(c->b, " %17.9f seconds user\n",
 			      s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
-		pv_buf_printf(c->b, " %17.9f seconds sys\n\n",
+		pv_buf_printf(c->b, " %17.9f seconds sys\n\n\n",
 			      s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 	}
 }
