@@ -249,10 +249,13 @@ static int open_event(struct perfev_counters *c, const struct perfev_target *t, 
 }
 
 PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *list,
-							const struct perfev_target *t)
+							const struct perfev_target *target)
 {
-	if (!list || !t || t->size < sizeof(*t) - sizeof(bool))
+	if (!list || !target || target->size < offsetof(struct perfev_target, no_inherit))
 		return pv_error_null(EINVAL, "perfev_counters_open: no list or target (set target.size)");
+	/* a caller's smaller (older) struct reads as zeros past its end */
+	struct perfev_target tcopy = {0}, *t = &tcopy;
+	memcpy(t, target, PV_MIN(target->size, sizeof(tcopy)));
 	struct perfev_counters *c = calloc(1, sizeof(*c));
 	if (!c)
 		return pv_error_null(ENOMEM, "out of memory");

@@ -221,9 +221,11 @@ static void footer(struct ctx *c)
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
+	/* NULL, or a caller's smaller (older) struct, reads as zeros: text */
 	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false};
-	if (!o)
-		o = &def;
+	if (o)
+		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
+	o = &def;
 	struct pv_buf b = PV_BUF_INIT;
 	struct ctx c = {s, o, &b, o->format == PERFEV_STAT_CSV ? (o->sep ? o->sep : ",") : " ", 4};
 	for (size_t ev = 0; ev < s->nev; ev++) {
