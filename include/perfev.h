@@ -10,6 +10,7 @@
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
+ *   perfev/perfdata.h perf.data files: reader and writer, header features
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -28,6 +29,7 @@
 #include "perfev/event.h"
 #include "perfev/location.h"
 #include "perfev/record.h"
+#include "perfev/perfdata.h"
 
 #ifdef __cplusplus
 extern "C" {
