@@ -11,6 +11,8 @@
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
  *   perfev/perfdata.h perf.data files: reader and writer, header features
+ *   perfev/session.h  threads, names and memory maps over time
+ *   perfev/script.h   perf script output of a perf.data file, text or JSON
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -30,6 +32,8 @@
 #include "perfev/location.h"
 #include "perfev/record.h"
 #include "perfev/perfdata.h"
+#include "perfev/session.h"
+#include "perfev/script.h"
 
 #ifdef __cplusplus
 extern "C" {
