@@ -57,21 +57,28 @@ PERFEV_API const char *perfev_feat_name(int feat)
 	return "unknown";
 }
 
+/* perf's evsel__add_modifiers: k, u, h for what is not excluded (when
+ * something is), p per precise level, then H and G as perf decides them. */
 static const char *mod_suffix(const struct perfev_attr *a, char *buf, size_t len)
 {
-	/* perf's evsel__add_modifiers: u/k/h from the exclude bits, then G/H/p */
 	char *p = buf;
 	size_t left = len;
 #define PUT(c) do { if (left > 1) { *p++ = (c); left--; } } while (0)
-	bool eu = a->exclude_user, ek = a->exclude_kernel, eh = a->exclude_hv;
-	if (eu || ek || eh) {
-		if (!eu) PUT('u');
-		if (!ek) PUT('k');
-		if (!eh) PUT('h');
+	bool guest_default = false;
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel) PUT('k');
+		if (!a->exclude_user) PUT('u');
+		if (!a->exclude_hv) PUT('h');
+		guest_default = true;
 	}
-	if (a->exclude_host && !a->exclude_guest) PUT('G');
-	if (a->exclude_guest && !a->exclude_host && 0) PUT('H');
-	for (unsigned i = 0; i < a->precise_ip; i++) PUT('p');
+	if (a->precise_ip) {
+		for (unsigned i = 0; i < a->precise_ip && i < 3; i++) PUT('p');
+		guest_default = true;
+	}
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host) PUT('H');
+		if (!a->exclude_guest) PUT('G');
+	}
 #undef PUT
 	*p = 0;
 	return buf;

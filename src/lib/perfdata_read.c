@@ -702,16 +702,8 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 		}
 		break;
 	case PERFEV_RECORD_ID_INDEX:
-		for (uint64_t i = 0; i < r.u.id_index.nr && !err; i++) {
-			uint64_t id = r.u.id_index.entries[i * 4], idx = r.u.id_index.entries[i * 4 + 1];
-			if (idx < pd->nr_ev) {
-				err = perfev_decoder_add_ids(pd->dec, pd->ev[idx].dec_idx, &id, 1);
-				if (!err)
-					err = event_add_ids(&pd->ev[idx], &id, 1);
-			}
-		}
-		if (!err)
-			perfev_decoder_decode(pd->dec, b, len, &r);
+		/* ID_INDEX tells each id's cpu and thread (idx is the fd's slot, not
+		 * the event): the ids already came with HEADER_ATTR */
 		break;
 	default:
 		break;

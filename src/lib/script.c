@@ -66,6 +66,86 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 }
 
 
+/* The DSO name perf shows for a map: [kernel.kallsyms], [module] for a
+ * kernel module, /tmp/perf-PID.map for anonymous (JIT) memory. */
+bool pv_script_in_buildids(struct pv_script *s, const char *path)
+{
+	for (size_t off = 0; off < s->bid_names.len;) {
+		const char *n = s->bid_names.data + off;
+		if (!strcmp(n, path))
+			return true;
+		off += strlen(n) + 1;
+	}
+	return false;
+}
+
+static void add_buildid_name(struct pv_script *s, const char *name)
+{
+	if (name && !pv_script_in_buildids(s, name))
+		pv_buf_add(&s->bid_names, name, strlen(name) + 1);
+}
+
+/* The BUILD_ID feature: records back to back. */
+static void load_buildids(struct pv_script *s)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(s->pd, PERFEV_FEAT_BUILD_ID)
+				   ? perfev_perfdata_feature(s->pd, PERFEV_FEAT_BUILD_ID, &size)
+				   : NULL;
+	struct perfev_decoder *dec = perfev_decoder_new();
+	if (!p || !dec) {
+		perfev_decoder_free(dec);
+		return;
+	}
+	perfev_decoder_set_swap(dec, perfev_perfdata_is_swapped(s->pd));
+	struct perfev_record r;
+	uint8_t rec[65536];
+	for (size_t off = 0; off + 8 <= size;) {
+		/* entries of the table need not carry a type (old perf left it 0) */
+		uint16_t sz;
+		memcpy(&sz, p + off + 6, 2);
+		if (perfev_perfdata_is_swapped(s->pd))
+			sz = (uint16_t)(sz >> 8 | sz << 8);
+		if (sz < 8 || sz > size - off)
+			break;
+		memcpy(rec, p + off, sz);
+		uint32_t type = PERFEV_RECORD_HEADER_BUILD_ID;
+		if (perfev_perfdata_is_swapped(s->pd))
+			type = __builtin_bswap32(type);
+		memcpy(rec, &type, 4);
+		if (perfev_decoder_decode(dec, rec, sz, &r) > 0)
+			add_buildid_name(s, r.u.build_id.filename);
+		off += sz;
+	}
+	perfev_decoder_free(dec);
+}
+
+static const char *dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
+{
+	const char *p = map->path;
+	if (map->kernel && !strncmp(p, "[kernel.kallsyms]", 17))
+		return "[kernel.kallsyms]";
+	/* perf names a module [name] unless the build-id table made it a DSO by its path */
+	if (map->kernel && p[0] == '/' && !pv_script_in_buildids(s, p)) {
+		const char *base = strrchr(p, '/') + 1;
+		const char *ko = strstr(base, ".ko");
+		size_t n = ko ? (size_t)(ko - base) : strlen(base);
+		if (n > len - 3)
+			n = len - 3;
+		buf[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			buf[i + 1] = base[i] == '-' ? '_' : base[i];
+		buf[n + 1] = ']';
+		buf[n + 2] = 0;
+		return buf;
+	}
+	if (!strcmp(p, "//anon") || !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9)) {
+		snprintf(buf, len, "/tmp/perf-%u.map", pid);
+		return buf;
+	}
+	return p;
+}
+
 /* sym, symoff, dso, srcline of one address */
 static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode, uint64_t addr)
 {
@@ -87,15 +167,9 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	}
 	if (f & F_DSO) {
 		const char *dso = have && loc.dso ? loc.dso : NULL;
-		char kbuf[64];
-		if (!dso && map) {
-			dso = map->path;
-			/* perf names the kernel's map [kernel.kallsyms], whatever the record says after it */
-			if (map->kernel && !strncmp(dso, "[kernel.kallsyms]", 17)) {
-				snprintf(kbuf, sizeof(kbuf), "[kernel.kallsyms]");
-				dso = kbuf;
-			}
-		}
+		char kbuf[256];
+		if (!dso && map)
+			dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
 		P(" (%s)", dso ? dso : "[unknown]");
 	}
 	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file)
@@ -267,6 +341,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 			return e;
 		}
 	}
+	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
+		add_buildid_name(s, r->u.build_id.filename);
 	if (r->type < PERFEV_RECORD_HEADER_ATTR && perfev_session_process(s->session, r) < 0) {
 		s->err = -ENOMEM;
 		return -ENOMEM;
@@ -297,6 +373,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 		if ((err = pv_script_check(&s)) < 0)
 			return err;
 	}
+	load_buildids(&s);
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
@@ -304,6 +381,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
 	pv_buf_free(&s.line);
+	pv_buf_free(&s.bid_names);
 	fflush(s.out);
 	if (s.err)
 		return s.err;

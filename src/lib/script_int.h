@@ -27,9 +27,11 @@ struct pv_script {
 	bool checked;
 	int name_width;
 	struct pv_buf line;
+	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
 	int err;
 };
 
+bool pv_script_in_buildids(struct pv_script *s, const char *path);
 int pv_script_parse_fields(struct pv_script *s, const char *spec);
 int pv_script_check(struct pv_script *s);
 int pv_out_type(uint32_t attr_type);
