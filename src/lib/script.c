@@ -343,6 +343,19 @@ static int on_record(void *ctx, const struct perfev_record *r)
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
 		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
+		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
+		const struct perfev_attr *a = r->u.header_attr.attr;
+		uint64_t st = (s->combined_sample_type |= a->sample_type);
+		if ((st & PERF_SAMPLE_CALLCHAIN) || (st & PERF_SAMPLE_BRANCH_STACK) ||
+		    ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))) {
+			int t = pv_out_type(a->type);
+			if (!(s->user_unset[t] & F_IP))
+				s->fields[t] |= F_IP;
+			if (!(s->user_unset[t] & F_SYM))
+				s->fields[t] |= F_SYM;
+		}
+	}
 	if (r->type < PERFEV_RECORD_HEADER_ATTR && perfev_session_process(s->session, r) < 0) {
 		s->err = -ENOMEM;
 		return -ENOMEM;

@@ -106,9 +106,11 @@ int pv_script_parse_fields(struct pv_script *s, const char *spec)
 			if (sign > 0) {
 				s->fields[t] |= f;
 				s->user_set[t] |= f;
+				s->user_unset[t] &= ~f;
 			} else {
 				s->fields[t] &= ~f;
 				s->user_set[t] &= ~f;
+				s->user_unset[t] |= f;
 			}
 		}
 	}

@@ -24,6 +24,8 @@ struct pv_script {
 	FILE *out;
 	uint32_t fields[PV_OUT_TYPES];
 	uint32_t user_set[PV_OUT_TYPES];
+	uint32_t user_unset[PV_OUT_TYPES];
+	uint64_t combined_sample_type; /* of the attrs seen so far (pipe mode) */
 	bool checked;
 	int name_width;
 	struct pv_buf line;
