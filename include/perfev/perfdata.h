@@ -149,7 +149,8 @@ struct perfev_perfdata_read_opts {
  * Delivers every record of the data section (decompressed; AUXTRACE and
  * TRACING_DATA payloads skipped) to cb. Kernel records with a timestamp are
  * delivered in time order using FINISHED_ROUND as perf does; the others as
- * they come. HEADER_ATTR, HEADER_FEATURE, EVENT_UPDATE and ID_INDEX records
+ * they come. A file may be processed again; a pipe only once.
+ * HEADER_ATTR, HEADER_FEATURE and EVENT_UPDATE records
  * update the events before cb sees them. Returns 0, cb's non-zero value, or
  * -errno (perfev_errmsg() names the offset and the problem).
  */

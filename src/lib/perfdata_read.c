@@ -821,6 +821,8 @@ PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct 
 	pd->own_len = 0;
 	pd->own_z_len = 0;
 	pd->max_time = pd->next_flush = 0;
+	if (pd->zd)
+		ZSTD_DCtx_reset(pd->zd, ZSTD_reset_session_only); /* each pass is a new stream */
 	int ret;
 	if (pd->pipe && pd->map)
 		ret = run_mapped(pd, 16, pd->map_len);
