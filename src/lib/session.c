@@ -350,7 +350,8 @@ static const struct smap *lookup(const struct sproc *p, uint64_t addr, uint64_t 
 			continue;
 		if (m->t_start <= time && time < m->t_end && (!best || m->t_start >= best->t_start))
 			best = m;
-		if (!any || m->t_start >= any->t_start)
+		/* a sample older than the map it hit (records without time): the live map */
+		if (m->t_end == UINT64_MAX && time < m->t_start && (!any || m->t_start >= any->t_start))
 			any = m;
 	}
 	return best ? best : any;
