@@ -9,6 +9,8 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/symbols.h  symbolizer: ELF/DWARF symbols, source lines, kallsyms, JIT maps
+ *   perfev/unwind.h   call stacks: frame-pointer callchains, DWARF unwinding
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -26,6 +28,8 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/symbols.h"
+#include "perfev/unwind.h"
 
 #ifdef __cplusplus
 extern "C" {
