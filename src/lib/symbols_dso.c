@@ -226,6 +226,17 @@ static void find_binary(struct perfev_symbolizer *s, struct pv_dso *d, int pid, 
 			if (try_open(&d->bin, buf, d->build_id, d->build_id_len, NULL))
 				return;
 		}
+		/* DIR/.build-id/xx/rest: the binary itself (Fedora's debug packages) */
+		char *copy = strdup(s->debug_dirs), *save = NULL;
+		for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
+		     dir = strtok_r(NULL, ":", &save)) {
+			snprintf(buf, sizeof(buf), "%s/.build-id/%.2s/%s", dir, h, h + 2);
+			if (try_open(&d->bin, buf, d->build_id, d->build_id_len, NULL)) {
+				free(copy);
+				return;
+			}
+		}
+		free(copy);
 	}
 	if (path[0] == '/') {
 		if (try_open(&d->bin, path, d->build_id, d->build_id_len, &mismatch))
@@ -353,10 +364,15 @@ struct pv_dso *pv_dso_load(struct perfev_symbolizer *s, int pid, const char *pat
 	if (build_id_len)
 		memcpy(d->build_id, build_id, build_id_len);
 	d->build_id_len = (uint8_t)build_id_len;
-	if (special_name(path))
-		return d; /* anonymous memory, [vdso], [heap]...: nothing to read */
-
-	find_binary(s, d, pid, path);
+	if (strcmp(path, "[vdso]") == 0) {
+		const char *v = pv_vdso_path();
+		if (v)
+			try_open(&d->bin, v, d->build_id, d->build_id_len, NULL);
+	} else if (special_name(path)) {
+		return d; /* anonymous memory, [heap], [stack]...: nothing to read */
+	} else {
+		find_binary(s, d, pid, path);
+	}
 	if (d->bin.elf) {
 		d->file = pv_strpool_add(s->pool, d->bin.path);
 		if (!d->build_id_len)

@@ -151,6 +151,9 @@ int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
 					uint64_t vaddr, bool inlines);
 
+/* vdso.c: a file holding this process's [vdso] image, or NULL. */
+const char *pv_vdso_path(void);
+
 /* symbols_kernel.c / symbols_jit.c */
 int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path);
 struct pv_jit *pv_jit_get(struct perfev_symbolizer *s, int pid);

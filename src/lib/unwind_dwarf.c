@@ -153,7 +153,11 @@ static struct uw_file *get_file(struct perfev_unwinder *u, const char *path, int
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	if (pv_elf_open_file(&f->elf, path) < 0 && pid > 0) {
+	if (strcmp(path, "[vdso]") == 0) {
+		const char *v = pv_vdso_path();
+		if (v)
+			pv_elf_open_file(&f->elf, v);
+	} else if (pv_elf_open_file(&f->elf, path) < 0 && pid > 0) {
 		char buf[PATH_MAX + 32];
 		snprintf(buf, sizeof(buf), "/proc/%d/root%s", pid, path);
 		pv_elf_open_file(&f->elf, buf);
@@ -194,6 +198,8 @@ static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp,
 
 static bool file_backed(const struct perfev_map *m)
 {
+	if (m && m->path && strcmp(m->path, "[vdso]") == 0)
+		return true;
 	return m && m->path && m->path[0] == '/' && strncmp(m->path, "//anon", 6) != 0 &&
 	       strncmp(m->path, "/memfd:", 7) != 0 && strncmp(m->path, "/dev/", 5) != 0;
 }
