@@ -238,9 +238,9 @@ static void find_binary(struct perfev_symbolizer *s, struct pv_dso *d, int pid, 
 		}
 		free(copy);
 	}
+	if (try_open(&d->bin, path, d->build_id, d->build_id_len, &mismatch))
+		return;
 	if (path[0] == '/') {
-		if (try_open(&d->bin, path, d->build_id, d->build_id_len, &mismatch))
-			return;
 		if (pid > 0 && !s->opts.no_proc_root) {
 			snprintf(buf, sizeof(buf), "/proc/%d/root%s", pid, path);
 			if (try_open(&d->bin, buf, d->build_id, d->build_id_len, &mismatch))
@@ -344,7 +344,7 @@ done:
 
 static bool special_name(const char *p)
 {
-	return p[0] != '/' || strncmp(p, "//anon", 6) == 0 || strncmp(p, "/memfd:", 7) == 0 ||
+	return p[0] == '[' || p[0] == '\0' || strncmp(p, "//anon", 6) == 0 || strncmp(p, "/memfd:", 7) == 0 ||
 	       strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/SYSV", 5) == 0;
 }
 
@@ -428,6 +428,10 @@ void pv_dso_free(struct pv_dso *d)
 			free(si);
 		}
 	pv_u64map_free(&d->srcinfo);
+	for (size_t i = 0; i < d->cu_index.cap; i++)
+		if (d->cu_index.vals[i])
+			pv_cu_index_free(d->cu_index.vals[i]);
+	pv_u64map_free(&d->cu_index);
 	pv_elf_close(&d->bin);
 	pv_elf_close(&d->debug);
 	pv_elf_close(&d->mini);

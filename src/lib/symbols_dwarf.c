@@ -1,15 +1,44 @@
 /*
  * symbols_dwarf.c — source lines and inlined frames from DWARF (libdw),
- * cached per binary and address. The chain is built as addr2line -i does:
- * the line table gives the innermost position; each enclosing
- * DW_TAG_inlined_subroutine's DW_AT_call_file/call_line gives the position
- * in the function it was inlined into, up to the DW_TAG_subprogram.
+ * cached per binary and address.
+ *
+ * Each compilation unit is indexed once, on first use: the address ranges
+ * of its subprograms, inlined subroutines and lexical blocks, sorted, with
+ * parent links. A lookup is then a binary search plus a walk up the parents
+ * (dwarf_getscopes would walk the unit's whole DIE tree for every address,
+ * which is ruinous on large C++ and Rust units). The chain is built as
+ * addr2line -i does: the line table gives the innermost position; each
+ * enclosing DW_TAG_inlined_subroutine's DW_AT_call_file/call_line gives the
+ * position in the function it was inlined into, up to the DW_TAG_subprogram.
  */
 #include "symbols_int.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_DEPTH 256
+#define MAX_SCAN 4096
+
+struct die_node {
+	Dwarf_Off off;
+	int32_t parent; /* index in dies, -1 for none */
+	uint16_t tag;
+	uint16_t depth;
+};
+
+struct range_node {
+	uint64_t lo, hi;
+	uint32_t die;
+	uint16_t depth;
+};
+
+struct pv_cu_index {
+	struct die_node *dies;
+	size_t nr_dies, cap_dies;
+	struct range_node *ranges;
+	size_t nr_ranges, cap_ranges;
+};
 
 static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die)
 {
@@ -41,41 +70,120 @@ static Dwarf *dso_dwarf(struct perfev_symbolizer *s, struct pv_dso *d)
 	return d->dwarf;
 }
 
-#define MAX_DEPTH 64
+/* ---- the per-CU index ---------------------------------------------------- */
+static int add_die(struct pv_cu_index *x, Dwarf_Die *die, int tag, int32_t parent, int depth)
+{
+	if (pv_grow(&x->dies, &x->cap_dies, x->nr_dies + 1, sizeof(*x->dies)) < 0)
+		return -ENOMEM;
+	int32_t id = (int32_t)x->nr_dies;
+	x->dies[x->nr_dies++] = (struct die_node){dwarf_dieoffset(die), parent, (uint16_t)tag,
+						  (uint16_t)depth};
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int guard = 0;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0 && guard++ < 4096) {
+		if (hi <= lo)
+			continue;
+		if (pv_grow(&x->ranges, &x->cap_ranges, x->nr_ranges + 1, sizeof(*x->ranges)) < 0)
+			return -ENOMEM;
+		x->ranges[x->nr_ranges++] = (struct range_node){lo, hi, (uint32_t)id, (uint16_t)depth};
+	}
+	return id;
+}
 
-/* The chain of code DIEs containing addr below parent, outermost first. */
-static int walk(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth)
+static void index_children(struct pv_cu_index *x, Dwarf_Die *parent, int32_t parent_id, int depth)
 {
 	Dwarf_Die child;
 	if (depth >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
-		return depth;
+		return;
 	do {
-		switch (dwarf_tag(&child)) {
+		int tag = dwarf_tag(&child);
+		switch (tag) {
 		case DW_TAG_subprogram:
 		case DW_TAG_inlined_subroutine:
 		case DW_TAG_lexical_block:
-			if (dwarf_haspc(&child, addr) == 1) {
-				chain[depth] = child;
-				return walk(&child, addr, chain, depth + 1);
-			}
+		case DW_TAG_entry_point: {
+			int id = add_die(x, &child, tag, parent_id, depth);
+			if (id < 0)
+				return;
+			index_children(x, &child, id, depth + 1);
 			break;
+		}
 		case DW_TAG_namespace:
 		case DW_TAG_module:
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
-		case DW_TAG_union_type: {
-			int d = walk(&child, addr, chain, depth);
-			if (d > depth)
-				return d;
+		case DW_TAG_union_type:
+			index_children(x, &child, parent_id, depth);
 			break;
-		}
 		default:
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return depth;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range_node *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+static struct pv_cu_index *cu_index(struct pv_dso *d, Dwarf_Die *cu)
+{
+	Dwarf_Off key = dwarf_dieoffset(cu);
+	struct pv_cu_index *x = pv_u64map_get(&d->cu_index, key);
+	if (x)
+		return x;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	index_children(x, cu, -1, 0);
+	qsort(x->ranges, x->nr_ranges, sizeof(*x->ranges), cmp_range);
+	if (pv_u64map_put(&d->cu_index, key, x) < 0) {
+		pv_cu_index_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void pv_cu_index_free(struct pv_cu_index *x)
+{
+	if (!x)
+		return;
+	free(x->dies);
+	free(x->ranges);
+	free(x);
+}
+
+/* The innermost indexed DIE whose ranges hold addr, or -1. */
+static int32_t innermost(const struct pv_cu_index *x, uint64_t addr)
+{
+	size_t lo = 0, hi = x->nr_ranges;
+	while (lo < hi) { /* first range with lo > addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int32_t best = -1;
+	int best_depth = -1;
+	for (size_t i = lo, scanned = 0; i > 0 && scanned < MAX_SCAN; i--, scanned++) {
+		const struct range_node *r = &x->ranges[i - 1];
+		if (addr < r->hi && r->depth > best_depth) {
+			best = (int32_t)r->die;
+			best_depth = r->depth;
+		}
+		/* a top-level function: everything nested in it was seen (sorted by lo) */
+		if (r->depth == 0)
+			break;
+	}
+	return best;
+}
+
+/* ---- building the chain --------------------------------------------------- */
 static int push(struct pv_srcinfo *si, size_t *cap, const char *fn, const char *file,
 		uint32_t line, uint32_t col)
 {
@@ -85,8 +193,8 @@ static int push(struct pv_srcinfo *si, size_t *cap, const char *fn, const char *
 	return 0;
 }
 
-static void compute(struct perfev_symbolizer *s, Dwarf *dw, uint64_t addr, bool inlines,
-		    struct pv_srcinfo *si)
+static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, uint64_t addr,
+		    bool inlines, struct pv_srcinfo *si)
 {
 	Dwarf_Die cu;
 	size_t cap = 0;
@@ -101,36 +209,18 @@ static void compute(struct perfev_symbolizer *s, Dwarf *dw, uint64_t addr, bool 
 		dwarf_lineno(l, &line);
 		dwarf_linecol(l, &col);
 	}
-	/* The innermost scope at addr, then its physical parents (as eu-addr2line):
-	 * dwarf_getscopes alone continues into the abstract origin's parents.
-	 * Where it finds nothing (Rust CUs described by DW_AT_ranges), walk. */
-	Dwarf_Die *scopes = NULL, inner;
-	int n = dwarf_getscopes(&cu, addr, &scopes);
-	if (n > 0) {
-		inner = scopes[0];
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-	} else {
-		free(scopes);
-		scopes = NULL;
-		Dwarf_Die chain[MAX_DEPTH];
-		int depth = walk(&cu, addr, chain, 0);
-		if (depth > 0 && (scopes = calloc((size_t)depth, sizeof(*scopes)))) {
-			for (int i = 0; i < depth; i++)
-				scopes[i] = chain[depth - 1 - i];
-			n = depth;
-		} else {
-			n = 0;
-		}
-	}
+	struct pv_cu_index *x = cu_index(d, &cu);
+	int32_t id = x ? innermost(x, addr) : -1;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	for (int guard = 0; id >= 0 && guard < MAX_DEPTH; id = x->dies[id].parent, guard++) {
+		int tag = x->dies[id].tag;
 		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
 			continue;
-		if (push(si, &cap, die_function(s, &scopes[i]), file, (uint32_t)PV_MAX(line, 0),
+		Dwarf_Die die;
+		if (!dwarf_offdie(dw, x->dies[id].off, &die))
+			break;
+		if (push(si, &cap, die_function(s, &die), file, (uint32_t)PV_MAX(line, 0),
 			 (uint32_t)PV_MAX(col, 0)) < 0)
 			break;
 		if (tag == DW_TAG_subprogram || !inlines)
@@ -142,17 +232,16 @@ static void compute(struct perfev_symbolizer *s, Dwarf *dw, uint64_t addr, bool 
 		line = col = 0;
 		if (!files && dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
 			files = NULL;
-		if (files && dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &w) == 0 &&
+		if (files && dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0 &&
 		    w < nfiles) {
 			const char *f = dwarf_filesrc(files, w, NULL, NULL);
 			file = f ? pv_strpool_add(s->pool, f) : NULL;
 		}
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &w) == 0)
+		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0)
 			line = (int)w;
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_column, &a), &w) == 0)
+		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_column, &a), &w) == 0)
 			col = (int)w;
 	}
-	free(scopes);
 	if (si->nr == 0 && file) /* a line without a function DIE (e.g. assembly) */
 		push(si, &cap, NULL, file, (uint32_t)PV_MAX(line, 0), (uint32_t)PV_MAX(col, 0));
 }
@@ -169,7 +258,7 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 	if (!si)
 		return NULL;
 	if (dw)
-		compute(s, dw, vaddr, inlines, si);
+		compute(s, d, dw, vaddr, inlines, si);
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);
 		free(si);

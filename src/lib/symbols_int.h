@@ -93,6 +93,7 @@ struct pv_dso {
 	size_t nr_segs;
 	struct pv_symtab syms;
 	struct pv_u64map srcinfo; /* (vaddr << 1 | inline) -> struct pv_srcinfo */
+	struct pv_u64map cu_index; /* CU DIE offset -> struct pv_cu_index */
 };
 
 struct pv_jit {
@@ -148,6 +149,8 @@ int pv_elf_read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t);
 int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
 
 /* symbols_dwarf.c: source lines at vaddr, innermost first; cached in the dso. */
+struct pv_cu_index;
+void pv_cu_index_free(struct pv_cu_index *x);
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
 					uint64_t vaddr, bool inlines);
 
