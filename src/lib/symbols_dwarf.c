@@ -140,7 +140,8 @@ static struct pv_cu_index *cu_index(struct pv_dso *d, Dwarf_Die *cu)
 	if (!x)
 		return NULL;
 	index_children(x, cu, -1, 0);
-	qsort(x->ranges, x->nr_ranges, sizeof(*x->ranges), cmp_range);
+	if (x->nr_ranges)
+		qsort(x->ranges, x->nr_ranges, sizeof(*x->ranges), cmp_range);
 	if (pv_u64map_put(&d->cu_index, key, x) < 0) {
 		pv_cu_index_free(x);
 		return NULL;
