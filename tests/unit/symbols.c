@@ -12,7 +12,10 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -430,4 +433,63 @@ Test(unit_symbols, bad_options)
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	cr_assert_not_null(s);
 	perfev_symbolizer_free(s);
+}
+
+/* A debuginfod server is only files under /buildid/HEX/debuginfo: python's http.server will do. */
+Test(unit_symbols, debuginfod_by_build_id, .timeout = 60)
+{
+	const char *bin = fixture("inl.buildid");
+	struct run_result r = run_cmd("command -v python3 >/dev/null && ls %s/.build-id/*/*.debug",
+				      fixture("debug"));
+	if (r.status != 0)
+		cr_skip_test("no python3 to serve files as a debuginfod server");
+	r.out[strcspn(r.out, "\n")] = '\0';
+	const char *dir = test_tmpdir();
+	struct run_result b = run_cmd("readelf -n '%s' | awk '/Build ID/ {print $3}'", bin);
+	b.out[strcspn(b.out, "\n")] = '\0';
+	struct run_result m = run_cmd("mkdir -p %s/srv/buildid/%s && cp %s %s/srv/buildid/%s/debuginfo",
+				      dir, b.out, r.out, dir, b.out);
+	cr_assert_eq(m.status, 0);
+	int port = 20000 + getpid() % 20000;
+	pid_t srv = fork();
+	if (srv == 0) {
+		char p[16], d[4200];
+		snprintf(p, sizeof(p), "%d", port);
+		snprintf(d, sizeof(d), "%s/srv", dir);
+		int devnull = open("/dev/null", O_WRONLY);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		execlp("python3", "python3", "-m", "http.server", p, "--bind", "127.0.0.1",
+		       "--directory", d, (char *)NULL);
+		_exit(127);
+	}
+	struct run_result up = run_cmd("for i in $(seq 100); do curl -sf http://127.0.0.1:%d/ >/dev/null "
+				       "&& exit 0; python3 -c 'import urllib.request,sys; "
+				       "urllib.request.urlopen(\"http://127.0.0.1:%d/\")' 2>/dev/null && exit 0; "
+				       "sleep 0.1; done; exit 1", port, port);
+	char url[64], cache[4200];
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", port);
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	setenv("DEBUGINFOD_URLS", url, 1);
+	setenv("DEBUGINFOD_CACHE_PATH", cache, 1);
+	setenv("DEBUGINFOD_TIMEOUT", "10", 1);
+	struct perfev_symbolizer *s = new_sym("/nonexistent");
+	/* new_sym turns debuginfod off; this one asks */
+	perfev_symbolizer_free(s);
+	struct perfev_symbolizer_opts o = {.size = sizeof(o), .debug_dirs = "/nonexistent"};
+	s = perfev_symbolizer_new(&o);
+	size_t n = up.status == 0 ? compare_with_tools(s, bin, r.out, r.out, NULL, true) : 0;
+	kill(srv, SIGTERM);
+	waitpid(srv, NULL, 0);
+	cr_assert_eq(up.status, 0, "the file server did not start");
+	cr_expect_geq(n, 10);
+	char got[8400];
+	snprintf(got, sizeof(got), "%s/%s/debuginfo", cache, b.out);
+	cr_expect_eq(access(got, R_OK), 0, "debuginfod's cache holds no %s", got);
+	perfev_symbolizer_free(s);
+	unsetenv("DEBUGINFOD_URLS");
+	run_result_free(&r);
+	run_result_free(&b);
+	run_result_free(&m);
+	run_result_free(&up);
 }
