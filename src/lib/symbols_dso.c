@@ -105,35 +105,16 @@ size_t pv_elf_build_id(Elf *elf, uint8_t *out, size_t max)
 	return (size_t)n;
 }
 
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *out)
-{
-	size_t shstrndx;
-	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
-		return NULL;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		const char *n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && strcmp(n, name) == 0) {
-			if (out)
-				*out = sh;
-			return scn;
-		}
-	}
-	return NULL;
-}
-
 static bool has_data(Elf *elf, const char *name)
 {
 	GElf_Shdr sh;
-	return section_named(elf, name, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
+	return pv_elf_section(elf, name, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
 }
 
 int pv_minidebuginfo(Elf *elf, struct pv_elf *out)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = section_named(elf, ".gnu_debugdata", &sh);
+	Elf_Scn *scn = pv_elf_section(elf, ".gnu_debugdata", &sh);
 	if (!scn || sh.sh_type == SHT_NOBITS)
 		return -ENOENT;
 	Elf_Data *d = elf_rawdata(scn, NULL);

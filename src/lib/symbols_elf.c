@@ -12,7 +12,7 @@
 
 static int read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t);
 
-static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *out)
+Elf_Scn *pv_elf_section(Elf *elf, const char *name, GElf_Shdr *out)
 {
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
@@ -23,7 +23,8 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *out)
 			continue;
 		const char *n = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (n && strcmp(n, name) == 0) {
-			*out = sh;
+			if (out)
+				*out = sh;
 			return scn;
 		}
 	}
@@ -88,8 +89,8 @@ int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, boo
 static int read_plt_got(struct pv_strpool *p, Elf *elf, struct pv_symtab *t)
 {
 	GElf_Shdr pg, rd, dsh;
-	Elf_Scn *pg_scn = find_section(elf, ".plt.got", &pg);
-	Elf_Scn *rd_scn = find_section(elf, ".rela.dyn", &rd);
+	Elf_Scn *pg_scn = pv_elf_section(elf, ".plt.got", &pg);
+	Elf_Scn *rd_scn = pv_elf_section(elf, ".rela.dyn", &rd);
 	if (!pg_scn || !rd_scn || pg.sh_type != SHT_PROGBITS || rd.sh_type != SHT_RELA ||
 	    rd.sh_entsize == 0)
 		return 0;
@@ -152,14 +153,14 @@ static int read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t)
 		return 0;
 	uint64_t first, entsize;
 	GElf_Shdr plt, pltsec, rela;
-	Elf_Scn *rela_scn = find_section(elf, ".rela.plt", &rela);
+	Elf_Scn *rela_scn = pv_elf_section(elf, ".rela.plt", &rela);
 	if (!rela_scn || rela.sh_type != SHT_RELA || rela.sh_entsize == 0)
 		return 0;
-	if (eh.e_machine == EM_X86_64 && find_section(elf, ".plt.sec", &pltsec) &&
+	if (eh.e_machine == EM_X86_64 && pv_elf_section(elf, ".plt.sec", &pltsec) &&
 	    pltsec.sh_type == SHT_PROGBITS) {
 		first = pltsec.sh_addr; /* IBT: the stubs proper, no PLT0 */
 		entsize = 16;
-	} else if (find_section(elf, ".plt", &plt) && plt.sh_type == SHT_PROGBITS) {
+	} else if (pv_elf_section(elf, ".plt", &plt) && plt.sh_type == SHT_PROGBITS) {
 		if (eh.e_machine == EM_X86_64 || eh.e_machine == EM_386) {
 			first = plt.sh_addr + 16;
 			entsize = 16;

@@ -143,7 +143,9 @@ size_t pv_elf_build_id(Elf *elf, uint8_t *out, size_t max);
 /* Decompresses .gnu_debugdata (xz) into an ELF image. 0 or -errno. */
 int pv_minidebuginfo(Elf *elf, struct pv_elf *out);
 
-/* symbols_elf.c: read an ELF's symbols into t (rank_base orders sources). */
+/* symbols_elf.c: the section called name (and its header, if out), or NULL. */
+Elf_Scn *pv_elf_section(Elf *elf, const char *name, GElf_Shdr *out);
+/* Reads an ELF's function symbols (.symtab, or .dynsym if dynsym) into t. */
 int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, bool dynsym);
 int pv_elf_read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t);
 int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
