@@ -119,7 +119,7 @@ void maps_free(struct perfev_map *maps, size_t nr)
 
 struct nm_sym *nm_text(const char *path, bool demangle, size_t *nr)
 {
-	struct run_result r = run_cmd("nm -S %s --defined-only '%s'", demangle ? "-C" : "", path);
+	struct run_result r = run_cmd("nm -n -S %s --defined-only '%s'", demangle ? "-C" : "", path);
 	cr_assert_eq(r.status, 0, "nm failed: %s", r.err);
 	struct nm_sym *s = NULL;
 	size_t n = 0, cap = 0;

@@ -31,7 +31,7 @@ struct nm_sym {
 	char type;
 	char *name;
 };
-/* nm -S [-C] over path, text symbols with a size only. Caller frees with nm_free. */
+/* nm -n -S [-C] over path (by address), text symbols with a size only. Caller frees with nm_free. */
 struct nm_sym *nm_text(const char *path, bool demangle, size_t *nr);
 void nm_free(struct nm_sym *s, size_t nr);
 

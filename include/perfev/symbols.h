@@ -49,8 +49,12 @@ struct perfev_symbolizer_opts {
 
 /* perfev_symbolizer_resolve() flags. */
 enum perfev_resolve_flags {
-	PERFEV_RESOLVE_SRCLINE = 1u << 0, /* fill lines[] from DWARF (outermost only) */
-	PERFEV_RESOLVE_INLINE = 1u << 1,  /* and the inlined frames (implies SRCLINE) */
+	/* lines[]: one entry, the line table's position and the innermost
+	 * function there (what addr2line -f prints) */
+	PERFEV_RESOLVE_SRCLINE = 1u << 0,
+	/* lines[]: the whole chain, innermost inlined frame first, as
+	 * addr2line -f -i (implies SRCLINE) */
+	PERFEV_RESOLVE_INLINE = 1u << 1,
 	PERFEV_RESOLVE_NO_DEMANGLE = 1u << 2, /* keep symbols as mangled in the ELF */
 	/* ip is a return address (a callchain entry above the leaf): the call
 	 * instruction before it is looked up, as perf and addr2line users do. */
@@ -81,6 +85,16 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s);
 PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 					 const struct perfev_map *map, uint64_t ip,
 					 unsigned flags, struct perfev_location *loc);
+
+/*
+ * Resolves vaddr, an address of the file at path in the file's own terms
+ * (ELF virtual address, as nm and addr2line print them), with no process
+ * or map: the file and its debug info are found as for
+ * perfev_symbolizer_resolve(). Same contract; loc->map is NULL.
+ */
+PERFEV_API int perfev_symbolizer_resolve_file(struct perfev_symbolizer *s, const char *path,
+					      uint64_t vaddr, unsigned flags,
+					      struct perfev_location *loc);
 
 /*
  * Resolves a kernel address through kallsyms (modules included). Same

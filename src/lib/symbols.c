@@ -229,6 +229,21 @@ static uint64_t to_vaddr(const struct pv_dso *d, const struct perfev_map *m, uin
 	return off;
 }
 
+/* Fills loc (ip, map set by the caller) from a DSO at its own addresses. */
+static int resolve_in_dso(struct perfev_symbolizer *s, struct pv_dso *d, uint64_t vaddr,
+			  uint64_t vlook, unsigned flags, struct perfev_location *loc)
+{
+	loc->dso = d->name;
+	loc->rel_ip = vaddr;
+	const struct pv_sym *sym = pv_symtab_find(&d->syms, vlook);
+	if (sym) {
+		loc->symbol = sym_name(s, sym->name, flags);
+		loc->symoff = vaddr - sym->start;
+	}
+	fill_lines(s, d, vlook, flags, loc);
+	return sym ? 1 : 0;
+}
+
 static bool same_map(const struct perfev_map *a, const struct perfev_map *b)
 {
 	return a->start == b->start && a->end == b->end && a->pgoff == b->pgoff &&
@@ -265,14 +280,21 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 		s->last_dso = d;
 		s->last_pid = pid;
 	}
-	loc->dso = d->name;
-	loc->rel_ip = to_vaddr(d, map, ip);
-	uint64_t vlook = to_vaddr(d, map, look);
-	const struct pv_sym *sym = pv_symtab_find(&d->syms, vlook);
-	if (sym) {
-		loc->symbol = sym_name(s, sym->name, flags);
-		loc->symoff = loc->rel_ip - sym->start;
-	}
-	fill_lines(s, d, vlook, flags, loc);
-	return sym ? 1 : 0;
+	return resolve_in_dso(s, d, to_vaddr(d, map, ip), to_vaddr(d, map, look), flags, loc);
+}
+
+PERFEV_API int perfev_symbolizer_resolve_file(struct perfev_symbolizer *s, const char *path,
+					      uint64_t vaddr, unsigned flags,
+					      struct perfev_location *loc)
+{
+	if (!s || !path || !loc)
+		return pv_error(EINVAL, "perfev_symbolizer_resolve_file: NULL argument");
+	memset(loc, 0, sizeof(*loc));
+	loc->ip = vaddr;
+	loc->dso = "[unknown]";
+	struct pv_dso *d = dso_for(s, -1, path, NULL, 0, NULL);
+	if (!d)
+		return 0;
+	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? vaddr - 1 : vaddr;
+	return resolve_in_dso(s, d, vaddr, look, flags, loc);
 }

@@ -413,6 +413,7 @@ void pv_dso_free(struct pv_dso *d)
 		if (d->cu_index.vals[i])
 			pv_cu_index_free(d->cu_index.vals[i]);
 	pv_u64map_free(&d->cu_index);
+	free(d->cu_ranges);
 	pv_elf_close(&d->bin);
 	pv_elf_close(&d->debug);
 	pv_elf_close(&d->mini);

@@ -169,19 +169,79 @@ static int32_t innermost(const struct pv_cu_index *x, uint64_t addr)
 		else
 			hi = mid;
 	}
+	/* as binutils: the smallest range holding addr; on a tie, the later DIE
+	 * (a child covering all of its parent, or the last of overlapping copies) */
 	int32_t best = -1;
-	int best_depth = -1;
+	uint64_t best_len = UINT64_MAX;
 	for (size_t i = lo, scanned = 0; i > 0 && scanned < MAX_SCAN; i--, scanned++) {
 		const struct range_node *r = &x->ranges[i - 1];
-		if (addr < r->hi && r->depth > best_depth) {
+		uint64_t len = r->hi - r->lo;
+		if (addr < r->hi &&
+		    (len < best_len || (len == best_len && (int32_t)r->die > best))) {
 			best = (int32_t)r->die;
-			best_depth = r->depth;
+			best_len = len;
 		}
 		/* a top-level function: everything nested in it was seen (sorted by lo) */
 		if (r->depth == 0)
 			break;
 	}
 	return best;
+}
+
+/* ---- units by address, when .debug_aranges is missing ---------------------- */
+struct pv_cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off off;
+};
+
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct pv_cu_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void build_cu_ranges(struct pv_dso *d, Dwarf *dw)
+{
+	size_t cap = 0;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	d->cu_ranges_built = true;
+	while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		int guard = 0;
+		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0 && guard++ < 65536) {
+			if (hi <= lo)
+				continue;
+			if (pv_grow(&d->cu_ranges, &cap, d->nr_cu_ranges + 1, sizeof(*d->cu_ranges)) < 0)
+				return;
+			d->cu_ranges[d->nr_cu_ranges++] =
+				(struct pv_cu_range){lo, hi, dwarf_dieoffset(&cudie)};
+		}
+	}
+	if (d->nr_cu_ranges)
+		qsort(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), cmp_cu_range);
+}
+
+/* The unit holding addr: by .debug_aranges, else by the units' own ranges. */
+static bool find_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	if (!d->cu_ranges_built)
+		build_cu_ranges(d, dw);
+	size_t lo = 0, hi = d->nr_cu_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->cu_ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, n = 0; i > 0 && n < 16; i--, n++)
+		if (addr < d->cu_ranges[i - 1].hi)
+			return dwarf_offdie(dw, d->cu_ranges[i - 1].off, cu) != NULL;
+	return false;
 }
 
 /* ---- building the chain --------------------------------------------------- */
@@ -194,19 +254,39 @@ static int push(struct pv_srcinfo *si, size_t *cap, const char *fn, const char *
 	return 0;
 }
 
+/* A source path as addr2line prints it: relative ones under the unit's DW_AT_comp_dir. */
+static const char *src_path(struct perfev_symbolizer *s, Dwarf_Die *cu, const char *f)
+{
+	if (!f)
+		return NULL;
+	Dwarf_Attribute a;
+	const char *dir = f[0] == '/' ? NULL : dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	if (!dir || !*dir)
+		return pv_strpool_add(s->pool, f);
+	size_t dl = strlen(dir), fl = strlen(f);
+	char *buf = malloc(dl + fl + 2);
+	if (!buf)
+		return NULL;
+	memcpy(buf, dir, dl);
+	buf[dl] = '/';
+	memcpy(buf + dl + 1, f, fl + 1);
+	const char *r = pv_strpool_add(s->pool, buf);
+	free(buf);
+	return r;
+}
+
 static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, uint64_t addr,
 		    bool inlines, struct pv_srcinfo *si)
 {
 	Dwarf_Die cu;
 	size_t cap = 0;
-	if (!dwarf_addrdie(dw, addr, &cu))
+	if (!find_cu(d, dw, addr, &cu))
 		return;
 	const char *file = NULL;
 	int line = 0, col = 0;
 	Dwarf_Line *l = dwarf_getsrc_die(&cu, addr);
 	if (l) {
-		const char *f = dwarf_linesrc(l, NULL, NULL);
-		file = f ? pv_strpool_add(s->pool, f) : NULL;
+		file = src_path(s, &cu, dwarf_linesrc(l, NULL, NULL));
 		dwarf_lineno(l, &line);
 		dwarf_linecol(l, &col);
 	}
@@ -235,14 +315,15 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 			files = NULL;
 		if (files && dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0 &&
 		    w < nfiles) {
-			const char *f = dwarf_filesrc(files, w, NULL, NULL);
-			file = f ? pv_strpool_add(s->pool, f) : NULL;
+			file = src_path(s, &cu, dwarf_filesrc(files, w, NULL, NULL));
 		}
 		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0)
 			line = (int)w;
 		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_column, &a), &w) == 0)
 			col = (int)w;
 	}
+	if (si->nr == 0 && !file) /* a unit without lines (crtstuff.c): its name, as addr2line */
+		file = dwarf_diename(&cu) ? pv_strpool_add(s->pool, dwarf_diename(&cu)) : NULL;
 	if (si->nr == 0 && file) /* a line without a function DIE (e.g. assembly) */
 		push(si, &cap, NULL, file, (uint32_t)PV_MAX(line, 0), (uint32_t)PV_MAX(col, 0));
 }

@@ -42,10 +42,10 @@ static bool is_code(const GElf_Sym *sym)
 
 static uint8_t rank_of(const GElf_Sym *sym)
 {
-	switch (GELF_ST_BIND(sym->st_info)) {
+	switch (GELF_ST_BIND(sym->st_info)) { /* perf: non-weak first, then global */
 	case STB_GLOBAL: return 3;
-	case STB_WEAK: return 2;
-	default: return 1;
+	case STB_WEAK: return 1;
+	default: return 2;
 	}
 }
 
@@ -76,6 +76,11 @@ int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, boo
 			if (pv_symtab_add(t, sym.st_value, sym.st_size, pooled, NULL,
 					  rank_of(&sym)) < 0)
 				return -ENOMEM;
+			/* unsized (assembly, _init/_fini): no further than its section */
+			Elf_Scn *home = sym.st_size ? NULL : elf_getscn(elf, sym.st_shndx);
+			GElf_Shdr hs;
+			if (home && gelf_getshdr(home, &hs) && sym.st_value >= hs.sh_addr)
+				pv_symtab_last(t)->limit = hs.sh_addr + hs.sh_size;
 			added++;
 		}
 	}

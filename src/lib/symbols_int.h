@@ -40,10 +40,11 @@ void pv_u64map_free(struct pv_u64map *m);
 
 /* ---- sorted symbol tables ------------------------------------------------ */
 struct pv_sym {
-	uint64_t start, size; /* size 0: up to the next symbol */
+	uint64_t start, size; /* size 0: up to the next symbol (and limit) */
+	uint64_t limit;       /* for size 0: the end of its section (0: none) */
 	const char *name;     /* pooled, demangled */
 	const char *module;   /* kallsyms: pooled "[mod]"; NULL otherwise */
-	uint8_t rank;         /* which of symbols at one address wins: higher */
+	uint8_t rank;         /* among symbols at one address: higher wins (global 3, local 2, weak 1) */
 };
 struct pv_symtab {
 	struct pv_sym *syms;
@@ -51,6 +52,11 @@ struct pv_symtab {
 };
 int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
 		  const char *module, uint8_t rank);
+/* The symbol just added, e.g. to set its limit. */
+static inline struct pv_sym *pv_symtab_last(struct pv_symtab *t)
+{
+	return t->nr ? &t->syms[t->nr - 1] : NULL;
+}
 /* Sorts, keeps one symbol per address (highest rank), fills zero sizes up to the next symbol. */
 void pv_symtab_finish(struct pv_symtab *t);
 /* The symbol containing addr, or NULL. */
@@ -94,6 +100,10 @@ struct pv_dso {
 	struct pv_symtab syms;
 	struct pv_u64map srcinfo; /* (vaddr << 1 | inline) -> struct pv_srcinfo */
 	struct pv_u64map cu_index; /* CU DIE offset -> struct pv_cu_index */
+	/* units by address, for DWARF without .debug_aranges (clang's default) */
+	struct pv_cu_range *cu_ranges;
+	size_t nr_cu_ranges;
+	bool cu_ranges_built;
 };
 
 struct pv_jit {
@@ -152,6 +162,7 @@ int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
 
 /* symbols_dwarf.c: source lines at vaddr, innermost first; cached in the dso. */
 struct pv_cu_index;
+struct pv_cu_range;
 void pv_cu_index_free(struct pv_cu_index *x);
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
 					uint64_t vaddr, bool inlines);

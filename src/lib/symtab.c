@@ -14,7 +14,7 @@ int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char
 		return -ENOMEM;
 	if (pv_grow(&t->syms, &t->cap, t->nr + 1, sizeof(*t->syms)) < 0)
 		return -ENOMEM;
-	t->syms[t->nr++] = (struct pv_sym){start, size, name, module, rank};
+	t->syms[t->nr++] = (struct pv_sym){start, size, 0, name, module, rank};
 	return 0;
 }
 
@@ -23,11 +23,15 @@ static int cmp_sym(const void *a, const void *b)
 	const struct pv_sym *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* best first: higher rank, then a real size, then the longer name (as perf) */
-	if (x->rank != y->rank)
-		return x->rank > y->rank ? -1 : 1;
+	/* best first, as perf's choose_best_symbol: a real size, then the rank
+	 * (global, local, weak), fewer leading underscores, the longer name */
 	if ((x->size != 0) != (y->size != 0))
 		return x->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
 	size_t lx = strlen(x->name), ly = strlen(y->name);
 	if (lx != ly)
 		return lx > ly ? -1 : 1;
@@ -49,9 +53,16 @@ void pv_symtab_finish(struct pv_symtab *t)
 		t->syms[n++] = t->syms[i];
 	}
 	t->nr = n;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!t->syms[i].size)
-			t->syms[i].size = t->syms[i + 1].start - t->syms[i].start;
+	for (size_t i = 0; i < n; i++) {
+		struct pv_sym *s = &t->syms[i];
+		if (s->size)
+			continue;
+		uint64_t end = i + 1 < n ? t->syms[i + 1].start : UINT64_MAX;
+		if (s->limit > s->start && s->limit < end)
+			end = s->limit;
+		if (end != UINT64_MAX)
+			s->size = end - s->start;
+	}
 }
 
 const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr)

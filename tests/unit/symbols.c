@@ -154,6 +154,17 @@ Test(unit_symbols, c_symbols_lines_inlines_equal_nm_and_addr2line, .timeout = 60
 	perfev_symbolizer_free(s);
 }
 
+Test(unit_symbols, clang_without_aranges, .timeout = 60)
+{
+	if (access(fixture("inl.clang"), X_OK) != 0)
+		cr_skip_test("no clang: no inl.clang fixture");
+	struct perfev_symbolizer *s = new_sym("/nonexistent");
+	const char *bin = fixture("inl.clang");
+	size_t n = compare_with_tools(s, bin, bin, bin, NULL, true);
+	cr_assert_geq(n, 6);
+	perfev_symbolizer_free(s);
+}
+
 Test(unit_symbols, cxx_demangled_like_nm_and_addr2line, .timeout = 60)
 {
 	struct perfev_symbolizer *s = new_sym("/nonexistent");

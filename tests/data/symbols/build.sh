@@ -7,6 +7,7 @@
 #   inl.mini       inl stripped, with MiniDebugInfo (.gnu_debugdata)
 #   inl.bare       inl stripped, no debug info anywhere
 #   cxx            C++, -O1 -g
+#   inl.clang      inl.c by clang (no .debug_aranges) if clang is present
 #   rs, rs.v0      Rust (legacy / v0 mangling) if rustc is present
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +50,11 @@ cc -O2 -g -fno-omit-frame-pointer -Wl,--build-id -DBARE_VARIANT -o inl.bare "$sr
 objcopy --strip-all inl.bare
 
 c++ -O1 -g -o cxx "$src/cxx.cpp"
+
+# clang emits no .debug_aranges: units are found by their own ranges
+if command -v clang >/dev/null; then
+  clang -O2 -g -fno-omit-frame-pointer -o inl.clang "$src/inl.c"
+fi
 
 if command -v rustc >/dev/null; then
   rustc -g -C opt-level=1 -C symbol-mangling-version=legacy -o rs "$src/rs.rs" 2>/dev/null ||
