@@ -195,6 +195,8 @@ static bool try_open(struct pv_elf *e, const char *path, const uint8_t *bid, siz
 	return true;
 }
 
+static void *debuginfod(struct perfev_symbolizer *s);
+
 static void find_binary(struct perfev_symbolizer *s, struct pv_dso *d, int pid, const char *path)
 {
 	char buf[PATH_MAX + 64], h[2 * PERFEV_BUILD_ID_MAX + 1];
@@ -226,6 +228,20 @@ static void find_binary(struct perfev_symbolizer *s, struct pv_dso *d, int pid, 
 			snprintf(buf, sizeof(buf), "/proc/%d/root%s", pid, path);
 			if (try_open(&d->bin, buf, d->build_id, d->build_id_len, &mismatch))
 				return;
+		}
+	}
+	if (d->build_id_len && debuginfod(s)) { /* the binary itself, by build-id */
+		char *got = NULL;
+		int fd = debuginfod_find_executable(s->debuginfod, d->build_id,
+						    (int)d->build_id_len, &got);
+		if (fd >= 0) {
+			close(fd);
+			bool ok = got && try_open(&d->bin, got, d->build_id, d->build_id_len, NULL);
+			free(got);
+			if (ok)
+				return;
+		} else {
+			free(got);
 		}
 	}
 	if (mismatch)

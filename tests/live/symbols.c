@@ -72,6 +72,19 @@ Test(live_symbols, own_process_and_libc)
 	cr_expect(strstr(loc.dso, "libc"), "dso %s", loc.dso);
 	cr_expect(libc_name_ok(loc.dso, loc.rel_ip - loc.symoff, loc.symbol),
 		  "libc: perfev says %s, nm -D has no such name there", loc.symbol);
+	/* with libc's debug file installed (libc6-dbg), found by build-id: lines too */
+	struct run_result r = run_cmd("readelf -n '%s' | awk '/Build ID/ {print $3}'", loc.dso);
+	char dbg[256];
+	r.out[strcspn(r.out, "\n")] = '\0';
+	snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", r.out,
+		 strlen(r.out) > 2 ? r.out + 2 : "");
+	if (access(dbg, R_OK) == 0) {
+		cr_log_info("libc's debug file: %s", dbg);
+		cr_expect_geq(loc.nr_lines, 1, "libc's debug file is installed, but no lines");
+		cr_expect(loc.nr_lines && strstr(loc.lines[0].file, "sort.c"), "qsort at %s", /* msort.c */
+			  loc.nr_lines ? loc.lines[0].file : "?");
+	}
+	run_result_free(&r);
 	dlclose(libc);
 	maps_free(maps, n);
 	perfev_symbolizer_free(s);
