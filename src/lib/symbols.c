@@ -257,7 +257,8 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 {
 	if (!s || !loc)
 		return pv_error(EINVAL, "perfev_symbolizer_resolve: NULL argument");
-	if ((map && map->kernel) || (!map && is_kernel_ip(ip))) {
+	if ((map && (map->kernel || (map->path && !strncmp(map->path, "[kernel.kallsyms]", 17)))) ||
+	    (!map && is_kernel_ip(ip))) {
 		loc->map = map;
 		return perfev_symbolizer_resolve_kernel(s, ip, flags, loc);
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define RING_PAGES 256
@@ -163,6 +164,8 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	cr_assert(u && s);
 	size_t with_main = 0, deep_ones = 0, in_leaf = 0;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < n; i++) {
 		struct perfev_unwind_sample us = {
 			.size = sizeof(us), .pid = (int)samples[i].pid, .tid = (int)samples[i].tid,
@@ -192,6 +195,10 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 			deep_ones++;
 		free(samples[i].stack);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cr_log_info("unwound and symbolized %zu samples in %.3f s (first use: ELF/CFI loading "
+		    "included)", n, secs);
 	struct perfev_unwind_stats st;
 	perfev_unwinder_stats(u, &st);
 	cr_log_info("%zu samples: %zu reach main, %zu with all %d descend frames; stats: "

@@ -388,6 +388,12 @@ Test(unit_symbols, kallsyms_file)
 	cr_expect_eq(loc.symoff, 0x10);
 	cr_expect(loc.kernel);
 	cr_expect_str_eq(loc.dso, "[kernel.kallsyms]");
+	/* perf.data's kernel map is named [kernel.kallsyms]_text */
+	struct perfev_map kmap = {.start = 0xffffffff81000000, .end = 0xffffffff82000000,
+				  .path = "[kernel.kallsyms]_text"};
+	cr_assert_eq(perfev_symbolizer_resolve(s, -1, &kmap, 0xffffffff81000301, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "schedule");
+	cr_expect_eq(loc.map, &kmap);
 	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff81000280, 0, &loc), 1);
 	cr_expect_str_eq(loc.symbol, "helper_local"); /* data symbols are not functions */
 	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffffc0001084, 0, &loc), 1);
