@@ -160,6 +160,7 @@ PERFEV_API void perfev_recorder_free(struct perfev_recorder *r)
 		rec_child_wait(r, true);
 	rec_close_events(r);
 	rec_out_close(r);
+	rec_scan_free(r);
 	perfev_evlist_free(r->own_events);
 	for (int i = 0; i < 2; i++)
 		if (r->wake[i] >= 0)

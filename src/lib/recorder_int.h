@@ -65,6 +65,7 @@ struct perfev_recorder {
 	size_t out_len;
 	bool pipe_mode;
 	struct perfev_record_stats stats;
+	struct rec_scan *scan;        /* recorder_scan.c */
 };
 
 #define REC_FD(r, ev, c, t) ((r)->fds[((ev) * (r)->ncpus + (c)) * (r)->ntids + (t)])
@@ -79,8 +80,19 @@ int rec_child_start(struct perfev_recorder *r);
 void rec_child_wait(struct perfev_recorder *r, bool kill_it);
 /* recorder_loop.c */
 int rec_drain_all(struct perfev_recorder *r, bool *wrote);
-/* recorder_scan.c: what samples hit, for the build-ids (every drained record). */
+/* recorder_scan.c: which binaries samples hit, for the build-ids. */
+struct rec_dso {
+	char *path;
+	bool hit;
+};
 void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size);
+void rec_scan_mmap(struct perfev_recorder *r, pid_t pid, uint64_t start, uint64_t len,
+		   const char *path);
+void rec_scan_fork(struct perfev_recorder *r, pid_t pid, pid_t ppid);
+void rec_scan_exec(struct perfev_recorder *r, pid_t pid);
+void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool kernel);
+const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *kernel_hit);
+void rec_scan_free(struct perfev_recorder *r);
 /* recorder_out.c: the output file. */
 int rec_out_open(struct perfev_recorder *r);
 int rec_out_begin(struct perfev_recorder *r);
