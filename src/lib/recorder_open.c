@@ -48,7 +48,7 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->disabled = 1;
 	bool system_wide = r->tids[0] == -1;
 	a->inherit = !system_wide;
-	a->enable_on_exec = r->child > 0 && !system_wide;
+	a->enable_on_exec = r->child && !system_wide;
 	a->watermark = 0;
 	a->wakeup_events = 0; /* wake when half the buffer is full */
 	if (idx == 0) { /* the first event also tracks processes and maps */
