@@ -67,6 +67,7 @@ struct perfev_recorder {
 	bool pipe_mode;
 	struct perfev_record_stats stats;
 	struct rec_scan *scan;        /* recorder_scan.c */
+	struct perfev_decoder *dec;   /* side-band records, decoded for the scan */
 };
 
 #define REC_FD(r, ev, c, t) ((r)->fds[((ev) * (r)->ncpus + (c)) * (r)->ntids + (t)])
@@ -95,6 +96,9 @@ void rec_scan_exec(struct perfev_recorder *r, pid_t pid);
 void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool kernel);
 const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *kernel_hit);
 void rec_scan_free(struct perfev_recorder *r);
+/* recorder_synth.c: the kernel map; COMM, FORK, MMAP2 of running processes. */
+int rec_synth_kernel(struct perfev_recorder *r);
+int rec_synth_processes(struct perfev_recorder *r);
 /* recorder_out.c: the output file. */
 int rec_out_open(struct perfev_recorder *r);
 int rec_out_begin(struct perfev_recorder *r);

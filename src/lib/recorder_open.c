@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "recorder_int.h"
 #include "perfev/sys.h"
+#include "perfev/record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,11 @@ int rec_open_events(struct perfev_recorder *r)
 			}
 		}
 	}
+	if (!(r->dec = perfev_decoder_new()))
+		return -errno;
+	for (size_t ev = 0; ev < nev; ev++)
+		if (perfev_decoder_add_attr(r->dec, &r->attrs[ev], r->ids[ev], r->ncpus * r->ntids) < 0)
+			return -errno;
 	return 0;
 }
 
@@ -159,4 +165,6 @@ void rec_close_events(struct perfev_recorder *r)
 	r->ids = NULL;
 	free(r->attrs);
 	r->attrs = NULL;
+	perfev_decoder_free(r->dec);
+	r->dec = NULL;
 }

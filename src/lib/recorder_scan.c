@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "recorder_int.h"
+#include "perfev/record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +134,10 @@ void rec_scan_exec(struct perfev_recorder *r, pid_t pid)
 {
 	struct rec_scan *s = scan(r);
 	struct scan_proc *p = s ? find_proc(s, pid) : NULL;
-	if (p) {
-		p->n = 0;
-		p->parent = -1;
-	}
+	if (!p)
+		return;
+	p->n = 0;
+	p->parent = -1;
 	s->last_pid = 0;
 }
 
@@ -221,5 +222,27 @@ void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size)
 		uint16_t mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 		rec_scan_sample(r, (pid_t)pid, ip,
 				mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL);
+		return;
+	}
+	if (h->type != PERF_RECORD_MMAP && h->type != PERF_RECORD_MMAP2 &&
+	    h->type != PERF_RECORD_FORK && h->type != PERF_RECORD_COMM)
+		return;
+	struct perfev_record d;
+	if (!r->dec || perfev_decoder_decode(r->dec, rec, size, &d) < 0)
+		return;
+	switch (d.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (!(d.misc & PERF_RECORD_MISC_MMAP_DATA) && d.u.mmap.filename)
+			rec_scan_mmap(r, (pid_t)d.u.mmap.pid, d.u.mmap.addr, d.u.mmap.len,
+				      d.u.mmap.filename);
+		break;
+	case PERF_RECORD_FORK:
+		rec_scan_fork(r, (pid_t)d.u.fork.pid, (pid_t)d.u.fork.ppid);
+		break;
+	case PERF_RECORD_COMM:
+		if (d.misc & PERF_RECORD_MISC_COMM_EXEC)
+			rec_scan_exec(r, (pid_t)d.u.comm.pid);
+		break;
 	}
 }
