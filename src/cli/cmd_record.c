@@ -159,6 +159,8 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	o.cmdline_argc = argc;
+	o.cmdline_argv = argv;
 	if (perfev_evlist_count(events))
 		o.events = events;
 	if (!o.output) { /* perf writes a pipe-mode stream when stdout is a pipe */
