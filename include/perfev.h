@@ -19,6 +19,9 @@
  *   perfev/recorder.h recording into perf.data (perfev record)
  *   perfev/profile.h  the call-tree profile model and flat (report) views
  *   perfev/export.h   folded stacks, SVG flame graphs, pprof, Firefox Profiler
+ *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
+ *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
+ *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -45,6 +48,9 @@
 #include "perfev/recorder.h"
 #include "perfev/profile.h"
 #include "perfev/export.h"
+#include "perfev/watch.h"
+#include "perfev/probe.h"
+#include "perfev/tracepoint.h"
 
 #ifdef __cplusplus
 extern "C" {
