@@ -59,6 +59,9 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->comm_exec = 1;
 		a->task = 1;
 		a->context_switch = o->switch_events;
+		/* DWARF unwinding reads .eh_frame_hdr, which lives in a non-executable
+		 * segment: the unwinder needs the data maps too (perf does the same). */
+		a->mmap_data = o->call_graph == PERFEV_CALLGRAPH_DWARF;
 	}
 	a->size = 0;
 }

@@ -47,9 +47,12 @@ struct map_ctx {
 static int synth_map(const struct rec_proc_map *m, void *arg)
 {
 	struct map_ctx *c = arg;
-	if (!(m->prot & PROT_EXEC) || !strcmp(m->path, "[vsyscall]"))
+	bool data = !(m->prot & PROT_EXEC);
+	if ((data && !c->r->attrs[0].mmap_data) || !strcmp(m->path, "[vsyscall]"))
 		return 0;
 	struct perfev_record rec = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER};
+	if (data)
+		rec.misc |= PERF_RECORD_MISC_MMAP_DATA;
 	rec.u.mmap.pid = (uint32_t)c->pid;
 	rec.u.mmap.tid = (uint32_t)c->pid;
 	rec.u.mmap.addr = m->start;
@@ -61,7 +64,8 @@ static int synth_map(const struct rec_proc_map *m, void *arg)
 	rec.u.mmap.prot = m->prot;
 	rec.u.mmap.flags = m->flags;
 	rec.u.mmap.filename = m->path;
-	rec_scan_mmap(c->r, c->pid, m->start, m->end - m->start, m->path);
+	if (!data)
+		rec_scan_mmap(c->r, c->pid, m->start, m->end - m->start, m->path);
 	c->err = emit(c->r, &rec);
 	return c->err < 0 ? c->err : 0;
 }
