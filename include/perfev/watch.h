@@ -1,0 +1,78 @@
+/*
+ * perfev/watch.h — in-process watchpoints: a hardware breakpoint
+ * (PERF_TYPE_BREAKPOINT) on an address of the calling thread that calls a
+ * handler on every access, through the kernel's synchronous SIGTRAP
+ * (attr.sigtrap, with attr.sig_data naming the watch).
+ *
+ * The handler runs inside the SIGTRAP handler, right after the accessing
+ * instruction (x86 data breakpoints trap after the access): only
+ * async-signal-safe work there. perfev installs its SIGTRAP handler on the
+ * first perfev_watch_new() and passes signals that are not its own to the
+ * handler that was there before.
+ *
+ * The watch monitors the thread that created it (perf_event_open pid 0);
+ * it is removed on exec (attr.remove_on_exec, which sigtrap requires).
+ * Hardware limits apply: x86 has 4 debug registers, lengths 1, 2, 4, 8
+ * with the address aligned to the length, and no read-only watchpoints
+ * (use PERFEV_WATCH_RW).
+ */
+#ifndef PERFEV_WATCH_H
+#define PERFEV_WATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "perfev/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Access kinds: the kernel's HW_BREAKPOINT_R/W/RW/X values. */
+enum perfev_watch_type {
+	PERFEV_WATCH_R = 1,
+	PERFEV_WATCH_W = 2,
+	PERFEV_WATCH_RW = 3,
+	PERFEV_WATCH_X = 4,
+};
+
+struct perfev_watch;
+
+/* One access, as the handler sees it. */
+struct perfev_watch_hit {
+	struct perfev_watch *watch;
+	uint64_t addr;  /* the watched address (siginfo si_addr) */
+	unsigned type;  /* the watch's perfev_watch_type */
+	uint64_t ip;    /* user IP at the trap: on x86 the instruction after the access */
+};
+
+typedef void (*perfev_watch_fn)(const struct perfev_watch_hit *hit, void *arg);
+
+/*
+ * Watches [addr, addr+len) for accesses of `type` in the calling thread,
+ * calling fn(hit, arg) on each. Returns the watch or NULL (errno; EINVAL for
+ * a length/alignment/type the hardware refuses, ENOSPC when the debug
+ * registers are taken; perfev_errmsg() says which).
+ */
+PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, unsigned type,
+						 perfev_watch_fn fn, void *arg);
+/*
+ * Moves the watch to another address/length/type without closing it
+ * (PERF_EVENT_IOC_MODIFY_ATTRIBUTES). Returns 0 or -errno; on failure the
+ * watch stays where it was.
+ */
+PERFEV_API int perfev_watch_move(struct perfev_watch *w, const void *addr, size_t len,
+				 unsigned type);
+/* Accesses counted by the kernel so far (the event's count), or -errno. */
+PERFEV_API int64_t perfev_watch_count(const struct perfev_watch *w);
+/* The event's file descriptor (for the ioctls of perfev/sys.h). */
+PERFEV_API int perfev_watch_fd(const struct perfev_watch *w);
+/* Removes the watch. NULL is accepted. */
+PERFEV_API void perfev_watch_free(struct perfev_watch *w);
+
+/* "r", "w", "rw", "x" → perfev_watch_type; -EINVAL otherwise. */
+PERFEV_API int perfev_watch_type_parse(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFEV_WATCH_H */

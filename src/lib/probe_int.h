@@ -1,0 +1,23 @@
+/* probe_int.h — the tracefs probe registry shared by probe.c and its
+ * cleanup (private). */
+#ifndef PERFEV_PROBE_INT_H
+#define PERFEV_PROBE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Creates "p:perfev_PID/NAME LOCATION" (or r: for a return probe) in
+ * uprobe_events or kprobe_events, NAME made from name_hint and unique.
+ * Records it for removal at exit/signal. Writes "perfev_PID/NAME" into
+ * event and returns its tracepoint id, or -errno.
+ */
+int64_t pv_probe_tracefs_create(bool kernel, bool ret, const char *name_hint,
+				const char *location, char *event, size_t len);
+/* Removes one created probe event ("perfev_PID/NAME"); 0 or -errno. */
+int pv_probe_tracefs_remove(const char *event);
+/* Removes all; returns how many could not be removed. */
+int pv_probe_tracefs_remove_all(void);
+
+#endif

@@ -1,0 +1,165 @@
+/* uprobes and kprobes against the real kernel: exact counts, and nothing
+ * left behind in tracefs. */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_dynevents.h"
+#include "perfev.h"
+#include <errno.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define N 1234
+
+static void require_uprobes(void)
+{
+	require_root();
+	require_tracefs();
+	if (access("/sys/bus/event_source/devices/uprobe/type", R_OK) != 0 &&
+	    access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no uprobe PMU and no tracefs uprobe_events (CONFIG_UPROBE_EVENTS)");
+}
+
+/* Runs `calls_n calls N` with the probe counting on it; returns the count. */
+static uint64_t count_calls(const char *spec, struct perfev_probe **keep)
+{
+	struct perfev_probe *p = perfev_probe_new(spec);
+	cr_assert(p, "probe %s: %s", spec, perfev_errmsg());
+	char n[16];
+	snprintf(n, sizeof(n), "%d", N);
+	char *argv[] = {(char *)WORKLOAD("calls_n"), "calls", n, NULL};
+	struct held_child c = hold_child(argv);
+	struct perfev_attr a = *perfev_probe_attr(p);
+	int fd = perfev_open(&a, c.pid, -1, -1, 0);
+	cr_assert_geq(fd, 0, "open %s: %s", spec, perfev_errmsg());
+	cr_assert_eq(release_child(&c), 0);
+	uint64_t v = read_count(fd);
+	close(fd);
+	if (keep)
+		*keep = p;
+	else
+		perfev_probe_free(p);
+	return v;
+}
+
+Test(live_probe, uprobe_counts_entries_and_returns)
+{
+	require_uprobes();
+	unsetenv("PERFEV_PROBE_TRACEFS");
+	uint64_t in = count_calls("u:" WORKLOAD("calls_n") ":probe_target", NULL);
+	cr_assert_eq(in, N, "entry probe counted %llu of %d calls", (unsigned long long)in, N);
+	uint64_t out = count_calls("u:" WORKLOAD("calls_n") ":probe_target%return", NULL);
+	cr_assert_eq(out, N, "return probe counted %llu of %d returns", (unsigned long long)out, N);
+	cr_assert(!probe_events_mention(getpid()));
+}
+
+Test(live_probe, uprobe_through_tracefs_is_removed)
+{
+	require_uprobes();
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	setenv("PERFEV_PROBE_TRACEFS", "1", 1);
+	struct perfev_probe *p = NULL;
+	uint64_t in = count_calls("u:" WORKLOAD("calls_n") ":probe_target", &p);
+	cr_assert_eq(in, N, "tracefs entry probe counted %llu of %d", (unsigned long long)in, N);
+	cr_assert_not_null(perfev_probe_tracefs_event(p));
+	cr_assert(probe_events_mention(getpid()), "the probe is not in uprobe_events");
+	perfev_probe_free(p);
+	cr_assert(!probe_events_mention(getpid()), "the probe is still in uprobe_events");
+	uint64_t out = count_calls("u:" WORKLOAD("calls_n") ":probe_target%return", NULL);
+	cr_assert_eq(out, N);
+	cr_assert(!probe_events_mention(getpid()));
+}
+
+Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
+{
+	require_uprobes();
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	for (int how = 0; how < 2; how++) {
+		int ready[2];
+		cr_assert(pipe(ready) == 0);
+		pid_t pid = fork();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			setenv("PERFEV_PROBE_TRACEFS", "1", 1);
+			signal(SIGINT, SIG_DFL);
+			struct perfev_evlist *l = perfev_evlist_new();
+			struct perfev_evsel *e = perfev_probe_add(l, "u:" WORKLOAD("calls_n") ":probe_target");
+			if (!e)
+				_exit(3);
+			/* an open event keeps the probe busy: cleanup must close it */
+			int fd = perfev_open(perfev_evsel_attr(e), 0, -1, -1, 0);
+			if (fd < 0)
+				_exit(4);
+			if (write(ready[1], "x", 1) != 1)
+				_exit(5);
+			if (how == 1)
+				exit(0); /* atexit path, fd still open */
+			pause();
+			_exit(6);
+		}
+		close(ready[1]);
+		char c;
+		cr_assert_eq(read(ready[0], &c, 1), 1, "the child could not create its probe");
+		close(ready[0]);
+		cr_assert(probe_events_mention(pid), "the child's probe is not in uprobe_events");
+		if (how == 0)
+			kill(pid, SIGINT);
+		int st;
+		waitpid(pid, &st, 0);
+		if (how == 0)
+			cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "status 0x%x", st);
+		else
+			cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status 0x%x", st);
+		cr_assert(!probe_events_mention(pid), "%s left the probe behind",
+			  how ? "exit" : "SIGINT");
+	}
+}
+
+Test(live_probe, missing_symbol_is_explained)
+{
+	require_uprobes();
+	cr_assert_null(perfev_probe_new("u:" WORKLOAD("calls_n") ":no_such_fn"));
+	cr_assert_eq(errno, ENOENT);
+	cr_assert(strstr(perfev_errmsg(), "no_such_fn"), "%s", perfev_errmsg());
+}
+
+Test(live_probe, kprobe_counts_kernel_calls)
+{
+	require_root();
+	require_tracefs();
+	if (access("/sys/bus/event_source/devices/kprobe/type", R_OK) != 0 &&
+	    access("/sys/kernel/tracing/kprobe_events", W_OK) != 0)
+		cr_skip_test("this kernel has neither a kprobe PMU nor tracefs kprobe_events "
+			     "(built without CONFIG_KPROBES)");
+	/* `calls_n syscalls 10` makes exactly one write(2) */
+	struct perfev_probe *p = perfev_probe_new("k:ksys_write");
+	cr_assert(p, "%s", perfev_errmsg());
+	char *argv[] = {(char *)WORKLOAD("calls_n"), "syscalls", "10", NULL};
+	struct held_child c = hold_child(argv);
+	struct perfev_attr a = *perfev_probe_attr(p);
+	a.exclude_kernel = 0;
+	int fd = perfev_open(&a, c.pid, -1, -1, 0);
+	cr_assert_geq(fd, 0, "%s", perfev_errmsg());
+	cr_assert_eq(release_child(&c), 0);
+	cr_assert_eq(read_count(fd), 1);
+	close(fd);
+	perfev_probe_free(p);
+	cr_assert(!probe_events_mention(getpid()));
+}
+
+Test(live_probe, kprobe_absent_is_explained)
+{
+	require_root();
+	require_tracefs();
+	if (access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0 ||
+	    access("/sys/kernel/tracing/kprobe_events", F_OK) == 0)
+		cr_skip_test("this kernel has kprobes: nothing to explain");
+	cr_assert_null(perfev_probe_new("k:ksys_write"));
+	cr_assert_eq(errno, ENOTSUP);
+	cr_assert(strstr(perfev_errmsg(), "CONFIG_KPROBES"), "%s", perfev_errmsg());
+}

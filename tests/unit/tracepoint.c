@@ -1,0 +1,247 @@
+/* Tracepoint formats: raw data printed as perf prints it, fields, filters,
+ * and the TRACING_DATA layout read back (hostile input included). */
+#define _GNU_SOURCE
+#include "support.h"
+#include "perfev.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char sched_switch_fmt[] =
+	"name: sched_switch\nID: 372\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s "
+	"next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+	"(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & "
+	"((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | "
+	"0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, "
+	"\"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { "
+	"0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", "
+	"REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+	"0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+	"REC->next_pid, REC->next_prio\n";
+
+static const char openat_fmt[] =
+	"name: sys_enter_openat\nID: 782\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"dfd: 0x%08lx, filename: 0x%08lx, flags: 0x%08lx, mode: 0x%08lx\", "
+	"((unsigned long)(REC->dfd)), ((unsigned long)(REC->filename)), "
+	"((unsigned long)(REC->flags)), ((unsigned long)(REC->mode))\n";
+
+struct sw_raw {
+	uint16_t type;
+	uint8_t flags, preempt;
+	int32_t pid;
+	char prev_comm[16];
+	int32_t prev_pid, prev_prio;
+	int64_t prev_state;
+	char next_comm[16];
+	int32_t next_pid, next_prio;
+};
+
+static struct sw_raw sw(long state)
+{
+	struct sw_raw r;
+	memset(&r, 0, sizeof(r));
+	r.type = 372;
+	r.pid = 4242;
+	strcpy(r.prev_comm, "calls_n");
+	r.prev_pid = 4242;
+	r.prev_prio = 120;
+	r.prev_state = state;
+	strcpy(r.next_comm, "swapper/1");
+	r.next_pid = 0;
+	r.next_prio = 120;
+	return r;
+}
+
+static struct perfev_tp *formats(void)
+{
+	struct perfev_tp *tp = perfev_tp_new();
+	cr_assert(tp);
+	cr_assert_eq(perfev_tp_add_format(tp, "sched", sched_switch_fmt, strlen(sched_switch_fmt)),
+		     372, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_add_format(tp, "syscalls", openat_fmt, strlen(openat_fmt)), 782);
+	return tp;
+}
+
+Test(unit_tracepoint, sched_switch_prints_as_perf)
+{
+	struct perfev_tp *tp = formats();
+	cr_assert_str_eq(perfev_tp_name(tp, 372), "sched:sched_switch");
+	struct sw_raw r = sw(1);
+	char *out;
+	cr_assert_gt(perfev_tp_print(tp, &r, sizeof(r), 1, &out), 0, "%s", perfev_errmsg());
+	cr_assert_str_eq(out, "prev_comm=calls_n prev_pid=4242 prev_prio=120 prev_state=S ==> "
+			      "next_comm=swapper/1 next_pid=0 next_prio=120");
+	free(out);
+	r = sw(0);
+	perfev_tp_print(tp, &r, sizeof(r), 1, &out);
+	cr_assert(strstr(out, "prev_state=R ==>"), "%s", out);
+	free(out);
+	r = sw(2 | 256); /* D, preempted (+) */
+	perfev_tp_print(tp, &r, sizeof(r), 1, &out);
+	cr_assert(strstr(out, "prev_state=D+ ==>"), "%s", out);
+	free(out);
+	perfev_tp_free(tp);
+}
+
+Test(unit_tracepoint, openat_prints_as_perf)
+{
+	struct perfev_tp *tp = formats();
+	uint64_t raw[6] = {0};
+	uint16_t type = 782;
+	memcpy(raw, &type, 2);
+	int32_t nr = 257;
+	memcpy((char *)raw + 8, &nr, 4);
+	raw[2] = 0xffffff9c; /* AT_FDCWD, as the int argument register holds it */
+	raw[3] = 0x7f5cfdb6f0b1;
+	raw[4] = 0x241;
+	raw[5] = 0x1b6;
+	char *out;
+	cr_assert_gt(perfev_tp_print(tp, raw, sizeof(raw), 0, &out), 0);
+	/* what perf 6.1 prints for the same record */
+	cr_assert_str_eq(out, "dfd: 0xffffff9c, filename: 0x7f5cfdb6f0b1, flags: 0x00000241, "
+			      "mode: 0x000001b6");
+	free(out);
+	perfev_tp_free(tp);
+}
+
+Test(unit_tracepoint, fields)
+{
+	struct perfev_tp *tp = formats();
+	struct sw_raw r = sw(1);
+	r.prev_prio = -5;
+	uint64_t v;
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, sizeof(r), "prev_pid", &v), 0);
+	cr_assert_eq(v, 4242);
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, sizeof(r), "prev_prio", &v), 0);
+	cr_assert_eq((int64_t)v, -5);
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, sizeof(r), "common_pid", &v), 0);
+	cr_assert_eq(v, 4242);
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, sizeof(r), "nope", &v), -ENOENT);
+	cr_assert(strstr(perfev_errmsg(), "nope"));
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, sizeof(r), "next_comm", &v), -EINVAL);
+	char *t;
+	cr_assert_gt(perfev_tp_field_text(tp, &r, sizeof(r), "next_comm", &t), 0);
+	cr_assert_str_eq(t, "swapper/1");
+	free(t);
+	cr_assert_gt(perfev_tp_field_text(tp, &r, sizeof(r), "prev_prio", &t), 0);
+	cr_assert_str_eq(t, "-5");
+	free(t);
+	/* raw data too short for the field */
+	cr_assert_eq(perfev_tp_field_u64(tp, &r, 20, "next_pid", &v), -EINVAL);
+	/* an id nobody loaded */
+	r.type = 9999;
+	cr_assert_eq(perfev_tp_print(tp, &r, sizeof(r), 0, &t), -ENOENT);
+	cr_assert_eq(perfev_tp_raw_id(&r, 1), -EINVAL);
+	perfev_tp_free(tp);
+}
+
+Test(unit_tracepoint, filters_are_checked_against_the_format)
+{
+	struct perfev_tp *tp = formats();
+	cr_assert_eq(perfev_tp_filter_check(tp, 372, "prev_pid == 42 && next_comm == \"x\""), 0,
+		     "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_filter_check(tp, 372, "next_comm != \"swapper\" && !(prev_pid < 2)"), 0,
+		     "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_filter_check(tp, 372, "no_field > 3"), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "no_field"), "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_filter_check(tp, 782, "flags & 0x40"), 0, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_filter_check(tp, 782, "flags ==="), -EINVAL);
+	perfev_tp_free(tp);
+}
+
+/* A TRACING_DATA image built by hand, in perf's layout, in either byte order. */
+static size_t image(uint8_t *buf, bool swap, bool with_cmdlines)
+{
+	size_t o = 0;
+#define PUT(p, n) (memcpy(buf + o, (p), (n)), o += (n))
+#define U32(v) do { uint32_t x = (v); if (swap) x = __builtin_bswap32(x); PUT(&x, 4); } while (0)
+#define U64(v) do { uint64_t x = (v); if (swap) x = __builtin_bswap64(x); PUT(&x, 8); } while (0)
+	PUT("\027\010\104tracing", 10);
+	PUT(with_cmdlines ? "0.6" : "0.5", 4);
+	uint8_t endian = swap ? 1 : 0, lsz = 8;
+	PUT(&endian, 1);
+	PUT(&lsz, 1);
+	U32(4096);
+	PUT("header_page", 12);
+	U64(0);
+	PUT("header_event", 13);
+	U64(0);
+	U32(0); /* ftrace */
+	U32(1);
+	PUT("sched", 6);
+	U32(1);
+	U64(strlen(sched_switch_fmt));
+	PUT(sched_switch_fmt, strlen(sched_switch_fmt));
+	U32(0); /* kallsyms */
+	U32(0); /* printk */
+	if (with_cmdlines) {
+		static const char cl[] = "4242 calls_n\n";
+		U64(strlen(cl));
+		PUT(cl, strlen(cl));
+	}
+	return o;
+}
+
+Test(unit_tracepoint, tracing_data_is_read_and_bounded)
+{
+	uint8_t buf[8192];
+	size_t n = image(buf, false, true), used = 0;
+	struct perfev_tp *tp = perfev_tp_from_tracing_data(buf, n, &used);
+	cr_assert(tp, "%s", perfev_errmsg());
+	cr_assert_eq(used, n);
+	struct sw_raw r = sw(1);
+	char *out;
+	cr_assert_gt(perfev_tp_print(tp, &r, sizeof(r), 0, &out), 0);
+	cr_assert(strstr(out, "prev_comm=calls_n"), "%s", out);
+	free(out);
+	perfev_tp_free(tp);
+
+	n = image(buf, false, false); /* version 0.5: no saved_cmdlines */
+	tp = perfev_tp_from_tracing_data(buf, n, &used);
+	cr_assert(tp, "%s", perfev_errmsg());
+	cr_assert_eq(used, n);
+	perfev_tp_free(tp);
+
+	n = image(buf, true, true); /* big-endian sizes */
+	tp = perfev_tp_from_tracing_data(buf, n, &used);
+	cr_assert(tp, "%s", perfev_errmsg());
+	cr_assert_eq(used, n);
+	cr_assert_str_eq(perfev_tp_name(tp, 372), "sched:sched_switch");
+	perfev_tp_free(tp);
+
+	/* every truncation fails cleanly */
+	n = image(buf, false, true);
+	for (size_t cut = 0; cut < n; cut++) {
+		tp = perfev_tp_from_tracing_data(buf, cut, NULL);
+		cr_assert_null(tp, "accepted %zu of %zu bytes", cut, n);
+		cr_assert_eq(errno, EINVAL);
+	}
+	cr_assert(strstr(perfev_errmsg(), "remain") || strstr(perfev_errmsg(), "terminated"),
+		  "%s", perfev_errmsg());
+	buf[3] = 'X';
+	cr_assert_null(perfev_tp_from_tracing_data(buf, n, NULL));
+	cr_assert(strstr(perfev_errmsg(), "magic"), "%s", perfev_errmsg());
+}
