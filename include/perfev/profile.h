@@ -169,6 +169,7 @@ struct perfev_profile_entry {
 	const char *srcfile;  /* when keyed by srcline */
 	uint32_t line;
 	bool kernel;
+	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
 	/* self: samples whose leaf is this entry. total ("children"): samples with
 	 * this entry anywhere on the stack, each sample counted once. */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];

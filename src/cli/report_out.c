@@ -86,7 +86,8 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 		snprintf(buf, len, "%s", base(e->dso));
 	else if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
 		if (e->symbol)
-			snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', e->symbol);
+			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
+				 e->inlined ? " (inlined)" : "");
 		else
 			snprintf(buf, len, "[%c] 0x%016llx", e->kernel ? 'k' : '.',
 				 (unsigned long long)(e->kernel ? e->ip : e->rel_ip));
@@ -182,7 +183,7 @@ static bool node_is(const struct perfev_profile_node *n, const struct perfev_pro
 {
 	const struct perfev_profile_frame *f = &n->frame;
 	if ((keys & PERFEV_KEY_SYM) && (f->symbol != e->symbol || f->dso != e->dso ||
-					(!f->symbol && f->ip != e->ip)))
+					f->inlined != e->inlined || (!f->symbol && f->ip != e->ip)))
 		return false;
 	if ((keys & PERFEV_KEY_DSO) && f->dso != e->dso)
 		return false;
