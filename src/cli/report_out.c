@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "internal.h"
 #include "export_int.h"
+#include "profile_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
 				 e->inlined ? " (inlined)" : "");
 		else
-			snprintf(buf, len, "[%c] 0x%016llx", e->kernel ? 'k' : '.',
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
 				 (unsigned long long)(e->kernel ? e->ip : e->rel_ip));
 	} else if (!strcmp(key, "srcline")) {
 		if (e->srcfile)
@@ -116,7 +117,13 @@ static double pct(uint64_t v, uint64_t all)
 	return all ? 100.0 * (double)v / (double)all : 0.0;
 }
 
-/* ---- call graphs ------------------------------------------------------------ */
+/* ---- call graphs ------------------------------------------------------------
+ * perf's graph: for each sample (a leaf node d with self samples), each
+ * entry E on its stack gets a path, innermost occurrence a of E only:
+ *   caller order: root..d when a == d (the entry's own samples), a..d else
+ *   callee order: a..root
+ * (without --children only E(d) itself). Paths merge into one trie per entry
+ * and print as perf --stdio does. */
 struct tnode {
 	const char *name;
 	uint64_t w;
@@ -135,8 +142,12 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, t->n[parent].first};
-	t->n[parent].first = id;
+	t->n[id] = (struct tnode){name, 0, 0, 0};
+	/* keep insertion order: append */
+	uint32_t *at = &t->n[parent].first;
+	while (*at)
+		at = &t->n[*at].next;
+	*at = id;
 	return id;
 }
 
@@ -164,131 +175,193 @@ static void emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix, 
 	size_t keep = prefix->len;
 	for (size_t i = 0; i < nk; i++) {
 		bool last = i == nk - 1;
-		char marker[64];
-		snprintf(marker, sizeof(marker), "%s--%.2f%%--", last ? " " : "|", pct(t->n[kids[i]].w, all));
-		fprintf(out, "%s%s%s\n", prefix->data, marker, t->n[kids[i]].name);
-		pv_buf_putc(prefix, last ? ' ' : '|');
-		for (size_t k = 1; k < strlen(marker); k++)
-			pv_buf_putc(prefix, ' ');
+		fprintf(out, "%s|          \n", prefix->data);
+		fprintf(out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|",
+			pct(t->n[kids[i]].w, all), t->n[kids[i]].name);
+		pv_buf_puts(prefix, last ? "           " : "|          ");
 		emit(out, t, kids[i], prefix, all, min_pct);
 		prefix->len = keep;
 		prefix->data[keep] = 0;
-		if (!last)
-			fprintf(out, "%s|\n", prefix->data);
 	}
 }
 
-static bool node_is(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-		    const struct perfev_profile_entry *e, unsigned keys)
+static void print_trie(FILE *out, struct trie *t, uint64_t entry_w, uint64_t all, double min_pct)
 {
+	uint32_t root = t->n[0].first;
+	struct pv_buf prefix = PV_BUF_INIT;
+	if (root && !t->n[root].next && t->n[root].w == entry_w) {
+		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
+		pv_buf_puts(&prefix, "               ");
+		emit(out, t, root, &prefix, all, min_pct);
+	} else if (root) {
+		pv_buf_puts(&prefix, "            ");
+		t->n[0].w = entry_w;
+		emit(out, t, 0, &prefix, all, min_pct);
+	}
+	pv_buf_free(&prefix);
+	fputc('\n', out);
+}
+
+/* What identifies the entry of a frame node, as one hash (see node_is). */
+static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
+			 unsigned keys)
+{
+	struct {
+		const void *sym, *dso, *comm, *file;
+		uint64_t ip;
+		int32_t pid, tid;
+		uint32_t line, flags;
+	} k;
+	memset(&k, 0, sizeof(k));
 	const struct perfev_profile_frame *f = &n->frame;
-	if ((keys & PERFEV_KEY_SYM) && (f->symbol != e->symbol || f->dso != e->dso ||
-					f->inlined != e->inlined || (!f->symbol && f->ip != e->ip)))
-		return false;
-	if ((keys & PERFEV_KEY_DSO) && f->dso != e->dso)
-		return false;
-	if ((keys & PERFEV_KEY_COMM) && g->comm != e->comm)
-		return false;
-	if ((keys & PERFEV_KEY_PID) && g->pid != e->pid)
-		return false;
-	if ((keys & PERFEV_KEY_TID) && g->tid != e->tid)
-		return false;
-	if ((keys & PERFEV_KEY_SRCLINE) && (f->srcfile != e->srcfile || f->line != e->line))
-		return false;
-	return true;
+	if (keys & (PERFEV_KEY_SYM | PERFEV_KEY_DSO))
+		k.dso = f->dso;
+	if (keys & PERFEV_KEY_SYM) {
+		k.sym = f->symbol;
+		k.flags = f->inlined | f->kernel << 1;
+		if (!f->symbol)
+			k.ip = f->ip;
+	}
+	if (keys & PERFEV_KEY_SRCLINE) {
+		k.file = f->srcfile;
+		k.line = f->line;
+		if (!f->srcfile && !(keys & PERFEV_KEY_SYM))
+			k.ip = f->ip;
+	}
+	if (keys & PERFEV_KEY_COMM)
+		k.comm = g->comm;
+	if (keys & PERFEV_KEY_PID)
+		k.pid = g->pid;
+	if (keys & PERFEV_KEY_TID)
+		k.tid = g->tid;
+	return pv_hash_bytes(&k, sizeof(k));
 }
 
-static const char *frame_label(const struct perfev_profile_frame *f, char *buf, size_t len)
+static uint64_t entry_key(const struct perfev_profile_entry *e, unsigned keys)
 {
-	if (f->symbol)
+	struct perfev_profile_node n, g;
+	memset(&n, 0, sizeof(n));
+	memset(&g, 0, sizeof(g));
+	n.frame.symbol = e->symbol;
+	n.frame.dso = e->dso;
+	n.frame.inlined = e->inlined;
+	n.frame.kernel = e->kernel;
+	n.frame.ip = e->ip;
+	n.frame.srcfile = e->srcfile;
+	n.frame.line = e->line;
+	g.comm = e->comm;
+	g.pid = e->pid;
+	g.tid = e->tid;
+	return node_key(&n, &g, keys);
+}
+
+static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
+{
+	char buf[64];
+	if (f->symbol && !f->inlined)
 		return f->symbol;
-	snprintf(buf, len, "0x%llx", (unsigned long long)(f->kernel ? f->ip : f->rel_ip));
-	return buf;
+	if (f->symbol)
+		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
+	else
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)(f->kernel ? f->ip : f->rel_ip));
+	if (f->symbol && strlen(f->symbol) > 40) {
+		char *long_name;
+		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)
+			return f->symbol;
+		const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, long_name));
+		free(long_name);
+		return r ? r : f->symbol;
+	}
+	const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, buf));
+	return r ? r : "[unknown]";
 }
 
-/* The call paths through entry e: callers (callee order) or from the root
- * down (caller order), as one trie whose root is e itself. */
-static void print_graph(FILE *out, const struct perfev_profile *p, const struct report_view *v,
-			const struct perfev_profile_entry *e, const uint32_t *group_of)
+/* Tries for entries e[0..nr), built in one pass over the samples' leaves. */
+static struct trie *build_graphs(const struct perfev_profile *p, const struct report_view *v,
+				 const struct perfev_profile_entry *e, size_t nr, struct pv_strtab *labels)
 {
-	struct trie t = {0};
-	if (pv_grow(&t.n, &t.cap, 64, sizeof(*t.n)) < 0)
-		return;
-	t.nr = 1;
-	t.n[0] = (struct tnode){"", 0, 0, 0};
+	struct trie *tries = calloc(nr ? nr : 1, sizeof(*tries));
+	struct pv_keymap emap = {0};
 	size_t nn = perfev_profile_nr_nodes(p);
-	const char **path = NULL;
+	uint32_t *group_of = calloc(nn, sizeof(*group_of));
+	long *ent = malloc(nn * sizeof(*ent));
+	const char **label = calloc(nn, sizeof(*label));
+	uint32_t *path = NULL;
+	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	struct pv_strtab labels = {0}; /* unknown-symbol labels live here */
+	if (!tries || !group_of || !ent || !label || !seen)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
+			goto out;
+		tries[i].nr = 1;
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0};
+		pv_keymap_put(&emap, entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
+	}
+	/* every node's entry (or -1: not printed) and label */
 	for (uint32_t id = 1; id < nn; id++) {
 		struct perfev_profile_node n, g;
 		perfev_profile_node(p, id, &n);
-		if (n.kind != PERFEV_NODE_FRAME)
+		ent[id] = -1;
+		if (n.kind == PERFEV_NODE_GROUP) {
+			group_of[id] = id;
 			continue;
-		uint64_t w = v->children ? n.total[v->value] : n.self[v->value];
-		if (!w)
-			continue;
-		perfev_profile_node(p, group_of[id], &g);
-		if (!node_is(&n, &g, e, v->key_mask))
-			continue;
-		if (v->children) {
-			/* count a recursive entry once: skip if an ancestor is it too */
-			bool inner = false;
-			struct perfev_profile_node a = n;
-			while (a.parent && !inner) {
-				perfev_profile_node(p, a.parent, &a);
-				inner = a.kind == PERFEV_NODE_FRAME && node_is(&a, &g, e, v->key_mask);
-			}
-			if (inner)
-				continue;
 		}
-		/* n up to the group: callee order */
-		size_t np = 0;
-		struct perfev_profile_node a = n;
-		char buf[40];
-		for (;;) {
+		group_of[id] = group_of[n.parent];
+		perfev_profile_node(p, group_of[id], &g);
+		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &g, v->key_mask)) - 1;
+		label[id] = frame_label(&n.frame, labels);
+	}
+	for (uint32_t d = 1; d < nn; d++) {
+		struct perfev_profile_node n;
+		perfev_profile_node(p, d, &n);
+		uint64_t w = n.self[v->value];
+		if (n.kind != PERFEV_NODE_FRAME || !w)
+			continue;
+		size_t np = 0; /* path[0] = d ... path[np-1] = outermost frame */
+		for (uint32_t at = d; at && at != group_of[d]; ) {
 			if (pv_grow(&path, &pcap, np + 1, sizeof(*path)) < 0)
 				goto out;
-			const char *l = frame_label(&a.frame, buf, sizeof(buf));
-			path[np++] = l == buf ? pv_strtab_get(&labels, pv_strtab_intern(&labels, buf)) : l;
-			if (!path[np - 1])
-				path[np - 1] = "[unknown]";
-			if (!a.parent)
-				break;
-			perfev_profile_node(p, a.parent, &a);
-			if (a.kind != PERFEV_NODE_FRAME)
-				break;
+			path[np++] = at;
+			struct perfev_profile_node x;
+			perfev_profile_node(p, at, &x);
+			at = x.parent;
 		}
-		uint32_t at = 0;
-		t.n[0].w += w;
 		for (size_t i = 0; i < np; i++) {
-			const char *name = v->graph == GRAPH_CALLEE ? path[i] : path[np - 1 - i];
-			at = trie_child(&t, at, name);
-			if (!at)
-				goto out;
-			t.n[at].w += w;
+			long en = ent[path[i]];
+			if (en < 0 || seen[en] || (!v->children && i > 0))
+				continue;
+			seen[en] = 1; /* innermost occurrence only */
+			struct trie *t = &tries[en];
+			uint32_t at = 0;
+			t->n[0].w += w;
+			if (v->graph == GRAPH_CALLEE) {
+				for (size_t k = i; k < np && at != UINT32_MAX; k++)
+					if (!(at = trie_child(t, at, label[path[k]])))
+						goto out;
+					else
+						t->n[at].w += w;
+			} else {
+				size_t from = i == 0 ? np - 1 : i; /* own samples: the whole chain */
+				for (size_t k = from + 1; k-- > 0;)
+					if (!(at = trie_child(t, at, label[path[k]])))
+						goto out;
+					else
+						t->n[at].w += w;
+			}
 		}
+		for (size_t i = 0; i < np; i++)
+			if (ent[path[i]] >= 0)
+				seen[ent[path[i]]] = 0;
 	}
-	uint64_t all = perfev_profile_total(p, v->value);
-	uint32_t root = t.n[0].first;
-	if (root && !t.n[root].next) {
-		fprintf(out, "            |\n            ---%s\n", t.n[root].name);
-		struct pv_buf prefix = PV_BUF_INIT;
-		pv_buf_puts(&prefix, "               ");
-		emit(out, &t, root, &prefix, all, v->graph_min);
-		pv_buf_free(&prefix);
-	} else if (root) {
-		fprintf(out, "            |\n");
-		struct pv_buf prefix = PV_BUF_INIT;
-		pv_buf_puts(&prefix, "            ");
-		emit(out, &t, 0, &prefix, all, v->graph_min);
-		pv_buf_free(&prefix);
-	}
-	fputc('\n', out);
 out:
+	pv_keymap_free(&emap);
+	free(group_of);
+	free(ent);
+	free(label);
 	free(path);
-	free(t.n);
-	pv_strtab_free(&labels);
+	free(seen);
+	return tries;
 }
 
 /* ---- the table ---------------------------------------------------------------- */
@@ -330,16 +403,8 @@ int report_print_stdio(const struct perfev_profile *p, const struct report_view 
 	pv_buf_free(&h);
 	pv_buf_free(&d);
 	uint64_t all = perfev_profile_total(p, v->value);
-	uint32_t *group_of = NULL;
-	if (v->graph != GRAPH_NONE) {
-		size_t nn = perfev_profile_nr_nodes(p);
-		group_of = calloc(nn, sizeof(*group_of));
-		for (uint32_t id = 1; group_of && id < nn; id++) {
-			struct perfev_profile_node n;
-			perfev_profile_node(p, id, &n);
-			group_of[id] = n.kind == PERFEV_NODE_GROUP ? id : group_of[n.parent];
-		}
-	}
+	struct pv_strtab labels = {0};
+	struct trie *graphs = v->graph != GRAPH_NONE ? build_graphs(p, v, e, nr, &labels) : NULL;
 	for (size_t i = 0; i < nr; i++) {
 		if (v->children)
 			fprintf(out, "  %7.2f%%  %7.2f%%", pct(e[i].total[v->value], all),
@@ -354,11 +419,16 @@ int report_print_stdio(const struct perfev_profile *p, const struct report_view 
 				fprintf(out, "  %-*s", (int)width[k], buf);
 		}
 		fputc('\n', out);
-		if (group_of)
-			print_graph(out, p, v, &e[i], group_of);
+		uint64_t ew = v->children ? e[i].total[v->value] : e[i].self[v->value];
+		if (graphs && pct(ew, all) >= v->graph_min) /* perf: no graph under the threshold */
+			print_trie(out, &graphs[i], v->children ? e[i].total[v->value] : e[i].self[v->value],
+				   all, v->graph_min);
 	}
 	fprintf(out, "\n\n");
-	free(group_of);
+	for (size_t i = 0; graphs && i < nr; i++)
+		free(graphs[i].n);
+	free(graphs);
+	pv_strtab_free(&labels);
 	free(e);
 	return ferror(out) ? cli_error("report", "writing the report failed: %s", strerror(errno)) : 0;
 }

@@ -164,8 +164,13 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 		if (e < 0)
 			goto out;
 		node_entry[id] = e;
+		/* an inlined frame's own samples belong to the function it was
+		 * inlined into (perf's self): the nearest non-inlined caller */
+		uint32_t to = id;
+		while (p->frames[p->nodes[to].what].inlined && !pv_node_is_group(&p->nodes[p->nodes[to].parent]))
+			to = p->nodes[to].parent;
 		for (int v = 0; v < PERFEV_VALUE_NR; v++)
-			fl.ents[e].self[v] += n->self[v];
+			fl.ents[node_entry[to]].self[v] += n->self[v];
 	}
 	if (children) {
 		active = calloc(fl.nr + 1, sizeof(*active));
