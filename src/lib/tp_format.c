@@ -151,11 +151,11 @@ PERFEV_API int perfev_tp_load_system(struct perfev_tp *tp, int with_kallsyms)
 		free(buf);
 	}
 	load_text(tp, pv_tracefs_path(path, sizeof(path), "printk_formats"),
-		  tep_parse_printk_formats);
+		  pv_tp_parse_printk);
 	load_text(tp, pv_tracefs_path(path, sizeof(path), "saved_cmdlines"),
-		  tep_parse_saved_cmdlines);
+		  pv_tp_parse_cmdlines);
 	if (with_kallsyms)
-		load_text(tp, "/proc/kallsyms", tep_parse_kallsyms);
+		load_text(tp, "/proc/kallsyms", pv_tp_parse_kallsyms);
 	return 0;
 }
 
