@@ -9,6 +9,16 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/pmu.h      sysfs PMUs (formats, aliases) and tracefs tracepoints
+ *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
+ *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
+ *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
+ *   perfev/selfmon.h  counting inside a program: counter sets, regions
+ *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
+ *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
+ *   perfev/recorder.h recording into perf.data (perfev record)
+ *   perfev/profile.h  the call-tree profile model and flat (report) views
+ *   perfev/export.h   folded stacks, SVG flame graphs, pprof, Firefox Profiler
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
  *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
@@ -29,6 +39,15 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/pmu.h"
+#include "perfev/stat.h"
+#include "perfev/record.h"
+#include "perfev/selfmon.h"
+#include "perfev/ring.h"
+#include "perfev/notify.h"
+#include "perfev/recorder.h"
+#include "perfev/profile.h"
+#include "perfev/export.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"

@@ -14,6 +14,7 @@ PKGS=(
   protobuf-compiler                 # validates pprof exports
   libpapi-dev papi-tools            # the PAPI side of bench/selfmon_read
   qemu-user gcc-aarch64-linux-gnu   # arm64 self-monitoring tests
+  libc6-dev-arm64-cross             # headers and crt files for the arm64 test program
   python3 libxml2-utils             # XML/JSON validation of exports
 )
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "perfev/abi.h"
 
 #ifdef __cplusplus
@@ -61,6 +62,25 @@ PERFEV_API int perfev_evsel_set_scale_unit(struct perfev_evsel *evsel, double sc
 PERFEV_API const char *perfev_evsel_filter(const struct perfev_evsel *evsel);
 PERFEV_API int perfev_evsel_set_filter(struct perfev_evsel *evsel, const char *filter);
 
+/*
+ * What an event string asks for beyond the attr: modifiers and terms that
+ * the opener or the reader acts on. perfev_evlist_parse sets them.
+ */
+enum perfev_evsel_flag {
+	PERFEV_EVSEL_SAMPLE_READ = 1u << 0,  /* :S  read the group's counts in each sample */
+	PERFEV_EVSEL_WEAK_GROUP = 1u << 1,   /* :W  open members alone if the group fails */
+	PERFEV_EVSEL_PRECISE_MAX = 1u << 2,  /* :P  the highest precise_ip that opens */
+	PERFEV_EVSEL_BPF_COUNTER = 1u << 3,  /* :b  (perf's BPF counters; not used by perfev) */
+	PERFEV_EVSEL_PERCORE = 1u << 4,      /* percore term: sum the counts of a core's threads */
+	PERFEV_EVSEL_PER_PKG = 1u << 5,      /* sysfs .per-pkg: count once per package */
+	PERFEV_EVSEL_SNAPSHOT = 1u << 6,     /* sysfs .snapshot: a value, not a running total */
+};
+PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *evsel);
+PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *evsel, unsigned flags);
+/* The max-events=N term: stop after N samples; 0 means no limit. */
+PERFEV_API uint64_t perfev_evsel_max_events(const struct perfev_evsel *evsel);
+PERFEV_API void perfev_evsel_set_max_events(struct perfev_evsel *evsel, uint64_t n);
+
 /* ---- perf's event syntax -------------------------------------------------- */
 struct perfev_parse_error {
 	int pos;       /* byte offset of the offending character, -1 if none */
@@ -76,12 +96,33 @@ struct perfev_parse_error {
  */
 PERFEV_API int perfev_evlist_parse(struct perfev_evlist *list, const char *events,
 				   struct perfev_parse_error *err);
+
+/* Where perfev_evlist_parse_opts looks things up (for tests: fake trees). */
+struct perfev_parse_opts {
+	size_t size;              /* sizeof(struct perfev_parse_opts) */
+	const char *sysfs_root;   /* PMUs; NULL: /sys/bus/event_source/devices */
+	const char *tracefs_events; /* tracepoints; NULL: the mounted tracefs's events/ */
+};
+/* perfev_evlist_parse with lookups redirected by opts (NULL: the defaults). */
+PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *events,
+					const struct perfev_parse_opts *opts,
+					struct perfev_parse_error *err);
 /*
  * Writes err as a message for people: the string quoted, a caret under the
  * offending character, and the explanation. Returns the length (snprintf).
  */
 PERFEV_API int perfev_parse_error_format(const struct perfev_parse_error *err,
 					 const char *events, char *buf, size_t len);
+
+/* ---- an attr for people ---------------------------------------------------- */
+/*
+ * attr as a JSON object, e.g. {"type": 1, "size": 136, "config": 3, ...}.
+ * Unions print under the name that applies: sample_freq when freq is set
+ * (else sample_period), wakeup_watermark when watermark is set (else
+ * wakeup_events), bp_addr/bp_len for breakpoints (else config1/config2).
+ * Returns a malloc'ed string the caller frees, or NULL (errno ENOMEM).
+ */
+PERFEV_API char *perfev_attr_to_json(const struct perfev_attr *attr);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "perfev/sys.h"
+#include "counter_int.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -43,7 +44,8 @@ static bool privileged(void)
 }
 
 /* The permission case shared by EACCES and EPERM. */
-static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pid_t pid, int cpu)
+static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pid_t pid, int cpu,
+			       unsigned long flags)
 {
 	struct perfev_sysctl s;
 	perfev_sysctl_read(&s);
@@ -54,18 +56,23 @@ static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pi
 			       "lockdown) or a seccomp filter refused it. ");
 		return;
 	}
-	if (pid == -1)
+	bool cpu_wide = pid == -1 || (flags & PERF_FLAG_PID_CGROUP);
+	if (flags & PERF_FLAG_PID_CGROUP)
+		pv_buf_puts(b, "Counting a cgroup (-G) is CPU-wide: it needs perf_event_paranoid <= 0 "
+			       "or CAP_PERFMON. ");
+	else if (pid == -1)
 		pv_buf_puts(b, "Counting a whole CPU (system-wide, -a/-C) needs perf_event_paranoid <= 0 "
 			       "or CAP_PERFMON. ");
-	if (!a->exclude_kernel && s.paranoid >= 2)
-		pv_buf_puts(b, "This event counts kernel space too: add the :u modifier (exclude_kernel) "
-			       "or lower perf_event_paranoid to 1. ");
+	if (!a->exclude_kernel && s.paranoid >= 2 && !cpu_wide)
+		pv_buf_puts(b, "This event counts kernel space too, and kernel counting needs "
+			       "perf_event_paranoid <= 1 or CAP_PERFMON: add the :u modifier "
+			       "(exclude_kernel) or lower perf_event_paranoid to 1. ");
 	if (a->type == PERF_TYPE_TRACEPOINT)
 		pv_buf_puts(b, "Tracepoints need read access to tracefs and, with paranoid > -1, "
 			       "CAP_PERFMON for raw samples. ");
 	if (a->type == PERF_TYPE_BREAKPOINT)
 		pv_buf_puts(b, "A breakpoint on a kernel address needs CAP_PERFMON. ");
-	if (pid > 0)
+	if (pid > 0 && !cpu_wide)
 		pv_buf_printf(b, "Attaching to pid %d needs it to be yours and ptrace-able "
 				 "(see /proc/sys/kernel/yama/ptrace_scope). ", (int)pid);
 	pv_buf_puts(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
@@ -85,8 +92,23 @@ static const char *field_past(uint32_t size)
 	return "a field newer than perfev knows";
 }
 
+static bool have_cpu_pmu(void)
+{
+	/* x86 "cpu", arm64 "armv8_*"/"cpu_*" PMUs, hybrid "cpu_core"/"cpu_atom" */
+	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0 ||
+	       access("/sys/devices/armv8_pmuv3_0", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK) == 0;
+}
+
 PERFEV_API int perfev_explain_open(char *out, size_t len, const struct perfev_attr *a,
 				   pid_t pid, int cpu, int err)
+{
+	return pv_explain_open_flags(out, len, a, pid, cpu, 0, err);
+}
+
+int pv_explain_open_flags(char *out, size_t len, const struct perfev_attr *a, pid_t pid,
+			  int cpu, unsigned long flags, int err)
 {
 	struct pv_buf b = PV_BUF_INIT;
 	const struct perfev_attr zero = {0};
@@ -108,7 +130,7 @@ PERFEV_API int perfev_explain_open(char *out, size_t len, const struct perfev_at
 					"for this event. ");
 			break;
 		}
-		explain_permission(&b, a, pid, cpu);
+		explain_permission(&b, a, pid, cpu, flags);
 		break;
 	case EBADF:
 		pv_buf_puts(&b, "a file descriptor passed in is not valid: the group leader's fd, or, "
@@ -155,13 +177,30 @@ PERFEV_API int perfev_explain_open(char *out, size_t len, const struct perfev_at
 				"or threads.");
 		break;
 	case ENODEV:
+		if (cpu >= 0) {
+			char path[96];
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+			int64_t on = 1;
+			if (pv_read_i64(path, &on) == 0 && on == 0) {
+				pv_buf_printf(&b, "CPU %d is offline: bring it online (echo 1 > %s) "
+						  "or leave it out of -C. ", cpu, path);
+				break;
+			}
+		}
 		pv_buf_puts(&b, "this CPU lacks a feature the event needs (the PMU exists but this "
 				"event or mode does not on this model).");
 		break;
 	case ENOENT:
 		pv_buf_printf(&b, "the kernel has no event of type %u config 0x%llx: ", a->type,
 			      (unsigned long long)a->config);
-		if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+		if ((a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+		     a->type == PERF_TYPE_RAW) && !have_cpu_pmu())
+			pv_buf_puts(&b, "hardware events are not supported on this machine: it has "
+					"no hardware PMU (no 'cpu' in /sys/bus/event_source/devices; "
+					"usual in virtual machines without PMU passthrough). Software "
+					"events such as task-clock, page-faults and context-switches "
+					"still work.");
+		else if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
 		    a->type == PERF_TYPE_RAW)
 			pv_buf_puts(&b, "this machine has no hardware PMU for it (common in virtual "
 					"machines) or this CPU does not implement it. Software events "
@@ -186,6 +225,10 @@ PERFEV_API int perfev_explain_open(char *out, size_t len, const struct perfev_at
 			pv_buf_puts(&b, "branch stacks (-b/-j, or any on a software event); ");
 		if (a->sample_period || a->freq)
 			pv_buf_puts(&b, "sampling (no overflow interrupt on this PMU; count instead); ");
+		if (a->exclude_user || a->exclude_kernel || a->exclude_hv || a->exclude_idle ||
+		    a->exclude_host || a->exclude_guest)
+			pv_buf_puts(&b, "excluding user/kernel/hypervisor/idle/guest time (this PMU "
+					"cannot exclude: drop the :u/:k/:h/:H/:G modifiers); ");
 		pv_buf_puts(&b, "drop that request.");
 		break;
 	case EOVERFLOW: {

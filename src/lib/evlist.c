@@ -13,6 +13,8 @@ struct perfev_evsel {
 	size_t leader; /* index of the group leader; idx for a leader */
 	char *name, *pmu, *unit, *filter;
 	double scale;
+	unsigned flags;
+	uint64_t max_events;
 };
 
 struct perfev_evlist {
@@ -153,3 +155,8 @@ PERFEV_API int perfev_evsel_set_scale_unit(struct perfev_evsel *e, double scale,
 
 PERFEV_API const char *perfev_evsel_filter(const struct perfev_evsel *e) { return e->filter; }
 PERFEV_API int perfev_evsel_set_filter(struct perfev_evsel *e, const char *f) { return set_str(&e->filter, f); }
+
+PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *e) { return e->flags; }
+PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *e, unsigned flags) { e->flags = flags; }
+PERFEV_API uint64_t perfev_evsel_max_events(const struct perfev_evsel *e) { return e->max_events; }
+PERFEV_API void perfev_evsel_set_max_events(struct perfev_evsel *e, uint64_t n) { e->max_events = n; }

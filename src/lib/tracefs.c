@@ -1,13 +1,17 @@
-/* tracefs.c — finding tracefs and its event ids. */
+/* tracefs.c — finding tracefs, tracepoint ids and glob expansion, and
+ * writing its control files (uprobe_events, kprobe_events). */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "perfev/pmu.h"
 #include "tracefs_int.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *pv_tracefs_root(void)
@@ -32,18 +36,83 @@ char *pv_tracefs_path(char *buf, size_t len, const char *rel)
 	return buf;
 }
 
-int64_t pv_tracefs_event_id(const char *sys, const char *name)
+PERFEV_API const char *perfev_tracefs_events_dir(void)
 {
-	if (!pv_tracefs_root())
-		return -errno;
-	char rel[512], path[600];
-	snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
+	static char dir[64];
+	const char *root = pv_tracefs_root();
+	if (!root)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/events", root);
+	return dir;
+}
+
+static bool safe_component(const char *s)
+{
+	return s[0] && strcmp(s, ".") && strcmp(s, "..") && !strchr(s, '/');
+}
+
+PERFEV_API int perfev_tracepoint_id(const char *dir, const char *sys, const char *name)
+{
+	if (!dir && !(dir = perfev_tracefs_events_dir()))
+		return -ENOENT;
+	if (!safe_component(sys) || !safe_component(name))
+		return pv_error(ENOENT, "'%s:%s' is not a tracepoint name", sys, name);
+	char path[4096];
 	int64_t id;
-	int r = pv_read_i64(pv_tracefs_path(path, sizeof(path), rel), &id);
-	if (r < 0)
-		return pv_error(-r, "no tracepoint %s:%s (%s: %s): see `perf list tracepoint`",
-				sys, name, path, strerror(-r));
-	return id;
+	if (snprintf(path, sizeof(path), "%s/%s/%s/id", dir, sys, name) >= (int)sizeof(path))
+		return pv_error(ENAMETOOLONG, "tracepoint name too long");
+	int r = pv_read_i64(path, &id);
+	if (r == -EACCES || r == -EPERM)
+		return pv_error(-r, "cannot read %s: tracefs needs root (or a tracefs mounted with "
+				"gid/mode that grants you access)", path);
+	if (r < 0 || id < 0 || id > INT32_MAX)
+		return pv_error(ENOENT, "unknown tracepoint '%s:%s' (no %s); "
+				"'perfev list tracepoint' shows those available", sys, name, path);
+	return (int)id;
+}
+
+static int skip_dots(const struct dirent *de) { return de->d_name[0] != '.'; }
+
+PERFEV_API int perfev_tracepoints_foreach(const char *dir, const char *sys_glob,
+					  const char *name_glob, perfev_tracepoint_fn fn, void *arg)
+{
+	if (!dir && !(dir = perfev_tracefs_events_dir()))
+		return -ENOENT;
+	struct dirent **sys = NULL;
+	int nsys = scandir(dir, &sys, skip_dots, alphasort);
+	if (nsys < 0)
+		return pv_error(errno, "cannot read %s: %s", dir, strerror(errno));
+	int found = 0, stop = 0;
+	for (int i = 0; i < nsys; i++) {
+		const char *s = sys[i]->d_name;
+		if (stop || (sys_glob && fnmatch(sys_glob, s, 0)))
+			continue;
+		char sub[4096];
+		if (snprintf(sub, sizeof(sub), "%s/%s", dir, s) >= (int)sizeof(sub))
+			continue;
+		struct dirent **ev = NULL;
+		int nev = scandir(sub, &ev, skip_dots, alphasort);
+		for (int j = 0; j < nev; j++) {
+			const char *n = ev[j]->d_name;
+			if (stop || (name_glob && fnmatch(name_glob, n, 0)))
+				continue;
+			char path[4096];
+			int64_t id;
+			if (snprintf(path, sizeof(path), "%s/%s/id", sub, n) >= (int)sizeof(path) ||
+			    pv_read_i64(path, &id) < 0 || id < 0 || id > INT32_MAX)
+				continue; /* "enable", "filter" and the like are not events */
+			found++;
+			if (fn && (stop = fn(s, n, (int)id, arg)))
+				found = stop;
+		}
+		for (int j = 0; j < nev; j++)
+			free(ev[j]);
+		free(ev);
+	}
+	for (int i = 0; i < nsys; i++)
+		free(sys[i]);
+	free(sys);
+	return found;
 }
 
 int pv_tracefs_append(const char *file, const char *line)
@@ -72,41 +141,37 @@ int pv_tracefs_append(const char *file, const char *line)
 	return 0;
 }
 
+int64_t pv_tracefs_event_id(const char *sys, const char *name)
+{
+	return perfev_tracepoint_id(NULL, sys, name);
+}
+
+struct find_id {
+	uint64_t id;
+	char *sys, *name;
+	size_t sys_len, name_len;
+	bool found;
+};
+
+static int match_id(const char *sys, const char *name, int id, void *arg)
+{
+	struct find_id *f = arg;
+	if ((uint64_t)id != f->id)
+		return 0;
+	snprintf(f->sys, f->sys_len, "%s", sys);
+	snprintf(f->name, f->name_len, "%s", name);
+	f->found = true;
+	return 1;
+}
+
 int pv_tracefs_find_id(uint64_t id, char *sys, size_t sys_len, char *name, size_t name_len)
 {
-	char events[300];
-	if (!pv_tracefs_root())
-		return -errno;
-	DIR *top = opendir(pv_tracefs_path(events, sizeof(events), "events"));
-	if (!top)
-		return pv_error(errno, "cannot list %s: %s", events, strerror(errno));
-	int r = pv_error(ENOENT, "no tracepoint has id %llu on this system (tracefs %s): "
-			 "was the recording made on another kernel?", (unsigned long long)id, events);
-	struct dirent *s;
-	while (r < 0 && (s = readdir(top))) {
-		if (s->d_name[0] == '.' || s->d_type == DT_REG)
-			continue;
-		char sdir[600];
-		snprintf(sdir, sizeof(sdir), "%s/%s", events, s->d_name);
-		DIR *sd = opendir(sdir);
-		if (!sd)
-			continue;
-		struct dirent *e;
-		while ((e = readdir(sd))) {
-			if (e->d_name[0] == '.' || e->d_type == DT_REG)
-				continue;
-			char idp[1000];
-			int64_t v;
-			snprintf(idp, sizeof(idp), "%s/%s/id", sdir, e->d_name);
-			if (pv_read_i64(idp, &v) == 0 && (uint64_t)v == id) {
-				snprintf(sys, sys_len, "%s", s->d_name);
-				snprintf(name, name_len, "%s", e->d_name);
-				r = 0;
-				break;
-			}
-		}
-		closedir(sd);
-	}
-	closedir(top);
-	return r;
+	struct find_id f = {id, sys, name, sys_len, name_len, false};
+	int r = perfev_tracepoints_foreach(NULL, NULL, NULL, match_id, &f);
+	if (r < 0)
+		return r;
+	if (!f.found)
+		return pv_error(ENOENT, "no tracepoint has id %llu on this system: was the "
+				"recording made on another kernel?", (unsigned long long)id);
+	return 0;
 }

@@ -1,0 +1,190 @@
+/*
+ * perfev/profile.h — the profile model: samples' call stacks aggregated into
+ * a call tree with self and total weight per node, for every sample value at
+ * once (number of samples, period, weight). Every view (report, flat
+ * per-symbol tables) and every exporter (perfev/export.h) reads it.
+ *
+ * The tree's root has one child per thread group (a thread, a command, a
+ * process or everything, see enum perfev_profile_group); below it the frames,
+ * outermost caller first (the "caller" orientation), or innermost first when
+ * derived with PERFEV_PROFILE_CALLEE.
+ *
+ * Strings are interned: a profile copies what it is given, so frames and
+ * sample descriptions may live on the caller's stack. Node ids are dense
+ * (0 is the root) and stable for the profile's life.
+ */
+#ifndef PERFEV_PROFILE_H
+#define PERFEV_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "perfev/abi.h"
+#include "perfev/location.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfev_profile;
+
+/* The values every node carries; index the self/total arrays with these. */
+enum perfev_profile_value {
+	PERFEV_VALUE_SAMPLES = 0, /* number of samples */
+	PERFEV_VALUE_PERIOD = 1,  /* sum of PERF_SAMPLE_PERIOD (events, or ns for cpu-clock) */
+	PERFEV_VALUE_WEIGHT = 2,  /* sum of PERF_SAMPLE_WEIGHT */
+	PERFEV_VALUE_NR = 3,
+};
+
+/* What the root's children stand for. */
+enum perfev_profile_group {
+	PERFEV_GROUP_THREAD = 0, /* one per (pid, tid, comm) */
+	PERFEV_GROUP_COMM = 1,   /* one per command name (folded stacks, flame graphs) */
+	PERFEV_GROUP_PID = 2,    /* one per process (comm: the first seen) */
+	PERFEV_GROUP_NONE = 3,   /* a single group, comm NULL */
+};
+
+/* perfev_profile_new flags. */
+#define PERFEV_PROFILE_KEEP_SAMPLES (1u << 0) /* keep (stack, time) per sample, in order (Firefox export) */
+#define PERFEV_PROFILE_CALLEE (1u << 1)       /* tree rooted at the leaf frames (perf's -g callee) */
+
+/*
+ * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
+ * most uses; two frames are the same tree node when symbol, dso, kernel,
+ * inlined, srcfile and line are equal (and ip too, when symbol is NULL), so
+ * the caller decides the granularity by what it fills in (leave srcfile NULL
+ * to aggregate per function).
+ */
+struct perfev_profile_frame {
+	const char *symbol;  /* demangled function name; NULL: unknown (shown as the address) */
+	const char *dso;     /* path of the object, "[kernel.kallsyms]"; NULL: "[unknown]" */
+	uint64_t ip;         /* the address in the process */
+	uint64_t rel_ip;     /* the address in the DSO's terms (what perf prints for unknown symbols) */
+	const char *srcfile; /* source file, or NULL */
+	uint32_t line;       /* source line, or 0 */
+	bool inlined;        /* inlined into the next (outer) frame of the stack */
+	bool kernel;
+	const struct perfev_map *map; /* optional: the mapping (pprof mappings, build-ids) */
+};
+
+/* The sample a stack came from. `size` = sizeof(struct perfev_sample_desc). */
+struct perfev_sample_desc {
+	uint32_t size;
+	int32_t pid, tid;
+	const char *comm; /* NULL: "[unknown]" */
+	uint64_t time;    /* PERF_SAMPLE_TIME, ns; 0 if unknown */
+	uint64_t period;  /* 0 counts as 1 */
+	uint64_t weight;
+};
+
+/* Which samples a profile accepts; zero/NULL fields match everything. */
+struct perfev_profile_filter {
+	uint32_t size;           /* sizeof(struct perfev_profile_filter) */
+	const char *comm;        /* exact command name */
+	int64_t pid, tid;        /* -1: any (0 is a real pid: the idle task) */
+	const char *dso;         /* exact DSO path or its basename */
+	const char *symbol;      /* exact symbol name */
+	uint64_t time_start, time_end; /* [start, end] in sample time; 0: open */
+	bool any_frame;          /* dso/symbol match any frame of the stack, not only the leaf */
+};
+
+/*
+ * A new, empty profile grouping threads as `group` and taking the flags
+ * above. Returns NULL (errno ENOMEM or EINVAL) on failure.
+ */
+PERFEV_API struct perfev_profile *perfev_profile_new(enum perfev_profile_group group, unsigned flags);
+PERFEV_API void perfev_profile_free(struct perfev_profile *p);
+
+/* Sets the filter for the samples added from now on (copied). NULL clears it. */
+PERFEV_API int perfev_profile_set_filter(struct perfev_profile *p,
+					 const struct perfev_profile_filter *f);
+
+/*
+ * Adds one sample whose stack is frames[0..nr), LEAF FIRST (the order of a
+ * callchain: frames[0] is where the sample hit). An empty stack counts as one
+ * "[unknown]" frame. Returns 1 when added, 0 when the filter rejected it,
+ * -ENOMEM/-EINVAL on failure.
+ */
+PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_sample_desc *s,
+				  const struct perfev_profile_frame *frames, size_t nr);
+
+/*
+ * Expands a resolved location into frames, leaf first: one per source line
+ * (inlined functions first, marked inlined, the containing function last),
+ * or one frame when there is no line information. Returns how many frames
+ * the location needs; writes at most max. with_lines false leaves srcfile
+ * and line out (per-function aggregation) but still expands inlined frames.
+ */
+PERFEV_API size_t perfev_frames_from_location(const struct perfev_location *loc, bool with_lines,
+					      struct perfev_profile_frame *out, size_t max);
+
+/*
+ * A new profile holding the same samples regrouped (group) and/or reoriented
+ * (PERFEV_PROFILE_CALLEE in flags). Sample logs are not carried over.
+ */
+PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_profile *p,
+							enum perfev_profile_group group,
+							unsigned flags);
+
+/* Totals of what was accepted. */
+PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum perfev_profile_value v);
+/* Samples the filter rejected. */
+PERFEV_API uint64_t perfev_profile_filtered(const struct perfev_profile *p);
+PERFEV_API enum perfev_profile_group perfev_profile_grouping(const struct perfev_profile *p);
+PERFEV_API unsigned perfev_profile_flags(const struct perfev_profile *p);
+
+/* ---- walking the tree ------------------------------------------------------ */
+enum perfev_node_kind { PERFEV_NODE_ROOT, PERFEV_NODE_GROUP, PERFEV_NODE_FRAME };
+
+struct perfev_profile_node {
+	enum perfev_node_kind kind;
+	uint32_t id, parent, first_child, next_sibling; /* 0: none (the root is id 0) */
+	uint32_t depth;                                 /* root 0, groups 1, frames 2.. */
+	struct perfev_profile_frame frame;                      /* FRAME nodes; strings owned by the profile */
+	const char *comm;                               /* GROUP nodes (NULL for GROUP_NONE) */
+	int32_t pid, tid;                               /* GROUP nodes; -1 when not grouped by it */
+	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
+};
+
+PERFEV_API size_t perfev_profile_nr_nodes(const struct perfev_profile *p);
+/* Fills *out with node `id`. Returns 0 or -ERANGE. */
+PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
+				   struct perfev_profile_node *out);
+
+/* ---- flat views (perf report's table) ----------------------------------------- */
+/* Sort keys: what makes two samples the same entry. */
+#define PERFEV_KEY_COMM (1u << 0)
+#define PERFEV_KEY_PID (1u << 1)
+#define PERFEV_KEY_TID (1u << 2)
+#define PERFEV_KEY_DSO (1u << 3)
+#define PERFEV_KEY_SYM (1u << 4)
+#define PERFEV_KEY_SRCLINE (1u << 5)
+
+struct perfev_profile_entry {
+	const char *comm;     /* NULL unless keyed by comm/pid/tid */
+	int32_t pid, tid;     /* -1 unless keyed by them */
+	const char *dso;      /* NULL unless keyed by dso or sym */
+	const char *symbol;   /* NULL: unknown (see ip/rel_ip) or not keyed */
+	uint64_t ip, rel_ip;  /* of the first frame seen, for unknown symbols */
+	const char *srcfile;  /* when keyed by srcline */
+	uint32_t line;
+	bool kernel;
+	/* self: samples whose leaf is this entry. total ("children"): samples with
+	 * this entry anywhere on the stack, each sample counted once. */
+	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
+};
+
+/*
+ * The flat table: one entry per distinct key, sorted by `by` (self, or total
+ * when children is true) descending, dropping entries below percent_limit
+ * (percent of the profile's total of `by`; 0 keeps all). *out is malloc'ed
+ * (free with free()); strings belong to the profile. Returns 0 or -ENOMEM.
+ */
+PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys,
+				   enum perfev_profile_value by, bool children, double percent_limit,
+				   struct perfev_profile_entry **out, size_t *nr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFEV_PROFILE_H */

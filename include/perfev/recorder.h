@@ -1,0 +1,92 @@
+/*
+ * perfev/recorder.h — sampling a command, processes or the whole system
+ * into a perf.data file (or a pipe), as `perfev record` does.
+ *
+ * The recorder opens every event on every CPU of the target, gives each CPU
+ * one ring buffer that all events on that CPU share (SET_OUTPUT), describes
+ * the processes and the kernel that already exist (COMM, FORK, MMAP2 from
+ * /proc, the kernel map from /proc/kallsyms), drains the rings with epoll as
+ * they fill, and at the end writes the build-ids of the binaries that
+ * samples hit. perfev_recorder_stop() is async-signal-safe: a SIGINT or
+ * SIGTERM handler calls it and perfev_recorder_run() returns after writing
+ * a complete file.
+ */
+#ifndef PERFEV_RECORDER_H
+#define PERFEV_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "perfev/abi.h"
+#include "perfev/event.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum perfev_callgraph {
+	PERFEV_CALLGRAPH_NONE = 0,
+	PERFEV_CALLGRAPH_FP,    /* kernel-walked frame pointers (PERF_SAMPLE_CALLCHAIN) */
+	PERFEV_CALLGRAPH_DWARF, /* user registers and stack copy, unwound later */
+};
+
+struct perfev_record_opts {
+	size_t size;                  /* sizeof(struct perfev_record_opts) */
+	const struct perfev_evlist *events; /* NULL: cycles, or cpu-clock where no PMU counts cycles */
+	uint64_t freq;                /* samples per second per event (default 4000) */
+	uint64_t period;              /* a fixed period instead (wins over freq when set) */
+	enum perfev_callgraph call_graph;
+	uint32_t dwarf_stack_size;    /* bytes of user stack per sample (default 8192) */
+	bool all_cpus;                /* -a: every CPU, every process */
+	const char *cpus;             /* -C: a CPU list such as "0-3,5" (system-wide on those) */
+	pid_t pid;                    /* -p: every thread of this process */
+	pid_t tid;                    /* -t: this thread */
+	char *const *argv;            /* the command to run and record (NULL-terminated), or NULL */
+	size_t mmap_pages;            /* data pages per CPU ring, a power of two (0: default) */
+	bool switch_events;           /* context switches (attr.context_switch) */
+	bool compress;                /* zstd-compressed records (COMPRESSED2) */
+	int compress_level;           /* 0: default (1) */
+	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
+};
+
+struct perfev_record_stats {
+	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */
+	uint64_t lost;          /* samples the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost_samples;  /* PERF_RECORD_LOST_SAMPLES (the PMU lost them) */
+	uint64_t throttled;     /* PERF_RECORD_THROTTLE: the kernel cut the sample rate */
+	uint64_t bytes;         /* bytes written to the output */
+	uint64_t wakeups;       /* times the drain loop woke */
+	bool command_ran;       /* a command was started and has been waited for */
+	int command_status;     /* its wait status (see waitpid(2)) */
+};
+
+struct perfev_recorder;
+
+/*
+ * Checks the options, opens the events and maps the rings; starts nothing
+ * yet (a command is forked but waits before exec). argv and events are
+ * borrowed until perfev_recorder_free. Returns NULL (errno set,
+ * perfev_errmsg() explains with the fix) on failure.
+ */
+PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_record_opts *opts);
+/*
+ * Records: writes the file header and what already exists, starts the
+ * command, drains the rings until the command exits or perfev_recorder_stop
+ * is called, then writes the build-ids and completes the file.
+ * Returns 0 or -errno.
+ */
+PERFEV_API int perfev_recorder_run(struct perfev_recorder *rec);
+/* Asks run() to finish; async-signal-safe. */
+PERFEV_API void perfev_recorder_stop(struct perfev_recorder *rec);
+PERFEV_API void perfev_recorder_stats(const struct perfev_recorder *rec,
+				      struct perfev_record_stats *out);
+/* The events being recorded, after defaults were applied. */
+PERFEV_API const struct perfev_evlist *perfev_recorder_evlist(const struct perfev_recorder *rec);
+/* Kills a command still running (SIGKILL), closes everything. NULL is fine. */
+PERFEV_API void perfev_recorder_free(struct perfev_recorder *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFEV_RECORDER_H */

@@ -1,0 +1,14 @@
+/* cli_events.h — -e EVENTS for every command: parse, or print perf's caret error. */
+#ifndef PERFEV_CLI_EVENTS_H
+#define PERFEV_CLI_EVENTS_H
+
+#include "perfev.h"
+
+/*
+ * Parses events (perf's syntax) into list. On failure prints, to stderr,
+ * "perfev CMD: " and the string with a caret under the offending byte and
+ * the explanation, and returns -errno; list is unchanged then.
+ */
+int cli_parse_events(const char *cmd, struct perfev_evlist *list, const char *events);
+
+#endif

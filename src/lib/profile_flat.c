@@ -1,0 +1,229 @@
+/* profile_flat.c — perf report's flat table from the call tree: self per
+ * key from the nodes' self values; "children" (total) per key by one
+ * depth-first walk that counts a node's total only where no ancestor in the
+ * same stack has the same key, so recursion is not counted twice. */
+#define _GNU_SOURCE
+#include "profile_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct fkey {
+	uint32_t comm, dso, sym, file, line;
+	int32_t pid, tid;
+	uint32_t kernel;
+	uint64_t ip; /* unknown symbols are keyed by address */
+};
+
+struct flat {
+	const struct perfev_profile *p;
+	unsigned keys;
+	struct fkey *keyv;
+	struct perfev_profile_entry *ents;
+	size_t nr, cap;
+	uint32_t *hash;
+	size_t hcap;
+};
+
+static void make_key(const struct flat *fl, const struct pv_group *g, const struct pv_frame *f,
+		     struct fkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->pid = k->tid = -1;
+	unsigned keys = fl->keys;
+	if (keys & PERFEV_KEY_COMM)
+		k->comm = g->comm;
+	if (keys & PERFEV_KEY_PID)
+		k->pid = g->pid;
+	if (keys & PERFEV_KEY_TID)
+		k->tid = g->tid;
+	if (keys & (PERFEV_KEY_DSO | PERFEV_KEY_SYM))
+		k->dso = f->dso;
+	if (keys & PERFEV_KEY_SYM) {
+		k->sym = f->sym;
+		k->kernel = f->kernel;
+		if (!f->sym)
+			k->ip = f->ip;
+	}
+	if (keys & PERFEV_KEY_SRCLINE) {
+		k->file = f->file;
+		k->line = f->line;
+		if (!f->file && !(keys & PERFEV_KEY_SYM))
+			k->ip = f->ip; /* no line info: perf shows the address */
+	}
+}
+
+static int rehash(struct flat *fl, size_t ncap)
+{
+	uint32_t *h = calloc(ncap, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t id = 0; id < fl->nr; id++) {
+		size_t i = pv_hash_bytes(&fl->keyv[id], sizeof(struct fkey)) & (ncap - 1);
+		while (h[i])
+			i = (i + 1) & (ncap - 1);
+		h[i] = (uint32_t)id + 1;
+	}
+	free(fl->hash);
+	fl->hash = h;
+	fl->hcap = ncap;
+	return 0;
+}
+
+/* The entry for a key (created on first sight); -1 on ENOMEM. */
+static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f)
+{
+	struct fkey k;
+	make_key(fl, g, f, &k);
+	if ((fl->nr + 1) * 2 > fl->hcap && rehash(fl, fl->hcap ? fl->hcap * 2 : 1024) < 0)
+		return -1;
+	size_t i = pv_hash_bytes(&k, sizeof(k)) & (fl->hcap - 1);
+	while (fl->hash[i]) {
+		if (memcmp(&fl->keyv[fl->hash[i] - 1], &k, sizeof(k)) == 0)
+			return fl->hash[i] - 1;
+		i = (i + 1) & (fl->hcap - 1);
+	}
+	size_t kcap = fl->cap;
+	if (pv_grow(&fl->ents, &fl->cap, fl->nr + 1, sizeof(*fl->ents)) < 0 ||
+	    pv_grow(&fl->keyv, &kcap, fl->nr + 1, sizeof(*fl->keyv)) < 0)
+		return -1;
+	fl->keyv[fl->nr] = k;
+	const struct perfev_profile *p = fl->p;
+	struct perfev_profile_entry *e = &fl->ents[fl->nr];
+	memset(e, 0, sizeof(*e));
+	e->comm = pv_strtab_get(&p->strs, k.comm ? k.comm : ((fl->keys & (PERFEV_KEY_PID | PERFEV_KEY_TID)) ? g->comm : 0));
+	e->pid = k.pid;
+	e->tid = k.tid;
+	e->dso = pv_strtab_get(&p->strs, k.dso);
+	e->symbol = pv_strtab_get(&p->strs, k.sym);
+	e->srcfile = pv_strtab_get(&p->strs, k.file);
+	e->line = k.line;
+	e->kernel = f->kernel;
+	e->ip = f->ip;
+	e->rel_ip = f->rel_ip;
+	fl->hash[i] = (uint32_t)fl->nr + 1;
+	return (long)fl->nr++;
+}
+
+struct sort_how {
+	enum perfev_profile_value by;
+	bool children;
+};
+static int cmp_entry(const void *a, const void *b, void *arg)
+{
+	const struct sort_how *how = arg;
+	enum perfev_profile_value sort_by = how->by;
+	bool sort_children = how->children;
+	const struct perfev_profile_entry *x = a, *y = b;
+	uint64_t vx = sort_children ? x->total[sort_by] : x->self[sort_by];
+	uint64_t vy = sort_children ? y->total[sort_by] : y->self[sort_by];
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	uint64_t sx = x->self[sort_by], sy = y->self[sort_by];
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	const char *nx = x->symbol ? x->symbol : "", *ny = y->symbol ? y->symbol : "";
+	int c = strcmp(nx, ny);
+	return c ? c : (x->ip < y->ip ? -1 : x->ip > y->ip);
+}
+
+PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys,
+				   enum perfev_profile_value by, bool children, double percent_limit,
+				   struct perfev_profile_entry **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	if ((unsigned)by >= PERFEV_VALUE_NR)
+		return pv_error(EINVAL, "profile_flat: unknown value %d", (int)by);
+	if (p->flags & PERFEV_PROFILE_CALLEE)
+		return pv_error(EINVAL, "profile_flat: needs a caller-rooted profile "
+				"(derive one without PERFEV_PROFILE_CALLEE)");
+	struct flat fl = {.p = p, .keys = keys};
+	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
+	uint32_t *active = NULL, *grp = NULL;
+	int ret = -ENOMEM;
+	if (!node_entry)
+		goto out;
+	/* entries of every frame node; self goes straight in. Parents have
+	 * lower ids than their children, so one forward pass knows the group. */
+	grp = malloc(p->nr_nodes * sizeof(*grp));
+	if (!grp)
+		goto out;
+	grp[0] = 0;
+	for (uint32_t id = 1; id < p->nr_nodes; id++) {
+		const struct pv_node *n = &p->nodes[id];
+		node_entry[id] = -1;
+		if (pv_node_is_group(n)) {
+			grp[id] = n->what & ~PV_NODE_GROUP_BIT;
+			continue;
+		}
+		grp[id] = grp[n->parent];
+		long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what]);
+		if (e < 0)
+			goto out;
+		node_entry[id] = e;
+		for (int v = 0; v < PERFEV_VALUE_NR; v++)
+			fl.ents[e].self[v] += n->self[v];
+	}
+	if (children) {
+		active = calloc(fl.nr + 1, sizeof(*active));
+		if (!active)
+			goto out;
+		/* iterative pre/post-order walk over first_child/next_sibling */
+		uint32_t id = p->nodes[0].first_child;
+		while (id) {
+			long e = node_entry[id];
+			if (e >= 0) {
+				if (!active[e])
+					for (int v = 0; v < PERFEV_VALUE_NR; v++)
+						fl.ents[e].total[v] += p->nodes[id].total[v];
+				active[e]++;
+			}
+			if (p->nodes[id].first_child) {
+				id = p->nodes[id].first_child;
+				continue;
+			}
+			/* leave nodes until one has a sibling */
+			while (id) {
+				if (node_entry[id] >= 0)
+					active[node_entry[id]]--;
+				if (p->nodes[id].next_sibling) {
+					id = p->nodes[id].next_sibling;
+					break;
+				}
+				id = p->nodes[id].parent;
+			}
+		}
+	} else {
+		for (size_t i = 0; i < fl.nr; i++)
+			memcpy(fl.ents[i].total, fl.ents[i].self, sizeof(fl.ents[i].total));
+	}
+	struct sort_how how = {by, children};
+	qsort_r(fl.ents, fl.nr, sizeof(*fl.ents), cmp_entry, &how);
+	/* drop what is below the limit, and entries with nothing to show (frames
+	 * that only ever called others, without --children) */
+	size_t keep = 0;
+	uint64_t all = p->nodes[0].total[by];
+	for (size_t i = 0; i < fl.nr; i++) {
+		uint64_t v = children ? fl.ents[i].total[by] : fl.ents[i].self[by];
+		if (v == 0)
+			continue;
+		if (percent_limit > 0 && all && 100.0 * (double)v / (double)all < percent_limit)
+			continue;
+		fl.ents[keep++] = fl.ents[i];
+	}
+	*out = fl.ents;
+	*nr = keep;
+	fl.ents = NULL;
+	ret = 0;
+out:
+	free(fl.ents);
+	free(fl.keyv);
+	free(fl.hash);
+	free(node_entry);
+	free(active);
+	free(grp);
+	if (ret < 0)
+		return pv_error(ENOMEM, "profile_flat: out of memory");
+	return ret;
+}

@@ -1,0 +1,105 @@
+/*
+ * profile_int.h — the profile's storage, shared by profile.c and the
+ * exporters (export_*.c), which read the arrays directly.
+ */
+#ifndef PERFEV_PROFILE_INT_H
+#define PERFEV_PROFILE_INT_H
+
+#include "internal.h"
+#include "perfev/profile.h"
+
+/* Interned strings: id 0 is NULL; ids index `strs`. */
+struct pv_strtab {
+	char **strs;
+	size_t nr, cap;
+	uint32_t *hash; /* open addressing: string ids, 0 empty */
+	size_t hcap;
+};
+uint32_t pv_strtab_intern(struct pv_strtab *t, const char *s); /* 0 on NULL s or ENOMEM (see oom) */
+static inline const char *pv_strtab_get(const struct pv_strtab *t, uint32_t id)
+{
+	return id && id < t->nr ? t->strs[id] : NULL;
+}
+void pv_strtab_free(struct pv_strtab *t);
+uint64_t pv_hash_bytes(const void *data, size_t len);
+
+/* A mapping as exporters need it (pprof Mapping, Firefox lib). */
+struct pv_pmap {
+	uint64_t start, end, pgoff;
+	uint32_t path;            /* string id */
+	uint8_t build_id[PERFEV_BUILD_ID_MAX];
+	uint8_t build_id_len;
+};
+
+struct pv_frame {
+	uint32_t sym, dso, file, line; /* string ids, line number */
+	uint32_t map;                  /* index+1 into maps, 0: none */
+	uint8_t inlined, kernel;
+	uint64_t ip, rel_ip;
+};
+
+struct pv_group {
+	int32_t pid, tid;
+	uint32_t comm;
+};
+
+#define PV_NODE_GROUP_BIT 0x80000000u
+struct pv_node {
+	uint32_t parent, first_child, next_sibling;
+	uint32_t what; /* frame index, or group index | PV_NODE_GROUP_BIT; root: 0 */
+	uint32_t last_child;
+	uint32_t depth;
+	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
+};
+
+struct pv_logged_sample {
+	uint32_t node;
+	uint32_t pad;
+	uint64_t time;
+};
+
+struct perfev_profile {
+	enum perfev_profile_group group;
+	unsigned flags;
+	struct pv_strtab strs;
+	struct pv_frame *frames;
+	size_t nr_frames, cap_frames;
+	uint32_t *frame_hash;
+	size_t frame_hcap;
+	struct pv_group *groups;
+	size_t nr_groups, cap_groups;
+	uint32_t *group_hash;
+	size_t group_hcap;
+	struct pv_pmap *maps;
+	size_t nr_maps, cap_maps;
+	struct pv_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	uint32_t *child_hash; /* (parent, what) -> node id; 0 empty */
+	size_t child_hcap;
+	struct pv_logged_sample *log;
+	size_t nr_log, cap_log;
+	uint64_t filtered;
+	bool has_filter;
+	struct perfev_profile_filter filter; /* strings owned (strdup) */
+	uint32_t *path; /* scratch: node path of the sample being added */
+	size_t cap_path;
+};
+
+static inline bool pv_node_is_group(const struct pv_node *n)
+{
+	return (n->what & PV_NODE_GROUP_BIT) != 0;
+}
+/* The name a frame is shown by: its symbol, or its address for unknown ones. */
+const char *pv_frame_name(const struct perfev_profile *p, const struct pv_frame *f, char *buf,
+			  size_t len);
+/* The group (thread) node above node id, or 0 for the root. */
+uint32_t pv_node_group(const struct perfev_profile *p, uint32_t id);
+/* Fills the public view of a frame. */
+void pv_frame_public(const struct perfev_profile *p, const struct pv_frame *f,
+		     struct perfev_profile_frame *out);
+/* Adds a stack (leaf first) with explicit values. */
+int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
+			  const struct perfev_profile_frame *frames, size_t nr,
+			  const uint64_t values[PERFEV_VALUE_NR], bool log);
+
+#endif

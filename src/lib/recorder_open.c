@@ -1,0 +1,162 @@
+/* recorder_open.c — the recorder's events: their attrs (as perf sets them),
+ * one per event x CPU x thread, and one ring per CPU that all share. */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "recorder_int.h"
+#include "perfev/sys.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The user registers a DWARF unwinder needs (perf's PERF_REGS_MASK). */
+#if defined(__x86_64__)
+#define REC_REGS_USER 0xff0fffULL /* ax..r15 without the segment registers */
+#elif defined(__aarch64__)
+#define REC_REGS_USER ((1ULL << 33) - 1)
+#else
+#define REC_REGS_USER 0
+#endif
+
+static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t idx)
+{
+	const struct perfev_record_opts *o = &r->opts;
+	/* IDENTIFIER first and IP, TID next: every sample has its event id at
+	 * offset 8 and its ip and pid at fixed offsets for the drain loop. */
+	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CPU;
+	a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+	if (!a->sample_period) { /* the event string did not fix one */
+		if (o->period) {
+			a->freq = 0;
+			a->sample_period = o->period;
+		} else {
+			a->freq = 1;
+			a->sample_freq = o->freq;
+		}
+	}
+	if (o->call_graph != PERFEV_CALLGRAPH_NONE)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->call_graph == PERFEV_CALLGRAPH_DWARF) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = REC_REGS_USER;
+		a->sample_stack_user = o->dwarf_stack_size ? o->dwarf_stack_size : 8192;
+		a->exclude_callchain_user = 1; /* the stack copy replaces it */
+	}
+	a->read_format = PERF_FORMAT_ID;
+	a->sample_id_all = 1;
+	a->disabled = 1;
+	bool system_wide = r->tids[0] == -1;
+	a->inherit = !system_wide;
+	a->enable_on_exec = r->child > 0 && !system_wide;
+	a->watermark = 0;
+	a->wakeup_events = 0; /* wake when half the buffer is full */
+	if (idx == 0) { /* the first event also tracks processes and maps */
+		a->mmap = 1;
+		a->mmap2 = 1;
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+		a->context_switch = o->switch_events;
+	}
+	a->size = 0;
+}
+
+static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, int group_fd)
+{
+	struct perfev_attr *a = &r->attrs[ev];
+	int fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel) {
+		/* perf_event_paranoid forbids the kernel: sample user space only, like perf. */
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+	}
+	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
+		return -ESRCH; /* the thread exited meanwhile: skip it */
+	return fd;
+}
+
+int rec_open_events(struct perfev_recorder *r)
+{
+	size_t nev = perfev_evlist_count(r->events);
+	r->nevents = nev;
+	r->attrs = calloc(nev, sizeof(*r->attrs));
+	r->fds = malloc(nev * r->ncpus * r->ntids * sizeof(*r->fds));
+	r->ids = calloc(nev, sizeof(*r->ids));
+	r->rings = calloc(r->ncpus, sizeof(*r->rings));
+	if (!r->attrs || !r->fds || !r->ids || !r->rings)
+		return pv_error(ENOMEM, "out of memory");
+	for (size_t i = 0; i < nev * r->ncpus * r->ntids; i++)
+		r->fds[i] = -1;
+	for (size_t ev = 0; ev < nev; ev++) {
+		r->attrs[ev] = *perfev_evsel_attr_const(perfev_evlist_at(r->events, ev));
+		config_attr(r, &r->attrs[ev], ev);
+		if (!(r->ids[ev] = calloc(r->ncpus * r->ntids, sizeof(uint64_t))))
+			return pv_error(ENOMEM, "out of memory");
+	}
+	if (!(r->poller = perfev_poller_new()))
+		return -errno;
+	if (perfev_poller_add(r->poller, r->wake[0], &r->wake) < 0)
+		return -errno;
+	for (size_t c = 0; c < r->ncpus; c++) {
+		for (size_t ev = 0; ev < nev; ev++) {
+			const struct perfev_evsel *es = perfev_evlist_at(r->events, ev);
+			const struct perfev_evsel *leader = perfev_evsel_leader(es);
+			size_t lidx = leader ? perfev_evsel_index(leader) : ev;
+			for (size_t t = 0; t < r->ntids; t++) {
+				int group_fd = lidx != ev ? REC_FD(r, lidx, c, t) : -1;
+				int fd = open_one(r, ev, c, t, group_fd);
+				if (fd == -ESRCH)
+					continue;
+				if (fd < 0)
+					return pv_error(-fd, "cannot open %s on CPU %d: %s",
+							perfev_evsel_name(es), r->cpus[c], perfev_errmsg());
+				REC_FD(r, ev, c, t) = fd;
+				perfev_ioc_id(fd, &r->ids[ev][c * r->ntids + t]);
+				if (!r->rings[c]) {
+					r->rings[c] = perfev_ring_mmap(fd, r->opts.mmap_pages, false);
+					if (!r->rings[c])
+						return -errno;
+					if (perfev_poller_add(r->poller, fd, r->rings[c]) < 0)
+						return -errno;
+				} else if (perfev_ring_add_event(r->rings[c], fd) < 0) {
+					return -errno;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+int rec_enable(struct perfev_recorder *r, bool on)
+{
+	for (size_t i = 0; i < r->nevents * r->ncpus * r->ntids; i++)
+		if (r->fds[i] >= 0)
+			on ? perfev_ioc_enable(r->fds[i], false) : perfev_ioc_disable(r->fds[i], false);
+	return 0;
+}
+
+void rec_close_events(struct perfev_recorder *r)
+{
+	if (r->rings)
+		for (size_t c = 0; c < r->ncpus; c++)
+			perfev_ring_munmap(r->rings[c]);
+	free(r->rings);
+	r->rings = NULL;
+	perfev_poller_free(r->poller);
+	r->poller = NULL;
+	if (r->fds)
+		for (size_t i = 0; i < r->nevents * r->ncpus * r->ntids; i++)
+			if (r->fds[i] >= 0)
+				close(r->fds[i]);
+	free(r->fds);
+	r->fds = NULL;
+	if (r->ids)
+		for (size_t ev = 0; ev < r->nevents; ev++)
+			free(r->ids[ev]);
+	free(r->ids);
+	r->ids = NULL;
+	free(r->attrs);
+	r->attrs = NULL;
+}

@@ -1,0 +1,35 @@
+/* stat_int.h — shared by stat.c (collecting) and stat_print.c (output). */
+#ifndef PERFEV_STAT_INT_H
+#define PERFEV_STAT_INT_H
+
+#include "perfev/stat.h"
+
+/* Running mean and variance (Welford). */
+struct pv_acc {
+	unsigned n;
+	double mean, m2;
+	double run, ena; /* sums over the samples */
+};
+
+struct perfev_stat {
+	const struct perfev_evlist *list;
+	enum perfev_stat_aggr aggr;
+	size_t nev, nlines;
+	struct pv_acc *acc; /* [ev * nlines + line] */
+	int *status;        /* per event */
+	int *labels;        /* per line: CPU or thread id */
+	char **comm;        /* per line, per-thread output */
+	bool labels_cpus;
+	struct pv_acc elapsed;
+	struct rusage ru;
+	bool have_ru;
+	struct perfev_count *prev; /* interval mode: last raw reading per event/place */
+	size_t nprev;
+};
+
+void pv_acc_add(struct pv_acc *a, double v);
+double pv_acc_stddev_mean(const struct pv_acc *a); /* stddev of the mean, as perf */
+/* The multiplier and unit perf shows an event in (task-clock: 1e-6 "msec"). */
+double pv_stat_scale(const struct perfev_evsel *e, const char **unit);
+
+#endif

@@ -1,0 +1,202 @@
+#define _GNU_SOURCE
+/* The exporters on a synthetic profile: folded stacks, SVG flame graph,
+ * pprof and Firefox JSON, each checked by an independent reader. */
+#include "support.h"
+#include "support_profile.h"
+#include "perfev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes the profile with `fn` into DIR/name and returns the path. */
+static char *export_to(int (*fn)(const struct perfev_profile *, const struct perfev_export_options *, FILE *),
+		       const struct perfev_profile *p, const struct perfev_export_options *o,
+		       const char *name)
+{
+	char *path;
+	cr_assert(asprintf(&path, "%s/%s", test_tmpdir(), name) > 0);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	cr_assert_eq(fn(p, o, f), 0, "%s", perfev_errmsg());
+	fclose(f);
+	return path;
+}
+
+Test(unit_export, folded_sums_to_samples)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	char *path = export_to(perfev_export_folded, p, NULL, "out.folded");
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	unsigned long long sum = 0;
+	int lines = 0;
+	bool saw_compute = false, saw_unknown = false;
+	while (fgets(line, sizeof(line), f)) {
+		char *sp = strrchr(line, ' ');
+		cr_assert(sp, "no count in '%s'", line);
+		sum += strtoull(sp + 1, NULL, 10);
+		lines++;
+		if (strncmp(line, "app;main;work;compute ", 22) == 0) {
+			cr_assert_eq(strtoull(sp + 1, NULL, 10), 64, "threads 100 and 101 merged by comm");
+			saw_compute = true;
+		}
+		if (strncmp(line, "sh;main;0x4242 ", 15) == 0)
+			saw_unknown = true;
+	}
+	fclose(f);
+	cr_assert_eq(sum, SYNTH_SAMPLES);
+	cr_assert(saw_compute && saw_unknown);
+	cr_assert_eq(lines, 7);
+
+	/* the period, with kernel frames marked */
+	struct perfev_export_options o = {.size = sizeof(o), .value = PERFEV_VALUE_PERIOD,
+					  .annotate_kernel = true};
+	char *path2 = export_to(perfev_export_folded, p, &o, "period.folded");
+	char *text = slurp(path2, NULL);
+	cr_assert(strstr(text, "app;main;work;sys_write_[k] 5000\n"), "%s", text);
+	cr_assert(strstr(text, "app;main;work;compute;memcpy_[i] 10000\n"), "%s", text);
+	free(text);
+	free(path);
+	free(path2);
+	perfev_profile_free(p);
+}
+
+Test(unit_export, flame_svg_is_xml_with_a_rect_per_frame)
+{
+	struct run_result r0 = run_cmd("command -v xmllint");
+	if (r0.status != 0)
+		cr_skip_test("xmllint not installed (libxml2-utils, scripts/deps.sh installs it)");
+	run_result_free(&r0);
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	/* the exporter merges threads by command: one frame per node of that view */
+	struct perfev_profile *byc = perfev_profile_derive(p, PERFEV_GROUP_COMM, 0);
+	size_t frames = perfev_profile_nr_nodes(byc);
+	struct perfev_export_options o = {.size = sizeof(o), .title = "t<&>\"'", .subtitle = "s"};
+	char *path = export_to(perfev_export_flame, p, &o, "flame.svg");
+	struct run_result r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "xmllint: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("xmllint --xpath \"count(//*[local-name()='g'][@class='f']/*[local-name()='rect'])\" '%s'", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(strtoul(r.out, NULL, 10), frames, "rects %s, frames %zu", r.out, frames);
+	run_result_free(&r);
+	char *svg = slurp(path, NULL);
+	/* offline: the only URL is the SVG namespace name, never fetched */
+	char *http = strstr(svg, "http");
+	cr_assert(http && strncmp(http, "http://www.w3.org/2000/svg\"", 27) == 0);
+	cr_assert_null(strstr(http + 1, "http"));
+	cr_assert_null(strstr(svg, "href"));
+	cr_assert(strstr(svg, "<title>compute (74 samples, 70.48%; self 64, 60.95%) in /usr/bin/app</title>"));
+	cr_assert(strstr(svg, "<title>sys_write [k] (5 samples"));
+	cr_assert(strstr(svg, "Matched: "));
+	cr_assert(strstr(svg, "function zoom("));
+	/* the embedded script parses, where node is installed to say so */
+	r = run_cmd("command -v node >/dev/null || exit 77; "
+		    "python3 -c \"import re,sys; s=open(sys.argv[1]).read(); "
+		    "print(re.search(r'<script[^>]*><!\\[CDATA\\[(.*?)\\]\\]></script>', s, re.S).group(1))\" "
+		    "'%s' > '%s.js' && node --check '%s.js'", path, path, path);
+	cr_assert(r.status == 0 || r.status == 77, "script: %s", r.err);
+	run_result_free(&r);
+	free(svg);
+	free(path);
+	perfev_profile_free(byc);
+	perfev_profile_free(p);
+}
+
+Test(unit_export, flame_hostile_names_and_empty)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_NONE, 0);
+	char *path = export_to(perfev_export_flame, p, NULL, "empty.svg");
+	struct run_result r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "empty profile: %s", r.err);
+	run_result_free(&r);
+	struct perfev_profile_frame fr = {.symbol = "operator<<(a&, b\x01\xff\xc3)]]>", .dso = "x"};
+	struct perfev_sample_desc d = {.size = sizeof(d), .comm = "a&b"};
+	cr_assert_eq(perfev_profile_add(p, &d, &fr, 1), 1);
+	free(path);
+	path = export_to(perfev_export_flame, p, NULL, "hostile.svg");
+	r = run_cmd("xmllint --noout '%s'", path);
+	cr_assert_eq(r.status, 0, "hostile names: %s", r.err);
+	run_result_free(&r);
+	free(path);
+	perfev_profile_free(p);
+}
+
+/* Decodes a pprof export with protoc and summarises it (tests/data/pprof_summary.py). */
+static char *pprof_summary(const char *path)
+{
+	struct run_result r = run_cmd("command -v protoc >/dev/null || exit 77; gunzip -c '%s' | "
+				      "protoc --decode perftools.profiles.Profile -I '%s/tests/data' "
+				      "'%s/tests/data/profile.proto' | python3 '%s/tests/data/pprof_summary.py'",
+				      path, PERFEV_SRCDIR, PERFEV_SRCDIR, PERFEV_SRCDIR);
+	if (r.status == 77)
+		cr_skip_test("protoc not installed (protobuf-compiler, scripts/deps.sh installs it)");
+	cr_assert_eq(r.status, 0, "decoding %s: %s", path, r.err);
+	free(r.err);
+	return r.out;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *at = text; (at = strstr(at, line)); at += n)
+		if ((at == text || at[-1] == '\n') && at[n] == '\n')
+			return true;
+	return false;
+}
+
+Test(unit_export, pprof_decodes_with_protoc)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	char *path = export_to(perfev_export_pprof, p, NULL, "cpu.pb.gz");
+	char *sum = pprof_summary(path);
+	cr_assert(has_line(sum, "sample_types samples/count,cpu/nanoseconds"), "%s", sum);
+	cr_assert(has_line(sum, "period_type cpu/nanoseconds"), "%s", sum);
+	cr_assert(has_line(sum, "period 976"), "total period / samples: %s", sum); /* 102500/105 */
+	cr_assert(has_line(sum, "string0_empty 1"), "%s", sum);
+	cr_assert(has_line(sum, "total0 105"), "%s", sum);
+	cr_assert(has_line(sum, "total1 102500"), "%s", sum);
+	cr_assert(has_line(sum, "bad_refs 0"), "%s", sum);
+	cr_assert(has_line(sum, "inline_locations 1"), "memcpy inlined in compute: %s", sum);
+	cr_assert(has_line(sum, "mappings 1"), "%s", sum);
+	cr_assert(has_line(sum, "build_ids deadbeef"), "%s", sum);
+	cr_assert(has_line(sum, "label_keys comm,pid,tid"), "%s", sum);
+	cr_assert(has_line(sum, "top_leaf compute 60"), "%s", sum);
+	cr_assert(strstr(sum, "0x4242"), "unknown symbols by address: %s", sum);
+	free(sum);
+	free(path);
+	perfev_profile_free(p);
+}
+
+static char *firefox_summary(const char *path)
+{
+	struct run_result r = run_cmd("python3 '%s/tests/data/firefox_check.py' '%s'", PERFEV_SRCDIR, path);
+	cr_assert_eq(r.status, 0, "checking %s: %s", path, r.err);
+	free(r.err);
+	return r.out;
+}
+
+Test(unit_export, firefox_json_has_the_required_tables)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	char *path = export_to(perfev_export_firefox, p, NULL, "profile.json");
+	char *sum = firefox_summary(path);
+	cr_assert(has_line(sum, "errors none"), "%s", sum);
+	cr_assert(has_line(sum, "threads 3"), "one track per thread: %s", sum);
+	cr_assert(has_line(sum, "samples 105"), "%s", sum);
+	cr_assert(has_line(sum, "names app:100:100,app:100:101,sh:200:200"), "%s", sum);
+	cr_assert(has_line(sum, "libs 1"), "%s", sum);
+	free(sum);
+	free(path);
+	perfev_profile_free(p);
+
+	/* with the sample log: one sample per sample, in time order */
+	p = synthetic_profile(PERFEV_GROUP_THREAD, PERFEV_PROFILE_KEEP_SAMPLES);
+	path = export_to(perfev_export_firefox, p, NULL, "timed.json");
+	sum = firefox_summary(path);
+	cr_assert(has_line(sum, "errors none"), "%s", sum);
+	cr_assert(has_line(sum, "samples 105"), "%s", sum);
+	free(sum);
+	free(path);
+	perfev_profile_free(p);
+}

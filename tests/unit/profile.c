@@ -1,0 +1,177 @@
+/* The profile model on synthetic stacks with known totals. */
+#include "support.h"
+#include "support_profile.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct perfev_profile_entry *find(const struct perfev_profile_entry *e, size_t nr,
+					       const char *sym)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (e[i].symbol && strcmp(e[i].symbol, sym) == 0)
+			return &e[i];
+	return NULL;
+}
+
+Test(unit_profile, totals_and_tree)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_PERIOD), 100000ull + 5 * 500);
+	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_WEIGHT), 102 * 7);
+	/* root's children: 3 threads; their totals add up to the root's */
+	struct perfev_profile_node root, n;
+	cr_assert_eq(perfev_profile_node(p, 0, &root), 0);
+	cr_assert_eq(root.kind, PERFEV_NODE_ROOT);
+	uint64_t sum = 0;
+	int groups = 0;
+	for (uint32_t c = root.first_child; c; c = n.next_sibling) {
+		cr_assert_eq(perfev_profile_node(p, c, &n), 0);
+		cr_assert_eq(n.kind, PERFEV_NODE_GROUP);
+		sum += n.total[PERFEV_VALUE_SAMPLES];
+		groups++;
+		if (n.tid == 100) {
+			cr_assert_str_eq(n.comm, "app");
+			cr_assert_eq(n.total[0], 95);
+			struct perfev_profile_node m;
+			cr_assert_eq(perfev_profile_node(p, n.first_child, &m), 0);
+			cr_assert_str_eq(m.frame.symbol, "main");
+			cr_assert_eq(m.total[0], 95);
+			cr_assert_eq(m.self[0], 0);
+		}
+	}
+	cr_assert_eq(groups, 3);
+	cr_assert_eq(sum, SYNTH_SAMPLES);
+	cr_assert_eq(perfev_profile_node(p, 1u << 30, &n), -ERANGE);
+	perfev_profile_free(p);
+	perfev_profile_free(NULL);
+}
+
+Test(unit_profile, flat_self_and_children)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	/* self: compute 64, idle 20, memcpy 10, sys_write 5, [sh unknown] 3, 0x4242 2, rec 1 */
+	cr_assert_str_eq(e[0].symbol, "compute");
+	cr_assert_eq(e[0].self[0], 64);
+	cr_assert_eq(find(e, nr, "idle")->self[0], 20);
+	cr_assert(find(e, nr, "sys_write")->kernel);
+	cr_assert_null(find(e, nr, "main"), "main has no self samples");
+	uint64_t sum = 0;
+	for (size_t i = 0; i < nr; i++)
+		sum += e[i].self[0];
+	cr_assert_eq(sum, SYNTH_SAMPLES);
+	free(e);
+
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_str_eq(e[0].symbol, "main");
+	cr_assert_eq(e[0].total[0], 102); /* everything but the 3 empty stacks */
+	cr_assert_eq(find(e, nr, "work")->total[0], 79);
+	cr_assert_eq(find(e, nr, "compute")->total[0], 74);
+	cr_assert_eq(find(e, nr, "rec")->total[0], 1, "recursion counted once per sample");
+	free(e);
+
+	/* percent limit: only entries >= 10% of samples */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 10.0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	free(e);
+	/* by comm: two entries */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_COMM, PERFEV_VALUE_PERIOD, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_str_eq(e[0].comm, "app");
+	cr_assert_eq(e[0].self[PERFEV_VALUE_PERIOD], 100000);
+	free(e);
+	perfev_profile_free(p);
+}
+
+Test(unit_profile, filters)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+	struct perfev_profile_filter f = {.size = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
+					  .any_frame = true, .time_start = 2};
+	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
+	struct perfev_profile_frame fr[2] = {{.symbol = "leaf", .dso = "/lib/x.so"}, {.symbol = "work", .dso = "/bin/a"}};
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 3};
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 1);
+	d.time = 1;
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 0, "before the time range");
+	d.time = 3;
+	f.any_frame = false;
+	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 0, "work is not the leaf");
+	f.symbol = NULL;
+	f.dso = "x.so"; /* basename matches */
+	f.comm = "a";
+	f.tid = 1;
+	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 1);
+	d.comm = "b";
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 0);
+	cr_assert_eq(perfev_profile_filtered(p), 3);
+	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_SAMPLES), 2);
+	cr_assert_eq(perfev_profile_set_filter(p, NULL), 0);
+	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 1);
+	perfev_profile_free(p);
+}
+
+Test(unit_profile, derive_callee_and_groups)
+{
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	struct perfev_profile *c = perfev_profile_derive(p, PERFEV_GROUP_COMM, PERFEV_PROFILE_CALLEE);
+	cr_assert(c);
+	cr_assert_eq(perfev_profile_total(c, PERFEV_VALUE_SAMPLES), SYNTH_SAMPLES);
+	cr_assert_eq(perfev_profile_total(c, PERFEV_VALUE_PERIOD), perfev_profile_total(p, PERFEV_VALUE_PERIOD));
+	/* callee: below "app" the leaves: compute's node holds 64 samples in total */
+	struct perfev_profile_node root, g, n;
+	perfev_profile_node(c, 0, &root);
+	bool seen = false;
+	for (uint32_t gi = root.first_child; gi; gi = g.next_sibling) {
+		perfev_profile_node(c, gi, &g);
+		if (!g.comm || strcmp(g.comm, "app"))
+			continue;
+		cr_assert_eq(g.pid, -1, "grouped by comm only");
+		for (uint32_t ci = g.first_child; ci; ci = n.next_sibling) {
+			perfev_profile_node(c, ci, &n);
+			if (n.frame.symbol && strcmp(n.frame.symbol, "compute") == 0) {
+				cr_assert_eq(n.total[0], 64);
+				seen = true;
+			}
+		}
+	}
+	cr_assert(seen);
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(c, PERFEV_KEY_SYM, 0, false, 0, &e, &nr), -EINVAL);
+	/* and back: the caller view of the callee view has the same flat table */
+	struct perfev_profile *b = perfev_profile_derive(c, PERFEV_GROUP_NONE, 0);
+	cr_assert_eq(perfev_profile_flat(b, PERFEV_KEY_SYM, 0, true, 0, &e, &nr), 0);
+	cr_assert_str_eq(e[0].symbol, "main");
+	cr_assert_eq(e[0].total[0], 102);
+	free(e);
+	perfev_profile_free(b);
+	perfev_profile_free(c);
+	perfev_profile_free(p);
+}
+
+Test(unit_profile, frames_from_location)
+{
+	struct perfev_source_line lines[2] = {{"inl", "a.h", 3, 0}, {"outer", "a.c", 10, 0}};
+	struct perfev_location loc = {.ip = 0x1000, .symbol = "outer", .dso = "/bin/a",
+				      .nr_lines = 2, .lines = lines};
+	struct perfev_profile_frame f[4];
+	cr_assert_eq(perfev_frames_from_location(&loc, true, f, 4), 2);
+	cr_assert_str_eq(f[0].symbol, "inl");
+	cr_assert(f[0].inlined);
+	cr_assert_str_eq(f[0].srcfile, "a.h");
+	cr_assert_str_eq(f[1].symbol, "outer");
+	cr_assert_not(f[1].inlined);
+	cr_assert_eq(perfev_frames_from_location(&loc, false, f, 1), 2);
+	cr_assert_null(f[0].srcfile);
+	loc.nr_lines = 0;
+	cr_assert_eq(perfev_frames_from_location(&loc, true, f, 4), 1);
+	cr_assert_str_eq(f[0].symbol, "outer");
+}

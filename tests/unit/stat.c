@@ -1,0 +1,271 @@
+/* Pure logic of counting and perf stat output: CPU lists, scaling,
+ * metrics, and the text/CSV/JSON layouts (fed with known numbers). */
+#define _GNU_SOURCE
+#include "support.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Test(unit_stat, cpu_lists)
+{
+	struct perfev_cpus *c = perfev_cpus_parse("7,0-3,2\n");
+	cr_assert(c, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_cpus_count(c), 5);
+	cr_assert_eq(perfev_cpus_at(c, 0), 0);
+	cr_assert_eq(perfev_cpus_at(c, 4), 7);
+	cr_assert_eq(perfev_cpus_at(c, 5), -1);
+	cr_assert(perfev_cpus_has(c, 3) && !perfev_cpus_has(c, 5));
+	char buf[64];
+	perfev_cpus_format(c, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0-3,7");
+	perfev_cpus_free(c);
+	c = perfev_cpus_parse("");
+	cr_assert(c && perfev_cpus_count(c) == 0);
+	perfev_cpus_free(c);
+	const char *bad[] = {"3-1", "a", "1,,2", "0-", "1-2-3", "99999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_null(perfev_cpus_parse(bad[i]), "'%s' accepted", bad[i]);
+		cr_assert_eq(errno, EINVAL);
+		cr_assert(strstr(perfev_errmsg(), bad[i]), "%s", perfev_errmsg());
+	}
+}
+
+Test(unit_stat, scaling_reports_the_running_fraction)
+{
+	struct perfev_count v = {1000, 400, 100, 0};
+	double f;
+	cr_assert_float_eq(perfev_count_scaled(&v, &f), 4000.0, 1e-9);
+	cr_assert_float_eq(f, 0.25, 1e-12);
+	v = (struct perfev_count){1000, 400, 400, 0};
+	cr_assert_float_eq(perfev_count_scaled(&v, &f), 1000.0, 1e-9);
+	cr_assert_float_eq(f, 1.0, 1e-12);
+	v = (struct perfev_count){0, 400, 0, 0};
+	cr_assert_float_eq(perfev_count_scaled(&v, &f), 0.0, 1e-12);
+	cr_assert_float_eq(f, 0.0, 1e-12);
+}
+
+static struct perfev_attr attr(uint32_t type, uint64_t config)
+{
+	struct perfev_attr a = {0};
+	a.type = type;
+	a.config = config;
+	return a;
+}
+
+/* task-clock, page-faults, cycles, instructions, branches, branch-misses */
+static struct perfev_evlist *six(void)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_attr a[] = {attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+				  attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS),
+				  attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+				  attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS),
+				  attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+				  attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES)};
+	const char *n[] = {"task-clock", "page-faults", "cycles", "instructions", "branches",
+			   "branch-misses"};
+	for (int i = 0; i < 6; i++)
+		perfev_evlist_add(l, &a[i], n[i]);
+	return l;
+}
+
+/* one run of 2 ms wall time: 1 ms task-clock, 50 faults, 3M cycles,
+ * 6M instructions, 1M branches (multiplexed: half the time), 25k misses */
+static struct perfev_stat *one_run(struct perfev_evlist *l, const int *status)
+{
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	struct perfev_count c[6] = {{1000000, 1000000, 1000000, 0}, {50, 1000000, 1000000, 0},
+				    {3000000, 1000000, 1000000, 0}, {6000000, 1000000, 1000000, 0},
+				    {500000, 1000000, 500000, 0}, {25000, 1000000, 1000000, 0}};
+	cr_assert_eq(perfev_stat_add_counts(s, c, NULL, false, 1, status, 2000000), 0);
+	return s;
+}
+
+Test(unit_stat, metrics)
+{
+	struct perfev_evlist *l = six();
+	struct perfev_stat *s = one_run(l, NULL);
+	double v;
+	const char *u;
+	cr_assert(perfev_stat_metric(s, 0, 0, &v, &u));
+	cr_assert_str_eq(u, "CPUs utilized");
+	cr_assert_float_eq(v, 0.5, 1e-9);
+	cr_assert(perfev_stat_metric(s, 1, 0, &v, &u));
+	cr_assert_str_eq(u, "K/sec");
+	cr_assert_float_eq(v, 50.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 2, 0, &v, &u));
+	cr_assert_str_eq(u, "GHz");
+	cr_assert_float_eq(v, 3.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 3, 0, &v, &u));
+	cr_assert_str_eq(u, "insn per cycle");
+	cr_assert_float_eq(v, 2.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 4, 0, &v, &u)); /* scaled: 1M in 1 ms */
+	cr_assert_str_eq(u, "G/sec");
+	cr_assert_float_eq(v, 1.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 5, 0, &v, &u));
+	cr_assert_str_eq(u, "of all branches");
+	cr_assert_float_eq(v, 2.5, 1e-9);
+	struct perfev_stat_value sv;
+	perfev_stat_value(s, 4, 0, &sv);
+	cr_assert_float_eq(sv.pcnt_running, 50.0, 1e-9);
+	cr_assert_float_eq(sv.raw, 1000000.0, 1e-6);
+	perfev_stat_value(s, 0, 0, &sv);
+	cr_assert_str_eq(sv.unit, "msec");
+	cr_assert_float_eq(sv.val, 1.0, 1e-9);
+	perfev_stat_free(s);
+	/* without cycles counted there is no IPC */
+	int status[6] = {0, 0, -ENOENT, 0, 0, 0};
+	s = one_run(l, status);
+	cr_assert(perfev_stat_metric(s, 3, 0, &v, &u));
+	cr_assert_str_eq(u, "G/sec", "instructions without cycles fall back to a rate");
+	cr_assert_not(perfev_stat_metric(s, 2, 0, &v, &u));
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+static char *print(struct perfev_stat *s, enum perfev_stat_format fmt, const char *sep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct perfev_stat_output o = {sizeof(o), fmt, sep, "'true'"};
+	cr_assert_eq(perfev_stat_print(s, f, &o), 0);
+	fclose(f);
+	return buf;
+}
+
+Test(unit_stat, text_layout_is_perfs)
+{
+	struct perfev_evlist *l = six();
+	int status[6] = {0, 0, -ENOENT, 0, 0, 0};
+	struct perfev_stat *s = one_run(l, status);
+	char *t = print(s, PERFEV_STAT_TEXT, NULL);
+	cr_assert(strstr(t, "\n Performance counter stats for 'true':\n\n"), "%s", t);
+	cr_assert(strstr(t, "              1.00 msec task-clock                       #    0.500 CPUs utilized          \n"), "%s", t);
+	cr_assert(strstr(t, "                50      page-faults                      #   50.000 K/sec                  \n"), "%s", t);
+	cr_assert(strstr(t, "   <not supported>      cycles                   "), "%s", t);
+	cr_assert(strstr(t, "           1000000      branches                         #    1.000 G/sec                    (50.00%)\n"), "%s", t);
+	cr_assert(strstr(t, "#    2.50% of all branches"), "%s", t);
+	cr_assert(strstr(t, "\n       0.002000000 seconds time elapsed\n"), "%s", t);
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, csv_fields_in_perfs_order)
+{
+	struct perfev_evlist *l = six();
+	int status[6] = {0, 0, -ENOENT, 0, 0, 0};
+	struct perfev_stat *s = one_run(l, status);
+	char *t = print(s, PERFEV_STAT_CSV, ";");
+	cr_assert(strstr(t, "1.00;msec;task-clock;1000000;100.00;0.500;CPUs utilized\n"), "%s", t);
+	cr_assert(strstr(t, "50;;page-faults;1000000;100.00;50.000;K/sec\n"), "%s", t);
+	cr_assert(strstr(t, "<not supported>;;cycles;0;100.00;;\n"), "%s", t);
+	cr_assert(strstr(t, "1000000;;branches;500000;50.00;1.000;G/sec\n"), "%s", t);
+	cr_assert(strstr(t, "25000;;branch-misses;1000000;100.00;2.50;of all branches\n"), "%s", t);
+	cr_assert_null(strstr(t, "Performance"), "CSV has no header");
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, json_one_object_per_line)
+{
+	struct perfev_evlist *l = six();
+	int status[6] = {0, 0, -ENOENT, 0, 0, 0};
+	struct perfev_stat *s = one_run(l, status);
+	char *t = print(s, PERFEV_STAT_JSON, NULL);
+	cr_assert(strstr(t, "{\"counter-value\" : \"1.000000\", \"unit\" : \"msec\", \"event\" : "
+			    "\"task-clock\", \"event-runtime\" : 1000000, \"pcnt-running\" : 100.00, "
+			    "\"metric-value\" : 0.500000, \"metric-unit\" : \"CPUs utilized\"}\n"), "%s", t);
+	cr_assert(strstr(t, "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", \"event\" : "
+			    "\"cycles\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, "
+			    "\"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n"), "%s", t);
+	int lines = 0;
+	for (char *p = t; *p; p++)
+		lines += *p == '\n';
+	cr_assert_eq(lines, 6);
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, repeats_give_mean_and_noise)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_attr a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	perfev_evlist_add(l, &a, "page-faults");
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	uint64_t vals[] = {90, 100, 110};
+	for (int i = 0; i < 3; i++) {
+		struct perfev_count c = {vals[i], 10, 10, 0};
+		perfev_stat_add_counts(s, &c, NULL, false, 1, NULL, 1000000 * (i + 1));
+	}
+	struct perfev_stat_value v;
+	perfev_stat_value(s, 0, 0, &v);
+	cr_assert_eq(v.runs, 3);
+	cr_assert_float_eq(v.val, 100.0, 1e-9);
+	/* sample stddev 10, of the mean 10/sqrt(3) */
+	cr_assert_float_eq(v.stddev, 10.0 / sqrt(3.0), 1e-9);
+	char *t = print(s, PERFEV_STAT_TEXT, NULL);
+	cr_assert(strstr(t, "for 'true' (3 runs):"), "%s", t);
+	cr_assert(strstr(t, "  ( +-  5.77% )\n"), "%s", t);
+	cr_assert(strstr(t, "          0.002000 +- 0.000577 seconds time elapsed  ( +- 28.87% )"), "%s", t);
+	free(t);
+	t = print(s, PERFEV_STAT_CSV, ",");
+	cr_assert_str_eq(t, "100,,page-faults,5.77%,10,100.00,,\n");
+	free(t);
+	t = print(s, PERFEV_STAT_JSON, NULL);
+	cr_assert(strstr(t, "\"event\" : \"page-faults\", \"variance\" : 5.77, "), "%s", t);
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, per_cpu_lines)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_attr a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	perfev_evlist_add(l, &a, "cs");
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_PLACE);
+	struct perfev_count c[2] = {{17, 5, 5, 0}, {22, 5, 5, 0}};
+	int cpus[2] = {0, 3};
+	perfev_stat_add_counts(s, c, cpus, true, 2, NULL, 100);
+	cr_assert_eq(perfev_stat_nr_lines(s), 2);
+	char *t = print(s, PERFEV_STAT_TEXT, NULL);
+	cr_assert(strstr(t, "CPU0" "                       " "17      cs     "), "%s", t);
+	cr_assert(strstr(t, "CPU3" "                       " "22      cs     "), "%s", t);
+	free(t);
+	t = print(s, PERFEV_STAT_CSV, ",");
+	cr_assert_str_eq(t, "CPU0,17,,cs,5,100.00,,\nCPU3,22,,cs,5,100.00,,\n");
+	free(t);
+	t = print(s, PERFEV_STAT_JSON, NULL);
+	cr_assert(strstr(t, "{\"cpu\" : \"3\", \"counter-value\" : \"22.000000\""), "%s", t);
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, intervals_print_the_time)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_attr a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	perfev_evlist_add(l, &a, "page-faults");
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	struct perfev_count c = {77, 5, 5, 0};
+	perfev_stat_add_counts(s, &c, NULL, false, 1, NULL, 100000000);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct perfev_stat_output o = {sizeof(o), PERFEV_STAT_CSV, ",", NULL, true, 0.100201598, false};
+	perfev_stat_print(s, f, &o);
+	fclose(f);
+	cr_assert_str_eq(buf, "     0.100201598,77,,page-faults,5,100.00,,\n");
+	free(buf);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
