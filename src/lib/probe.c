@@ -274,7 +274,7 @@ static struct perfev_probe **registry;
 static size_t nr_registry, cap_registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, const char *spec)
+struct perfev_probe *pv_probe_keep(const char *spec)
 {
 	struct perfev_probe *p = perfev_probe_new(spec);
 	if (!p)
@@ -288,15 +288,26 @@ PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, con
 		perfev_probe_free(p);
 		return pv_error_null(ENOMEM, "out of memory");
 	}
-	struct perfev_evsel *e = perfev_evlist_add(list, &p->attr, p->name);
-	if (e && p->tracefs_event[0]) {
-		/* name it as a tracepoint: the decoder finds its format by this */
-		char tp[200];
-		snprintf(tp, sizeof(tp), "%s", p->tracefs_event);
-		*strchr(tp, '/') = ':';
-		perfev_evsel_set_name(e, tp);
-	}
-	return e;
+	return p;
+}
+
+void pv_probe_event_name(const struct perfev_probe *p, char *buf, size_t len)
+{
+	/* a tracefs probe is named as the tracepoint it is: its format is found by it */
+	snprintf(buf, len, "%s", p->tracefs_event[0] ? p->tracefs_event : p->name);
+	char *slash = p->tracefs_event[0] ? strchr(buf, '/') : NULL;
+	if (slash)
+		*slash = ':';
+}
+
+PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, const char *spec)
+{
+	struct perfev_probe *p = pv_probe_keep(spec);
+	if (!p)
+		return NULL;
+	char name[300];
+	pv_probe_event_name(p, name, sizeof(name));
+	return perfev_evlist_add(list, &p->attr, name);
 }
 
 PERFEV_API int perfev_probe_cleanup_all(void)
