@@ -3,7 +3,8 @@
  * as the hardware allows, and named regions around code.
  *
  * A set is one group of events (PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|
- * TOTAL_TIME_RUNNING), opened per thread: each thread that uses the set
+ * TOTAL_TIME_RUNNING; a 1-event set drops GROUP, which makes the kernel's
+ * read cheaper), opened per thread: each thread that uses the set
  * gets its own group on its first call, for itself (pid 0, any CPU). A read
  * in a thread is of that thread's group; perfev_selfmon_read_total() sums
  * every thread's group.
@@ -22,9 +23,10 @@
  * PERFEV_REGION_EVENTS (perf's event syntax), default
  * "task-clock,page-faults,context-switches".
  *
- * After fork(), a child must not use its parent's sets (their descriptors
- * are the parent's counters); with PERFEV_SELFMON_INHERIT the parent's set
- * counts the child instead.
+ * After fork(), a child that uses a set gets groups of its own, counting
+ * itself; its perfev_selfmon_read_total() also sums the groups it copied
+ * from the parent (the parent's counters). With PERFEV_SELFMON_INHERIT
+ * the parent's set counts the child instead.
  */
 #ifndef PERFEV_SELFMON_H
 #define PERFEV_SELFMON_H
@@ -47,7 +49,9 @@ enum perfev_selfmon_flag {
 	/* Count the threads and processes this thread creates after its group
 	 * opens (attr.inherit); reading the group gives their sum (children
 	 * included while they run and after they exit). Reads are read(2):
-	 * the user page sees only the calling thread. */
+	 * the user page sees only the calling thread. Threads it creates
+	 * should then not use the set themselves: their own groups would
+	 * count them a second time in perfev_selfmon_read_total(). */
 	PERFEV_SELFMON_INHERIT = 1u << 0,
 	/* Never read through the user page: every read is read(2). */
 	PERFEV_SELFMON_NO_USER_PAGE = 1u << 1,
@@ -69,12 +73,16 @@ struct perfev_selfmon_values {
 struct perfev_selfmon;
 
 /*
- * A set of the events of list (copied; the list may be freed after); every
- * event joins one group led by the first, whatever groups the list has.
+ * A set of the events in `events` (perf's syntax, e.g.
+ * "instructions:u,cycles:u" or "task-clock,page-faults"), or of the events
+ * of list (copied; the list may be freed after). Every event joins one
+ * group led by the first, whatever groups the string or list spells.
  * flags: an OR of enum perfev_selfmon_flag. Nothing opens until a thread
- * first uses the set. Returns NULL + errno (EINVAL: no events or more than
- * PERFEV_SELFMON_MAX_EVENTS).
+ * first uses the set. Returns NULL + errno (EINVAL: no events, more than
+ * PERFEV_SELFMON_MAX_EVENTS, or a string that does not parse: then
+ * perfev_errmsg() shows the string with a caret under the fault).
  */
+PERFEV_API struct perfev_selfmon *perfev_selfmon_new(const char *events, unsigned flags);
 PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_evlist *list,
 							    unsigned flags);
 /* Closes every thread's group; the set's regions go with it. NULL is fine. */
@@ -150,9 +158,10 @@ PERFEV_API int perfev_selfmon_report(struct perfev_selfmon *s, FILE *f,
  * reported at exit. */
 PERFEV_API int perfev_region_begin(const char *name);
 PERFEV_API int perfev_region_end(const char *name);
-/* The default set (creating it); NULL + errno if its events fail to open. */
+/* The default set (creating it); NULL + errno if its events do not parse. */
 PERFEV_API struct perfev_selfmon *perfev_regions_default(void);
-/* Events of the default set, before its first use (-EBUSY after). */
+/* Events of the default set (perf's syntax), overriding
+ * PERFEV_REGION_EVENTS; before its first use (-EBUSY after). */
 PERFEV_API int perfev_regions_events(const char *events);
 /* Where the at-exit report goes, overriding PERFEV_REGIONS: "text", "json",
  * "text:FILE", "json:FILE" or "off". -EINVAL for anything else. */

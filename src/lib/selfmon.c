@@ -33,12 +33,17 @@ static __thread struct {
 } tl_cache[TL_SLOTS];
 static __thread unsigned tl_next;
 static __thread pid_t tl_tid;
+/* Groups belong to a thread by this serial, not by tid: a tid is reused
+ * after its thread exits, a serial never. */
+static __thread uint64_t tl_serial;
+static uint64_t next_serial = 1;
 
 /* A forked child is another task: its own groups, not its parent's. */
 static void atfork_child(void)
 {
 	memset(tl_cache, 0, sizeof(tl_cache));
 	tl_tid = 0;
+	tl_serial = 0;
 }
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void atfork_register(void) { pthread_atfork(NULL, NULL, atfork_child); }
@@ -61,13 +66,17 @@ PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_
 		const struct perfev_evsel *e = perfev_evlist_at(list, i);
 		struct perfev_attr *a = &s->attr[i];
 		*a = *perfev_evsel_attr_const(e);
-		a->read_format = READ_FORMAT;
+		/* one event: the same fields without GROUP, which spares the
+		 * kernel's group walk (and its allocation) on every read */
+		a->read_format = nr > 1 ? READ_FORMAT : READ_FORMAT & ~(uint64_t)PERF_FORMAT_GROUP;
 		a->disabled = i == 0; /* the leader starts and stops the group */
 		a->inherit = !!(flags & PERFEV_SELFMON_INHERIT);
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = 0;
-		if (!(s->name[i] = pv_strdup(perfev_evsel_name(e)))) {
+		const char *f = perfev_evsel_filter(e);
+		if (!(s->name[i] = pv_strdup(perfev_evsel_name(e))) ||
+		    (f && !(s->filter[i] = pv_strdup(f)))) {
 			perfev_selfmon_free(s);
 			return NULL;
 		}
@@ -76,6 +85,25 @@ PERFEV_API struct perfev_selfmon *perfev_selfmon_new_evlist(const struct perfev_
 	s->uid = __atomic_fetch_add(&next_uid, 1, __ATOMIC_RELAXED);
 	pthread_once(&atfork_once, atfork_register);
 	pv_sm_registry_add(s);
+	return s;
+}
+
+PERFEV_API struct perfev_selfmon *perfev_selfmon_new(const char *events, unsigned flags)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	if (!l)
+		return NULL;
+	struct perfev_parse_error err;
+	struct perfev_selfmon *s = NULL;
+	if (perfev_evlist_parse(l, events, &err) < 0) {
+		char msg[768];
+		int e = errno;
+		perfev_parse_error_format(&err, events, msg, sizeof(msg));
+		pv_error(e, "counter set: %s", msg);
+	} else {
+		s = perfev_selfmon_new_evlist(l, flags);
+	}
+	perfev_evlist_free(l);
 	return s;
 }
 
@@ -104,8 +132,10 @@ PERFEV_API void perfev_selfmon_free(struct perfev_selfmon *s)
 		n = g->next;
 		group_close(g, s->nr);
 	}
-	for (size_t i = 0; i < s->nr; i++)
+	for (size_t i = 0; i < s->nr; i++) {
 		free(s->name[i]);
+		free(s->filter[i]);
+	}
 	free(s);
 }
 
@@ -261,6 +291,8 @@ static struct pv_sm_group *group_open(struct perfev_selfmon *s, pid_t tid)
 		}
 		g->fd[i] = fd;
 		int r = perfev_ioc_id(fd, &g->id[i]);
+		if (r == 0 && s->filter[i])
+			r = perfev_ioc_set_filter(fd, s->filter[i]);
 		if (r < 0) {
 			group_close(g, s->nr);
 			return pv_error_null(-r, "counter set, event '%s': %s", s->name[i], perfev_errmsg());
@@ -279,13 +311,16 @@ struct pv_sm_group *pv_sm_group_get(struct perfev_selfmon *s)
 	for (unsigned i = 0; i < TL_SLOTS; i++)
 		if (tl_cache[i].uid == s->uid)
 			return tl_cache[i].g;
-	if (!tl_tid)
+	if (!tl_serial) {
 		tl_tid = gettid();
+		tl_serial = __atomic_fetch_add(&next_serial, 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_lock(&s->lock);
 	struct pv_sm_group *g = s->groups;
-	while (g && g->tid != tl_tid)
+	while (g && g->thread != tl_serial)
 		g = g->next;
 	if (!g && (g = group_open(s, tl_tid))) {
+		g->thread = tl_serial;
 		g->next = s->groups;
 		s->groups = g;
 	}
@@ -309,6 +344,16 @@ static int group_read_syscall(struct perfev_selfmon *s, struct pv_sm_group *g,
 			      struct perfev_selfmon_values *v)
 {
 	uint64_t buf[3 + 2 * PERFEV_SELFMON_MAX_EVENTS];
+	if (s->nr == 1) { /* value, enabled, running, id */
+		ssize_t n = read(g->fd[0], buf, 4 * sizeof(uint64_t));
+		if (n != 4 * sizeof(uint64_t))
+			return pv_error(n < 0 ? errno : EIO, "reading the counter of thread %d: %s",
+					(int)g->tid, n < 0 ? strerror(errno) : "short read");
+		v->value[0] = buf[0];
+		v->enabled = buf[1];
+		v->running = buf[2];
+		return 0;
+	}
 	size_t want = (3 + 2 * s->nr) * sizeof(uint64_t);
 	ssize_t n = read(g->fd[0], buf, want);
 	if (n < 0)
@@ -342,8 +387,14 @@ int pv_sm_group_read(struct perfev_selfmon *s, struct pv_sm_group *g,
 		size_t i;
 		struct pv_sm_snap sn;
 		for (i = 0; i < s->nr; i++) {
-			if (pv_sm_page_read(g->page[i], pv_sm_arch_read_pmc, pv_sm_arch_read_clock,
-					    NULL, PV_SM_SIGN_EXTEND, &sn) <= 0)
+			const struct pv_sm_reader *t = s->test_reader;
+			int r = __builtin_expect(t != NULL, 0)
+					? pv_sm_page_read(g->page[i], t->pmc, t->clock, t->ctx,
+							  t->sign_extend, &sn)
+					: pv_sm_page_read(g->page[i], pv_sm_arch_read_pmc,
+							  pv_sm_arch_read_clock, NULL,
+							  PV_SM_SIGN_EXTEND, &sn);
+			if (r <= 0)
 				break;
 			v->value[i] = sn.count;
 			if (i == 0) {

@@ -24,7 +24,8 @@ struct pv_region_frame {
 
 /* One thread's group of the set, and its regions. */
 struct pv_sm_group {
-	pid_t tid;
+	pid_t tid;       /* for people: the report */
+	uint64_t thread; /* the owner's serial (selfmon.c), never reused */
 	int fd[PERFEV_SELFMON_MAX_EVENTS];
 	uint64_t id[PERFEV_SELFMON_MAX_EVENTS];
 	void *page[PERFEV_SELFMON_MAX_EVENTS]; /* user pages, NULL when not mapped */
@@ -39,12 +40,23 @@ struct pv_sm_group {
 	struct pv_sm_group *next;
 };
 
+/* Counter and clock reads for the user-page path; tests install fakes
+ * (pv_sm_test_reader), the library uses the arch's (selfmon_arch.h). */
+struct pv_sm_reader {
+	uint64_t (*pmc)(uint32_t counter, void *ctx);
+	uint64_t (*clock)(void *ctx);
+	void *ctx;
+	bool sign_extend;
+};
+
 struct perfev_selfmon {
 	uint64_t uid; /* never reused: the thread-local cache keys on it */
+	const struct pv_sm_reader *test_reader; /* NULL: the arch's */
 	unsigned flags;
 	size_t nr;
 	struct perfev_attr attr[PERFEV_SELFMON_MAX_EVENTS];
 	char *name[PERFEV_SELFMON_MAX_EVENTS];
+	char *filter[PERFEV_SELFMON_MAX_EVENTS]; /* tracepoint filters, NULL if none */
 	pthread_mutex_t lock; /* guards groups (the list, not a group's contents) */
 	struct pv_sm_group *groups;
 	struct perfev_selfmon *next_live; /* the registry the at-exit report walks */

@@ -275,31 +275,35 @@ void pv_sm_report_at_exit_arm(void) { pthread_once(&at_exit_once, at_exit_regist
 static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct perfev_selfmon *default_set;
 
+static char *default_events; /* perfev_regions_events() */
+#define DEFAULT_EVENTS "task-clock,page-faults,context-switches"
+
 static struct perfev_selfmon *default_create(void)
 {
-	static const struct {
-		uint64_t config;
-		const char *name;
-	} ev[] = {
-		{PERF_COUNT_SW_TASK_CLOCK, "task-clock"},
-		{PERF_COUNT_SW_PAGE_FAULTS, "page-faults"},
-		{PERF_COUNT_SW_CONTEXT_SWITCHES, "context-switches"},
-	};
-	struct perfev_evlist *l = perfev_evlist_new();
-	if (!l)
-		return NULL;
-	for (size_t i = 0; i < PV_ARRAY_SIZE(ev); i++) {
-		struct perfev_attr a = {0};
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = ev[i].config;
-		if (!perfev_evlist_add(l, &a, ev[i].name)) {
-			perfev_evlist_free(l);
-			return NULL;
+	const char *ev = default_events ? default_events : getenv("PERFEV_REGION_EVENTS");
+	return perfev_selfmon_new(ev && *ev ? ev : DEFAULT_EVENTS, 0);
+}
+
+PERFEV_API int perfev_regions_events(const char *events)
+{
+	if (!events || !*events)
+		return pv_error(EINVAL, "perfev_regions_events: no events given");
+	int r = 0;
+	pthread_mutex_lock(&default_lock);
+	if (default_set)
+		r = pv_error(EBUSY, "the default region set is in use already; call "
+			     "perfev_regions_events before the first perfev_region_begin");
+	else {
+		char *copy = pv_strdup(events);
+		if (!copy)
+			r = -ENOMEM;
+		else {
+			free(default_events);
+			default_events = copy;
 		}
 	}
-	struct perfev_selfmon *s = perfev_selfmon_new_evlist(l, 0);
-	perfev_evlist_free(l);
-	return s;
+	pthread_mutex_unlock(&default_lock);
+	return r;
 }
 
 PERFEV_API struct perfev_selfmon *perfev_regions_default(void)

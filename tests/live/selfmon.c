@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "perfev.h"
+#include "selfmon_int.h"
+#include "selfmon_math.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -276,7 +278,9 @@ Test(live_selfmon, at_exit_report_text_and_json)
 static long syscalls_of_regions(long n)
 {
 	const char *dir = test_tmpdir();
-	struct run_result r = run_cmd("PERFEV_REGIONS=off strace -f -c -U calls,name -o %s/c%ld "
+	/* LeakSanitizer cannot run under ptrace: off for the traced example */
+	struct run_result r = run_cmd("ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 PERFEV_REGIONS=off "
+				      "strace -f -c -U calls,name -o %s/c%ld "
 				      "%s/examples/regions %ld && awk '$2 == \"total\" {print $1}' %s/c%ld",
 				      dir, n, PERFEV_BUILDDIR, n, dir, n);
 	cr_assert_eq(r.status, 0, "strace: %s", r.err);
@@ -300,4 +304,158 @@ Test(live_selfmon, a_region_costs_at_most_two_syscalls)
 		      a, b);
 	cr_assert_geq(per_region, 1.0, "no PMU here: begin and end should each read(2) (%.3f)",
 		      per_region);
+}
+
+Test(live_selfmon, a_forked_child_gets_its_own_group)
+{
+	struct perfev_selfmon *s = sw_set(0, 1, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	touch_pages(200);
+	int parent_fd = perfev_selfmon_fd(s, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct perfev_selfmon_values v;
+		if (perfev_selfmon_fd(s, 0) == parent_fd)
+			_exit(2); /* still the parent's counter */
+		if (perfev_selfmon_start(s) < 0)
+			_exit(3);
+		touch_pages(20);
+		if (perfev_selfmon_read(s, &v) < 0)
+			_exit(4);
+		_exit(v.value[0] >= 20 && v.value[0] < 150 ? 0 : 5); /* its own faults only */
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d", st);
+	perfev_selfmon_free(s);
+}
+
+Test(live_selfmon, event_strings_and_the_manual_example)
+{
+	struct run_result r = run_cmd("%s/examples/count_printf task-clock,page-faults", PERFEV_BUILDDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "Measuring instruction count for this printf\nUsed "), "%s", r.out);
+	cr_assert(strstr(r.out, " task-clock\n") && strstr(r.out, " page-faults\n"), "%s", r.out);
+	unsigned long long tc = 0;
+	cr_assert_eq(sscanf(strstr(r.out, "Used "), "Used %llu task-clock", &tc), 1, "%s", r.out);
+	cr_assert_gt(tc, 0);
+	run_result_free(&r);
+	/* the manual's own event: counted with a PMU, explained without one */
+	r = run_cmd("%s/examples/count_printf", PERFEV_BUILDDIR);
+	struct perfev_attr a = {.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+				.exclude_kernel = 1, .exclude_hv = 1};
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_assert(strstr(r.out, " instructions:u\n"), "%s", r.out);
+	} else {
+		cr_assert_eq(r.status, 1);
+		cr_assert(strstr(r.err, "count_printf: counter set, event 'instructions:u'"), "%s", r.err);
+		cr_assert(strstr(r.err, "PMU"), "%s", r.err);
+	}
+	run_result_free(&r);
+	/* a string that does not parse says where */
+	cr_assert_null(perfev_selfmon_new("task-clock,,", 0));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "\\___"), "%s", perfev_errmsg());
+	/* groups in the string are one set */
+	struct perfev_selfmon *s = perfev_selfmon_new("{task-clock,page-faults},context-switches", 0);
+	cr_assert(s, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_selfmon_count(s), 3);
+	struct perfev_selfmon_values v;
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	touch_pages(10);
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0, "%s", perfev_errmsg());
+	cr_assert_geq(v.value[1], 10);
+	perfev_selfmon_free(s);
+}
+
+Test(live_selfmon, default_region_set_from_the_environment)
+{
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("PERFEV_REGION_EVENTS=page-faults,minor-faults "
+				      "PERFEV_REGIONS=json:%s/t.json %s/examples/threads 3 50",
+				      dir, PERFEV_BUILDDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "page-faults        total"), "%s", r.out);
+	cr_assert(strstr(r.out, "over 3 threads (3 calls)"), "%s", r.out);
+	run_result_free(&r);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	char *doc = slurp(path, NULL);
+	cr_assert(strstr(doc, "\"events\":[\"page-faults\",\"minor-faults\"]"), "%s", doc);
+	cr_assert(strstr(doc, "\"name\":\"touch\""), "%s", doc);
+	cr_assert(strstr(doc, "\"threads\":3,\"calls\":3,"), "%s", doc);
+	free(doc);
+	cr_assert_eq(perfev_regions_output("yaml"), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "text, json or off"), "%s", perfev_errmsg());
+}
+
+/* ---- the user-page path, with fake pages and a fake counter ---------------- */
+struct fake_hw {
+	uint64_t pmc[2];
+	uint64_t clock;
+};
+static uint64_t fake_hw_pmc(uint32_t counter, void *ctx) { return ((struct fake_hw *)ctx)->pmc[counter]; }
+static uint64_t fake_hw_clock(void *ctx) { return ((struct fake_hw *)ctx)->clock; }
+
+Test(live_selfmon, user_page_path_serves_reads_and_falls_back)
+{
+	struct perfev_selfmon *s = sw_set(0, 2, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_assert_eq(perfev_selfmon_start(s), 0);
+	struct pv_sm_group *g = pv_sm_group_get(s);
+	cr_assert(g);
+	cr_assert_not(g->fast, "software events: no user-space counter");
+	struct perf_event_mmap_page *p[2] = {calloc(1, sizeof(*p[0])), calloc(1, sizeof(*p[1]))};
+	for (int i = 0; i < 2; i++) {
+		p[i]->lock = 2;
+		p[i]->index = (uint32_t)i + 1;
+		p[i]->capabilities = PV_SM_CAP_USER_RDPMC | PV_SM_CAP_USER_TIME;
+		p[i]->pmc_width = 48;
+		p[i]->time_enabled = 1000;
+		p[i]->time_running = 1000;
+		p[i]->time_mult = 1;
+	}
+	p[0]->offset = 100;
+	p[1]->offset = 7;
+	struct fake_hw hw = {.pmc = {0xFFFFFFFFFFFEULL, 5}, .clock = 50}; /* -2 in 48 bits */
+	struct pv_sm_reader rd = {fake_hw_pmc, fake_hw_clock, &hw, true};
+	s->test_reader = &rd;
+	g->page[0] = p[0];
+	g->page[1] = p[1];
+	g->fast = true;
+
+	struct perfev_selfmon_values v;
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0);
+	cr_assert_eq(v.value[0], 98);
+	cr_assert_eq(v.value[1], 12);
+	cr_assert_eq(v.enabled, 1050, "time extrapolated by the clock: %llu", (unsigned long long)v.enabled);
+	cr_assert_eq(v.running, 1050);
+	/* a region on the page path: the counter moved by 3 */
+	cr_assert_eq(perfev_selfmon_region_begin(s, "hw"), 0);
+	hw.pmc[1] += 3;
+	hw.clock += 10;
+	cr_assert_eq(perfev_selfmon_region_end(s, "hw"), 0);
+	struct perfev_region_stats st;
+	cr_assert_eq(perfev_selfmon_region_stats(s, "hw", false, &st), 0);
+	cr_assert_eq(st.total[0], 0);
+	cr_assert_eq(st.total[1], 3);
+	cr_assert_eq(st.enabled, 10);
+
+	/* one member off the PMU (index 0): the whole group is read(2) */
+	p[1]->index = 0;
+	cr_assert_eq(perfev_selfmon_stop(s), 0);
+	uint64_t plain[2];
+	plain_read(s, 0, plain);
+	cr_assert_eq(perfev_selfmon_read(s, &v), 0);
+	cr_assert_eq(v.value[0], plain[0]);
+	cr_assert_eq(v.value[1], plain[1]);
+	cr_assert_neq(v.value[0], 98);
+
+	g->page[0] = g->page[1] = NULL; /* not ours to munmap */
+	g->fast = false;
+	free(p[0]);
+	free(p[1]);
+	perfev_selfmon_free(s);
 }

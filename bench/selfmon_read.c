@@ -1,0 +1,240 @@
+/*
+ * selfmon_read — what one read of counters costs, side by side in one run:
+ *   a raw read(2) of one event's fd, and of a 4-event group leader's fd
+ *   (the same read_format perfev uses), perfev_selfmon_read() of a 1-event
+ *   and a 4-event set, and PAPI_read() of the same events.
+ * Events: task-clock, page-faults, context-switches, cpu-migrations
+ * (software events: they run without a PMU; PAPI's perf::TASK-CLOCK etc.).
+ *
+ *   build/bench/selfmon_read [READS]      (default 50000 per round, 15 rounds)
+ *
+ * The rounds of all methods are interleaved so that a noisy neighbour hits
+ * them alike; each method's figure is its best round (ns per read): on a
+ * shared machine the best round is the cost, the others add the
+ * neighbours' (medians are printed too). The last line:
+ * perfev/read() = X (4-event group), perfev/PAPI = Y.
+ */
+#define _GNU_SOURCE
+#include <perfev.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef PERFEV_HAVE_PAPI
+#include <papi.h>
+#endif
+
+#define ROUNDS 15
+static const uint64_t configs[4] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+				    PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS};
+static const char *names[4] = {"task-clock", "page-faults", "context-switches", "cpu-migrations"};
+static const char *papi_names[4] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+				    "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static volatile uint64_t sink;
+
+enum method { RAW1, PERFEV1, RAW4, PERFEV4, PAPI1, PAPI4, NMETHODS };
+static const char *method_names[NMETHODS] = {
+	"read(2), one fd", "perfev, 1-event set", "read(2), 4-event group leader",
+	"perfev, 4-event set", "PAPI_read, 1 event", "PAPI_read, 4 events"};
+
+static int raw1_fd, raw4_fd;
+static struct perfev_selfmon *set1, *set4;
+#ifdef PERFEV_HAVE_PAPI
+static int papi1 = PAPI_NULL, papi4 = PAPI_NULL;
+#endif
+static bool have[NMETHODS];
+
+static double run(enum method m, long n)
+{
+	uint64_t buf[16];
+	struct perfev_selfmon_values v;
+#ifdef PERFEV_HAVE_PAPI
+	long long pv[4];
+#endif
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		switch (m) {
+		case RAW1:
+			if (read(raw1_fd, buf, sizeof(uint64_t)) < 0)
+				abort();
+			break;
+		case RAW4:
+			if (read(raw4_fd, buf, sizeof(buf)) < 0)
+				abort();
+			break;
+		case PERFEV1:
+			if (perfev_selfmon_read(set1, &v) < 0)
+				abort();
+			buf[0] = v.value[0];
+			break;
+		case PERFEV4:
+			if (perfev_selfmon_read(set4, &v) < 0)
+				abort();
+			buf[0] = v.value[0];
+			break;
+#ifdef PERFEV_HAVE_PAPI
+		case PAPI1:
+			if (PAPI_read(papi1, pv) != PAPI_OK)
+				abort();
+			buf[0] = (uint64_t)pv[0];
+			break;
+		case PAPI4:
+			if (PAPI_read(papi4, pv) != PAPI_OK)
+				abort();
+			buf[0] = (uint64_t)pv[0];
+			break;
+#endif
+		default:
+			break;
+		}
+		sink += buf[0];
+	}
+	return (now_ns() - t0) / (double)n;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static struct perfev_selfmon *make_set(int n)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	for (int i = 0; i < n; i++) {
+		struct perfev_attr a = {0};
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = configs[i];
+		perfev_evlist_add(l, &a, names[i]);
+	}
+	struct perfev_selfmon *s = perfev_selfmon_new_evlist(l, 0);
+	perfev_evlist_free(l);
+	if (!s || perfev_selfmon_start(s) < 0) {
+		fprintf(stderr, "selfmon_read: %s\n", perfev_errmsg());
+		exit(1);
+	}
+	return s;
+}
+
+static int open_raw(int n)
+{
+	int leader = -1;
+	for (int i = 0; i < n; i++) {
+		struct perfev_attr a = {0};
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = configs[i];
+		if (n > 1)
+			a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+					PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		int fd = perfev_open(&a, 0, -1, leader, 0);
+		if (fd < 0) {
+			fprintf(stderr, "selfmon_read: %s\n", perfev_errmsg());
+			exit(1);
+		}
+		if (i == 0)
+			leader = fd;
+	}
+	return leader;
+}
+
+#ifdef PERFEV_HAVE_PAPI
+static bool papi_set(int *es, int n)
+{
+	if (PAPI_create_eventset(es) != PAPI_OK)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (PAPI_add_named_event(*es, papi_names[i]) != PAPI_OK) {
+			fprintf(stderr, "selfmon_read: PAPI does not take %s here\n", papi_names[i]);
+			return false;
+		}
+	return PAPI_start(*es) == PAPI_OK;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 50000;
+	perfev_regions_output("off");
+	raw1_fd = open_raw(1);
+	raw4_fd = open_raw(4);
+	set1 = make_set(1);
+	set4 = make_set(4);
+	have[RAW1] = have[RAW4] = have[PERFEV1] = have[PERFEV4] = true;
+#ifdef PERFEV_HAVE_PAPI
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+		fprintf(stderr, "selfmon_read: PAPI_library_init failed\n");
+	else {
+		have[PAPI1] = papi_set(&papi1, 1);
+		/* PAPI runs one event set at a time per thread: measure the
+		 * 4-event one in the same way, after stopping the first */
+		long long dummy[4];
+		if (have[PAPI1])
+			PAPI_stop(papi1, dummy);
+		have[PAPI4] = papi_set(&papi4, 4);
+		if (have[PAPI4])
+			PAPI_stop(papi4, dummy);
+	}
+#endif
+	double t[NMETHODS][ROUNDS];
+	for (int m = 0; m < NMETHODS; m++)
+		if (have[m])
+			run((enum method)m, n / 10 + 1); /* warm up */
+	for (int r = 0; r < ROUNDS; r++)
+		for (int m = 0; m < NMETHODS; m++) {
+			if (!have[m])
+				continue;
+#ifdef PERFEV_HAVE_PAPI
+			if (m == PAPI1 || m == PAPI4)
+				PAPI_start(m == PAPI1 ? papi1 : papi4);
+#endif
+			t[m][r] = run((enum method)m, n);
+#ifdef PERFEV_HAVE_PAPI
+			long long dummy[4];
+			if (m == PAPI1 || m == PAPI4)
+				PAPI_stop(m == PAPI1 ? papi1 : papi4, dummy);
+#endif
+		}
+	double best[NMETHODS] = {0};
+	printf("selfmon_read: %ld reads per round, best of %d rounds\n", n, ROUNDS);
+	printf("perfev path: %s\n", perfev_selfmon_path(set4));
+	for (int m = 0; m < NMETHODS; m++) {
+		if (!have[m]) {
+			printf("  %-32s (not available: %s)\n", method_names[m],
+#ifdef PERFEV_HAVE_PAPI
+			       "PAPI refused the events"
+#else
+			       "built without libpapi-dev"
+#endif
+			);
+			continue;
+		}
+		qsort(t[m], ROUNDS, sizeof(double), cmp);
+		best[m] = t[m][0];
+		printf("  %-32s %8.1f ns/read  (median %.1f, max %.1f)\n", method_names[m], best[m],
+		       t[m][ROUNDS / 2], t[m][ROUNDS - 1]);
+	}
+	double x = best[PERFEV4] / best[RAW4];
+	printf("1-event: perfev/read() = %.3f", best[PERFEV1] / best[RAW1]);
+	if (have[PAPI1])
+		printf(", perfev/PAPI = %.3f", best[PERFEV1] / best[PAPI1]);
+	printf("\ntargets (4-event): perfev/read() <= 1.1 %s", x <= 1.1 ? "met" : "NOT met");
+	if (have[PAPI4])
+		printf(", perfev/PAPI <= 0.5 %s", best[PERFEV4] / best[PAPI4] <= 0.5 ? "met" : "NOT met");
+	printf("\n");
+	if (have[PAPI4])
+		printf("perfev/read() = %.3f, perfev/PAPI = %.3f\n", x, best[PERFEV4] / best[PAPI4]);
+	else
+		printf("perfev/read() = %.3f, perfev/PAPI = n/a\n", x);
+	perfev_selfmon_free(set1);
+	perfev_selfmon_free(set4);
+	return 0;
+}
