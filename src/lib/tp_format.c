@@ -329,6 +329,7 @@ PERFEV_API int perfev_tp_filter_check(struct perfev_tp *tp, uint64_t id, const c
 		tep_filter_free(f);
 		return pv_error(ENOMEM, "out of memory");
 	}
+	/* (libtraceevent 1.7 leaks 2 bytes parsing a '!(...)' term) */
 	enum tep_errno e = tep_filter_add_filter_str(f, expr);
 	int r = 0;
 	if (e < 0) {

@@ -97,8 +97,10 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 				_exit(4);
 			if (write(ready[1], "x", 1) != 1)
 				_exit(5);
-			if (how == 1)
+			if (how == 1) {
+				perfev_evlist_free(l); /* the attr is copied: the fd stays open */
 				exit(0); /* atexit path, fd still open */
+			}
 			pause();
 			_exit(6);
 		}
