@@ -3,19 +3,11 @@
 #include "cli.h"
 #include "perfev.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
-static struct perfev_tracer *running;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (running)
-		perfev_tracer_stop(running);
-}
+static void stop(void *t) { perfev_tracer_stop(t); }
 
 static void usage(FILE *f)
 {
@@ -77,15 +69,9 @@ static int cmd_trace(int argc, char **argv)
 			fclose(out);
 		return cli_error("trace", "%s", perfev_errmsg());
 	}
-	running = tr;
-	struct sigaction sa = {0}, old_int, old_term;
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_on_signals(stop, tr);
 	int r = perfev_tracer_run(tr);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	running = NULL;
+	cli_stop_off();
 	int status = 0;
 	if (r < 0) {
 		status = cli_error("trace", "%s", perfev_errmsg());

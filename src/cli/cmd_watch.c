@@ -4,18 +4,10 @@
 #include "cli.h"
 #include "perfev.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct perfev_watcher *running;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (running)
-		perfev_watcher_stop(running);
-}
+static void stop(void *t) { perfev_watcher_stop(t); }
 
 static void usage(FILE *f)
 {
@@ -119,15 +111,9 @@ static int cmd_watch(int argc, char **argv)
 	static const char *const tn[] = {"", "r", "w", "rw", "x"};
 	fprintf(stderr, "perfev watch: %s on 0x%llx (%s, %zu bytes)\n", tn[type],
 		(unsigned long long)perfev_watcher_addr(w), target, perfev_watcher_len(w));
-	running = w;
-	struct sigaction sa = {0}, old_int, old_term;
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_on_signals(stop, w);
 	int r = perfev_watcher_run(w, on_access, &st);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	running = NULL;
+	cli_stop_off();
 	int status;
 	if (r < 0) {
 		status = cli_error("watch", "%s", perfev_errmsg());

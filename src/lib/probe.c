@@ -144,6 +144,36 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+/*
+ * The attr, through the PMU (config1 = the string `target` points to) when
+ * the kernel has it, else through a tracefs probe at `location`.
+ */
+static int build_attr(struct perfev_probe *p, const char *pmu, const char *target,
+		      const char *location)
+{
+	int type = force_tracefs() ? -ENOENT : pmu_type(pmu);
+	if (type >= 0) {
+		p->attr.type = (uint32_t)type;
+		p->attr.config1 = (uint64_t)(uintptr_t)target; /* uprobe_path / kprobe_func */
+		p->attr.config2 = p->offset;                   /* probe_offset */
+		if (p->spec.retprobe) {
+			int bit = pmu_retprobe_bit(pmu);
+			if (bit < 0)
+				return pv_error(-bit, "the %s PMU has no format/retprobe: return "
+						"probes need a newer kernel", pmu);
+			p->attr.config |= 1ULL << bit;
+		}
+		return 0;
+	}
+	int64_t id = pv_probe_tracefs_create(p->spec.kernel, p->spec.retprobe, p->spec.symbol,
+					     location, p->tracefs_event, sizeof(p->tracefs_event));
+	if (id < 0)
+		return (int)id;
+	p->attr.type = PERF_TYPE_TRACEPOINT;
+	p->attr.config = (uint64_t)id;
+	return 0;
+}
+
 static int build_uprobe(struct perfev_probe *p)
 {
 	p->path = resolve_path(p->spec.path);
@@ -163,29 +193,9 @@ static int build_uprobe(struct perfev_probe *p)
 	if (asprintf(&p->name, "probe_%s:%s", file, sym) < 0)
 		return pv_error(ENOMEM, "out of memory");
 
-	int type = force_tracefs() ? -ENOENT : pmu_type("uprobe");
-	if (type >= 0) {
-		p->attr.type = (uint32_t)type;
-		p->attr.uprobe_path = (uint64_t)(uintptr_t)p->path;
-		p->attr.probe_offset = p->offset;
-		if (p->spec.retprobe) {
-			int bit = pmu_retprobe_bit("uprobe");
-			if (bit < 0)
-				return pv_error(-bit, "the uprobe PMU has no format/retprobe: "
-						"return probes need a newer kernel");
-			p->attr.config |= 1ULL << bit;
-		}
-		return 0;
-	}
 	char loc[PATH_MAX + 32];
 	snprintf(loc, sizeof(loc), "%s:0x%llx", p->path, (unsigned long long)p->offset);
-	int64_t id = pv_probe_tracefs_create(false, p->spec.retprobe, p->spec.symbol, loc,
-					     p->tracefs_event, sizeof(p->tracefs_event));
-	if (id < 0)
-		return (int)id;
-	p->attr.type = PERF_TYPE_TRACEPOINT;
-	p->attr.config = (uint64_t)id;
-	return 0;
+	return build_attr(p, "uprobe", p->path, loc);
 }
 
 static int build_kprobe(struct perfev_probe *p)
@@ -196,31 +206,12 @@ static int build_kprobe(struct perfev_probe *p)
 	p->offset = p->spec.offset;
 	if (asprintf(&p->name, "probe:%s%s", p->spec.symbol, p->spec.retprobe ? "__return" : "") < 0)
 		return pv_error(ENOMEM, "out of memory");
-	int type = force_tracefs() ? -ENOENT : pmu_type("kprobe");
-	if (type >= 0) {
-		p->attr.type = (uint32_t)type;
-		p->attr.kprobe_func = (uint64_t)(uintptr_t)p->target;
-		p->attr.probe_offset = p->offset;
-		if (p->spec.retprobe) {
-			int bit = pmu_retprobe_bit("kprobe");
-			if (bit < 0)
-				return pv_error(-bit, "the kprobe PMU has no format/retprobe");
-			p->attr.config |= 1ULL << bit;
-		}
-		return 0;
-	}
 	char loc[300];
 	if (p->offset)
 		snprintf(loc, sizeof(loc), "%s+%llu", p->target, (unsigned long long)p->offset);
 	else
 		snprintf(loc, sizeof(loc), "%s", p->target);
-	int64_t id = pv_probe_tracefs_create(true, p->spec.retprobe, p->spec.symbol, loc,
-					     p->tracefs_event, sizeof(p->tracefs_event));
-	if (id < 0)
-		return (int)id;
-	p->attr.type = PERF_TYPE_TRACEPOINT;
-	p->attr.config = (uint64_t)id;
-	return 0;
+	return build_attr(p, "kprobe", p->target, loc);
 }
 
 PERFEV_API struct perfev_probe *perfev_probe_new(const char *spec)

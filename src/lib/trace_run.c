@@ -78,25 +78,20 @@ static int add_fd(struct perfev_tracer *tr, int fd)
 /* sys_enter and sys_exit on (pid, cpu), one ring for both. */
 static int open_pair(struct perfev_tracer *tr, pid_t pid, int cpu, bool child)
 {
-	struct perfev_attr a;
-	base_attr(&a, tr->enter_id, true);
-	a.inherit = child;
-	a.disabled = child;
-	a.enable_on_exec = child;
-	int fe = perfev_open(&a, pid, cpu, -1, 0);
-	if (fe < 0)
-		return fe;
-	if (add_fd(tr, fe) < 0)
-		return -ENOMEM;
-	base_attr(&a, tr->exit_id, false);
-	a.inherit = child;
-	a.disabled = child;
-	a.enable_on_exec = child;
-	int fx = perfev_open(&a, pid, cpu, -1, 0);
-	if (fx < 0)
-		return fx;
-	if (add_fd(tr, fx) < 0)
-		return -ENOMEM;
+	int fd[2];
+	for (int i = 0; i < 2; i++) {
+		struct perfev_attr a;
+		base_attr(&a, i ? tr->exit_id : tr->enter_id, i == 0); /* COMM records once */
+		a.inherit = child;
+		a.disabled = child;
+		a.enable_on_exec = child;
+		fd[i] = perfev_open(&a, pid, cpu, -1, 0);
+		if (fd[i] < 0)
+			return fd[i];
+		if (add_fd(tr, fd[i]) < 0)
+			return -ENOMEM;
+	}
+	int fe = fd[0], fx = fd[1];
 	if (pv_grow(&tr->rings, &tr->cap_rings, tr->nr_rings + 1, sizeof(*tr->rings)) < 0)
 		return pv_error(ENOMEM, "out of memory");
 	struct perfev_ring *r = perfev_ring_mmap(fe, tr->opts.mmap_pages ? tr->opts.mmap_pages : 64,

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "elf_sym_int.h"
 #include "watch_int.h"
 
 #include <capstone/capstone.h>
@@ -107,31 +108,19 @@ static int cmp_sym(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-static void load_symtab(Elf *elf, struct elf_file *f, Elf64_Word type)
+static int add_sym(const char *name, const GElf_Sym *sym, void *ctx)
 {
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t i = 0; i < n; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(d, (int)i, &sym) || !sym.st_value || sym.st_shndx == SHN_UNDEF)
-				continue;
-			int t = GELF_ST_TYPE(sym.st_info);
-			if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT)
-				continue;
-			const char *nm = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!nm || !*nm || pv_grow(&f->syms, &f->cap_syms, f->nr_syms + 1, sizeof(*f->syms)) < 0)
-				continue;
-			char *dup = strdup(nm);
-			if (!dup)
-				continue;
-			f->syms[f->nr_syms++] = (struct esym){sym.st_value, sym.st_size, dup};
-		}
+	struct elf_file *f = ctx;
+	int t = GELF_ST_TYPE(sym->st_info);
+	if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT)
+		return 0;
+	char *dup = strdup(name);
+	if (!dup || pv_grow(&f->syms, &f->cap_syms, f->nr_syms + 1, sizeof(*f->syms)) < 0) {
+		free(dup);
+		return 0;
 	}
+	f->syms[f->nr_syms++] = (struct esym){sym->st_value, sym->st_size, dup};
+	return 0;
 }
 
 static void load(struct elf_file *f)
@@ -150,9 +139,9 @@ static void load(struct elf_file *f)
 			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 				f->segs[f->nr_segs++] = (struct eseg){ph.p_vaddr, ph.p_offset, ph.p_filesz};
 		}
-		load_symtab(elf, f, SHT_SYMTAB);
+		pv_elf_each_symbol(elf, SHT_SYMTAB, add_sym, f);
 		if (!f->nr_syms)
-			load_symtab(elf, f, SHT_DYNSYM);
+			pv_elf_each_symbol(elf, SHT_DYNSYM, add_sym, f);
 		qsort(f->syms, f->nr_syms, sizeof(*f->syms), cmp_sym);
 		f->ok = true;
 	}
