@@ -104,6 +104,24 @@ Test(interop_record, pipe_mode, .timeout = 180)
 	run_result_free(&r);
 }
 
+/* Pipe mode with compression and DWARF call graphs, read by perf report. */
+Test(interop_record, pipe_mode_compressed_dwarf, .timeout = 180)
+{
+	require_perf_tool();
+	const char *d = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && " PERFEV_BIN " record -F 1000 -z --call-graph dwarf -o - -- "
+				      DEMO " > p.data 2>rec.err && perf report --stdio --no-children "
+				      "--sort sym -i - < p.data 2>rep.err | grep -v '^#' | grep '%%' | head -1; "
+				      "cat rep.err >&2", d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "spin"), "hottest symbol:\n%s\n%s", r.out, r.err);
+	assert_no_warnings("perf report (pipe, -z, dwarf)", r.err);
+	run_result_free(&r);
+	r = run_cmd("cd %s && perf script -F ip,sym -i - < p.data | grep -c hot_loop", d);
+	cr_assert_gt(atoi(r.out), 10, "DWARF-unwound chains through hot_loop: %s %s", r.out, r.err);
+	run_result_free(&r);
+}
+
 Test(interop_record, task_events_of_fork_and_exec, .timeout = 180)
 {
 	require_perf_tool();

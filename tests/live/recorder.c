@@ -53,3 +53,22 @@ Test(live_recorder, no_target_is_explained)
 	cr_assert_null(perfev_recorder_new(&o));
 	cr_assert(strstr(perfev_errmsg(), "power of two"), "%s", perfev_errmsg());
 }
+
+/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and counted. */
+Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
+	char *argv[] = {WORKLOAD("spin"), "200", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000,
+				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
+				       .dwarf_stack_size = 16384};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	cr_log_info("%llu samples, lost %llu", (unsigned long long)s.samples, (unsigned long long)s.lost);
+	cr_assert_gt(s.lost, 100, "lost %llu", (unsigned long long)s.lost);
+	perfev_recorder_free(r);
+}
