@@ -37,11 +37,13 @@ static void usage(FILE *f)
 		"      --switch-events     record context switches\n");
 }
 
-static struct perfev_recorder *g_rec;
+static struct perfev_recorder *volatile g_rec;
+static volatile sig_atomic_t g_stop; /* a signal came before the recorder existed */
 
 static void on_signal(int sig)
 {
 	(void)sig;
+	g_stop = 1;
 	perfev_recorder_stop(g_rec); /* async-signal-safe */
 }
 
@@ -179,6 +181,8 @@ static int cmd_record(int argc, char **argv)
 		cli_error("record", "%s", perfev_errmsg());
 		goto out;
 	}
+	if (g_stop)
+		perfev_recorder_stop(g_rec);
 	int e = perfev_recorder_run(g_rec);
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);

@@ -95,7 +95,7 @@ static int see(void *ctx, const struct perfev_record *rec)
 
 static void *stop_later(void *rec)
 {
-	usleep(300000);
+	usleep(1500000); /* describing every process takes a while on a busy machine */
 	perfev_recorder_stop(rec);
 	return NULL;
 }
@@ -121,6 +121,7 @@ Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
 	struct seen s = {0};
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, see, &s), 0, "%s", perfev_errmsg());
+	cr_assert_gt(st.samples, 0, "no samples in 1.5 s on every CPU");
 	cr_assert_geq(s.comm_init, 1, "no COMM for pid 1");
 	cr_assert_eq(s.kernel_map, 1, "no [kernel.kallsyms]_text map");
 	cr_assert_gt(s.mmap2, 10);
