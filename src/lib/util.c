@@ -10,7 +10,7 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
-static __thread char errmsg[512];
+static __thread char errmsg[2048]; /* explanations with cause and fix run long */
 static __thread bool errmsg_set;
 
 static void set_errmsg(int err, const char *fmt, va_list ap)
