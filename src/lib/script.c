@@ -11,6 +11,44 @@ static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m ==
 static void puts_b(struct pv_script *s, const char *t) { pv_buf_puts(&s->line, t); }
 #define P(...) pv_buf_printf(&s->line, __VA_ARGS__)
 
+/* printf is most of the time of a big script: the hot fields by hand. */
+static void put_num(struct pv_script *s, uint64_t v, unsigned base, int width, bool left, char pad)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[32];
+	int n = 0;
+	if (base == 16) {
+		do {
+			tmp[n++] = digits[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			tmp[n++] = digits[v % 10];
+			v /= 10;
+		} while (v);
+	}
+	char out[64];
+	int k = 0;
+	if (!left)
+		while (width-- > n)
+			out[k++] = pad;
+	while (n)
+		out[k++] = tmp[--n];
+	if (left)
+		while (k < width)
+			out[k++] = ' ';
+	pv_buf_add(&s->line, out, (size_t)k);
+}
+static void put_int(struct pv_script *s, int v, int width, bool left)
+{
+	if (v < 0) {
+		P(left ? "%-*d" : "%*d", width, v);
+		return;
+	}
+	put_num(s, (uint64_t)v, 10, width, left, ' ');
+}
+
 void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint32_t pid, uint32_t tid,
 		     uint64_t time, uint32_t cpu, bool wide_comm)
 {
@@ -21,12 +59,15 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 		else
 			P("%16s ", comm);
 	}
-	if ((f & F_PID) && (f & F_TID))
-		P("%5d/%-5d ", (int)pid, (int)tid);
-	else if (f & F_PID)
-		P("%5d ", (int)pid);
-	else if (f & F_TID)
-		P("%5d ", (int)tid);
+	if ((f & F_PID) && (f & F_TID)) {
+		put_int(s, (int)pid, 5, false);
+		pv_buf_putc(&s->line, '/');
+		put_int(s, (int)tid, 5, true);
+		pv_buf_putc(&s->line, ' ');
+	} else if (f & (F_PID | F_TID)) {
+		put_int(s, (int)(f & F_PID ? pid : tid), 5, false);
+		pv_buf_putc(&s->line, ' ');
+	}
 	if (f & F_CPU)
 		P("[%03d] ", (int)cpu);
 	if (f & F_MISC) {
@@ -60,9 +101,12 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 #undef HAS
 		P("%*s", 6 - n, " ");
 	}
-	if (f & F_TIME)
-		P("%5llu.%06llu: ", (unsigned long long)(time / 1000000000ULL),
-		  (unsigned long long)(time % 1000000000ULL / 1000ULL));
+	if (f & F_TIME) {
+		put_num(s, time / 1000000000ULL, 10, 5, false, ' ');
+		pv_buf_putc(&s->line, '.');
+		put_num(s, time % 1000000000ULL / 1000ULL, 10, 6, false, '0');
+		pv_buf_add(&s->line, ": ", 2);
+	}
 }
 
 
@@ -213,9 +257,10 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 			continue;
 		}
 		n++;
-		P("\t%16llx", (unsigned long long)chain_addr(s, smp, cpumode, ip));
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, chain_addr(s, smp, cpumode, ip), 16, 16, false, ' ');
 		print_sym(s, r, f, cpumode, ip);
-		P("\n");
+		pv_buf_putc(&s->line, '\n');
 	}
 }
 
@@ -266,8 +311,10 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	pv_buf_reset(&s->line);
 	pv_script_start(s, r, f, smp->pid, smp->tid, smp->time, smp->cpu, (f & F_IP) && chain);
-	if (f & F_PERIOD)
-		P("%10llu ", (unsigned long long)period);
+	if (f & F_PERIOD) {
+		put_num(s, period, 10, 10, false, ' ');
+		pv_buf_putc(&s->line, ' ');
+	}
 	if (f & F_EVNAME) {
 		if (!s->name_width) {
 			for (size_t i = 0; i < perfev_perfdata_nr_events(s->pd); i++) {
@@ -299,7 +346,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 			P("\n");
 			print_callchain(s, r, f);
 		} else {
-			P(" %16llx", (unsigned long long)smp->ip);
+			pv_buf_putc(&s->line, ' ');
+			put_num(s, smp->ip, 16, 16, false, ' ');
 			print_sym(s, r, f, r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
 		}
 	}
@@ -317,9 +365,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		P(" %llu", (unsigned long long)smp->code_page_size);
 	if (f & F_CGROUP)
 		P(" %llu", (unsigned long long)smp->cgroup);
-	P("\n");
+	pv_buf_putc(&s->line, '\n');
 	fwrite(s->line.data, 1, s->line.len, s->out);
-	(void)kernel_mode;
 }
 
 static int on_record(void *ctx, const struct perfev_record *r)
