@@ -379,13 +379,22 @@ static int on_record(void *ctx, const struct perfev_record *r)
 				  "for this file, or perfev script --json for its raw records", r->u.auxtrace_info.type);
 		return s->err;
 	}
-	if (r->type == PERF_RECORD_SAMPLE && !s->checked && !s->o->json) {
-		/* pipe mode: the events are known once the first sample arrives */
-		s->checked = true;
-		int e = pv_script_check(s);
-		if (e < 0) {
-			s->err = e;
-			return e;
+	if (r->type == PERFEV_RECORD_HEADER_ATTR && !s->checked && !s->o->json) {
+		/* pipe mode: perf checks each attr as it arrives, the first of its type */
+		const struct perfev_attr *a = r->u.header_attr.attr;
+		size_t n = perfev_perfdata_nr_events(s->pd);
+		bool first = true;
+		for (size_t i = 0; i + 1 < n; i++)
+			if (perfev_perfdata_event_attr(s->pd, i)->type == a->type)
+				first = false;
+		if (first && a->sample_type) {
+			char name[256];
+			perfev_attr_name(a, name, sizeof(name));
+			int e = pv_script_check_attr(s, a, name);
+			if (e < 0) {
+				s->err = e;
+				return e;
+			}
 		}
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)

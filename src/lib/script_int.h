@@ -36,6 +36,7 @@ struct pv_script {
 bool pv_script_in_buildids(struct pv_script *s, const char *path);
 int pv_script_parse_fields(struct pv_script *s, const char *spec);
 int pv_script_check(struct pv_script *s);
+int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const char *name);
 int pv_out_type(uint32_t attr_type);
 void pv_script_sample(struct pv_script *s, const struct perfev_record *r);
 void pv_script_side(struct pv_script *s, const struct perfev_record *r);

@@ -289,7 +289,7 @@ static int process_fork(struct perfev_session *s, const struct perfev_record *r,
 	parent = find_thread(s, r->u.fork.ptid); /* get_thread may have moved it */
 	child = find_thread(s, r->u.fork.tid);
 	child->pid = (int32_t)r->u.fork.pid;
-	if (parent && parent != child && parent->nr_comms) {
+	if (parent != child && ((parent && parent->nr_comms) || r->u.fork.ptid == 0)) {
 		const char *pc = perfev_session_comm(s, r->u.fork.ptid);
 		if (set_comm(child, pc, time) < 0)
 			return -ENOMEM;

@@ -33,6 +33,9 @@ ParameterizedTest(int *shard, interop_script, corpus)
 			continue;
 		}
 		compare_script(files[i], "comm,tid,time,event,ip,dso,period");
+		/* side-band lines among the samples, as perf shows them */
+		compare_script(files[i], "comm,pid,tid,time,event,ip,period --show-task-events --show-mmap-events "
+					 "--show-switch-events --show-lost-events --show-namespace-events");
 	}
 	free_list(files);
 }
