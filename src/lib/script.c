@@ -273,13 +273,14 @@ static void print_flags(struct pv_script *s, uint32_t flags)
 
 static void print_brstack(struct pv_script *s, const struct perfev_sample *smp)
 {
-	static const char *const types[] = {"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	static const char *const types[] = {"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
 					    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
 					    "EXTEND_ABI"};
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
 		const struct perfev_branch_entry *b = &smp->branches[i];
 		uint64_t fl = b->flags;
 		char mp = !(fl & 3) ? '-' : (fl & 2) ? 'P' : 'M';
+		/* perf 6.1's layout: no speculation field */
 		P(" 0x%llx/0x%llx/%c/%c/%c/%u/%s ", (unsigned long long)b->from, (unsigned long long)b->to, mp,
 		  (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff), types[fl >> 20 & 0xf]);
 	}
@@ -333,11 +334,22 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		print_flags(s, 0);
 	if (f & F_ADDR) {
 		P("%16llx", (unsigned long long)smp->addr);
+		/* perf resolves the address of page faults */
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		     a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+			print_sym(s, r, f & (F_SYM | F_SYMOFF | F_DSO), r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->addr);
 	}
 	if (f & F_DATA_SRC) {
-		char d[128];
+		/* perf pads to the longest one printed so far */
+		char d[160], o[200];
 		perfev_data_src_str(d, sizeof(d), smp->data_src);
-		P("%16llx |OP %s", (unsigned long long)smp->data_src, d);
+		int len = snprintf(o, sizeof(o), "%16llx %s", (unsigned long long)smp->data_src, d);
+		if (len > (int)sizeof(o) - 1)
+			len = (int)sizeof(o) - 1;
+		if (len > s->data_src_width)
+			s->data_src_width = len;
+		P("%-*s", s->data_src_width, o);
 	}
 	if (f & F_WEIGHT)
 		P("%16llu", (unsigned long long)smp->weight);

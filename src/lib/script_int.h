@@ -28,6 +28,7 @@ struct pv_script {
 	uint64_t combined_sample_type; /* of the attrs seen so far (pipe mode) */
 	bool checked;
 	int name_width;
+	int data_src_width;
 	struct pv_buf line;
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
 	int err;
