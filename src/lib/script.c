@@ -351,8 +351,12 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 			s->data_src_width = len;
 		P("%-*s", s->data_src_width, o);
 	}
+	/* WEIGHT_STRUCT: var1_dw is the weight, var2_w the instruction latency */
+	bool wstruct = smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT;
 	if (f & F_WEIGHT)
-		P("%16llu", (unsigned long long)smp->weight);
+		P("%16llu", (unsigned long long)(wstruct ? (smp->weight & 0xffffffffu) : smp->weight));
+	if (f & F_INS_LAT)
+		P("%16u", wstruct ? (unsigned)(smp->weight >> 32 & 0xffff) : 0u);
 	if (f & F_IP) {
 		if (chain) {
 			P("\n");

@@ -16,11 +16,11 @@ static const struct {
 	{"iregs", F_IREGS}, {"uregs", F_UREGS}, {"brstack", F_BRSTACK}, {"flags", F_FLAGS},
 	{"data_src", F_DATA_SRC}, {"weight", F_WEIGHT}, {"phys_addr", F_PHYS_ADDR}, {"misc", F_MISC},
 	{"data_page_size", F_DATA_PAGE_SIZE}, {"code_page_size", F_CODE_PAGE_SIZE}, {"cgroup", F_CGROUP},
-	{"bpf-output", F_BPF_OUTPUT},
+	{"bpf-output", F_BPF_OUTPUT}, {"ins_lat", F_INS_LAT},
 	/* perf names perfev accepts without printing them yet */
 	{"brstacksym", F_OTHER}, {"brstackinsn", F_OTHER}, {"brstackinsnlen", F_OTHER}, {"brstackoff", F_OTHER},
 	{"callindent", F_OTHER}, {"insn", F_OTHER}, {"insnlen", F_OTHER}, {"synth", F_OTHER},
-	{"metric", F_OTHER}, {"srccode", F_OTHER}, {"ipc", F_OTHER}, {"tod", F_OTHER}, {"ins_lat", F_OTHER},
+	{"metric", F_OTHER}, {"srccode", F_OTHER}, {"ipc", F_OTHER}, {"tod", F_OTHER},
 	{"machine_pid", F_OTHER}, {"vcpu", F_OTHER}, {"retire_lat", F_OTHER}, {"dsoff", F_OTHER},
 	{"disasm", F_OTHER},
 };
@@ -37,7 +37,7 @@ static void defaults(struct pv_script *s)
 	s->fields[PERF_TYPE_TRACEPOINT] = F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE;
 	s->fields[PERF_TYPE_HW_CACHE] = F_SAMPLE_DEFAULT;
 	s->fields[PERF_TYPE_RAW] = F_SAMPLE_DEFAULT | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR |
-				   F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE;
+				   F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE | F_INS_LAT;
 	s->fields[PERF_TYPE_BREAKPOINT] = F_SAMPLE_DEFAULT;
 	s->fields[6] = s->fields[PERF_TYPE_RAW];
 }
@@ -151,6 +151,7 @@ int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const
 	    (e = need(s, t, a, name, F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr")) < 0 ||
 	    (e = need(s, t, a, name, F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
 		      "data_page_size")) < 0 ||
+	    (e = need(s, t, a, name, F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat")) < 0 ||
 	    (e = need(s, t, a, name, F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
 		      "code_page_size")) < 0)
 		return e;
