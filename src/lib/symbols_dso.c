@@ -293,6 +293,12 @@ static void find_debug(struct perfev_symbolizer *s, struct pv_dso *d)
 			}
 		}
 		free(copy);
+		const char *home = getenv("HOME");
+		if (home) { /* perf's build-id cache keeps debug files beside binaries */
+			snprintf(buf, sizeof(buf), "%s/.debug/.build-id/%.2s/%s/debug", home, h, h + 2);
+			if (try_debug(d, buf))
+				return;
+		}
 	}
 	if (d->bin.elf && d->bin.path) {
 		GElf_Word crc;

@@ -510,3 +510,55 @@ Test(unit_symbols, debuginfod_by_build_id, .timeout = 60)
 	run_result_free(&m);
 	run_result_free(&up);
 }
+
+/* A recorded binary gone from its path, kept by build-id in perf's cache (~/.debug). */
+Test(unit_symbols, perf_build_id_cache, .timeout = 60)
+{
+	const char *bin = fixture("inl");
+	struct run_result b = run_cmd("readelf -n '%s' | awk '/Build ID/ {print $3}'", bin);
+	b.out[strcspn(b.out, "\n")] = '\0';
+	cr_assert_eq(strlen(b.out), 40);
+	const char *home = test_tmpdir();
+	struct run_result m = run_cmd("mkdir -p %s/.debug/.build-id/%.2s/%s && cp '%s' "
+				      "%s/.debug/.build-id/%.2s/%s/elf", home, b.out, b.out + 2, bin,
+				      home, b.out, b.out + 2);
+	cr_assert_eq(m.status, 0);
+	setenv("HOME", home, 1);
+	size_t nmaps, nsyms;
+	struct perfev_map *maps = fixture_maps(bin, BASE, &nmaps);
+	uint8_t bid[20];
+	for (int i = 0; i < 20; i++)
+		sscanf(b.out + 2 * i, "%2hhx", &bid[i]);
+	for (size_t i = 0; i < nmaps; i++) {
+		maps[i].path = "/nonexistent/was/inl";
+		memcpy(maps[i].build_id, bid, 20);
+		maps[i].build_id_len = 20;
+	}
+	struct nm_sym *syms = nm_text(bin, true, &nsyms);
+	struct perfev_symbolizer *s = new_sym("/nonexistent");
+	size_t ok = 0;
+	for (size_t i = 0; i < nsyms; i++) {
+		struct perfev_location loc;
+		uint64_t ip = BASE + syms[i].addr + syms[i].size / 2;
+		if (perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip, PERFEV_RESOLVE_INLINE,
+					      &loc) == 1 &&
+		    !strcmp(loc.symbol, syms[i].name) &&
+		    (loc.nr_lines || !strcmp(loc.symbol, "_start"))) /* _start: no DWARF */
+			ok++;
+		else
+			cr_expect_fail("%s: %s, %zu lines", syms[i].name, loc.symbol, loc.nr_lines);
+		cr_expect_str_eq(loc.dso, "/nonexistent/was/inl");
+	}
+	cr_expect_eq(ok, nsyms, "%zu of %zu functions resolved from the build-id cache", ok, nsyms);
+	/* the same map with another build-id finds nothing: never a wrong file */
+	maps[0].build_id[0] ^= 1;
+	maps[1].build_id[0] ^= 1;
+	struct perfev_location loc;
+	uint64_t ip = BASE + syms[0].addr;
+	cr_expect_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip, 0, &loc), 0);
+	perfev_symbolizer_free(s);
+	nm_free(syms, nsyms);
+	free(maps);
+	run_result_free(&b);
+	run_result_free(&m);
+}
