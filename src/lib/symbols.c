@@ -168,14 +168,11 @@ static bool is_kernel_ip(uint64_t ip)
 	return (int64_t)ip < 0; /* the upper half: x86_64 and arm64 kernels */
 }
 
-PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uint64_t ip,
-						unsigned flags, struct perfev_location *loc)
+static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
+			  unsigned flags, struct perfev_location *loc)
 {
-	if (!s || !loc)
-		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
-	const struct perfev_map *keep = loc->map;
 	memset(loc, 0, sizeof(*loc));
-	loc->map = keep;
+	loc->map = map;
 	loc->ip = loc->rel_ip = ip;
 	loc->kernel = true;
 	loc->dso = "[kernel.kallsyms]";
@@ -194,6 +191,14 @@ PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uin
 	loc->symbol = sym->name;
 	loc->symoff = ip - sym->start;
 	return 1;
+}
+
+PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uint64_t ip,
+						unsigned flags, struct perfev_location *loc)
+{
+	if (!s || !loc)
+		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
+	return resolve_kernel(s, NULL, ip, flags, loc);
 }
 
 static bool is_anon(const char *p)
@@ -258,10 +263,8 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 	if (!s || !loc)
 		return pv_error(EINVAL, "perfev_symbolizer_resolve: NULL argument");
 	if ((map && (map->kernel || (map->path && !strncmp(map->path, "[kernel.kallsyms]", 17)))) ||
-	    (!map && is_kernel_ip(ip))) {
-		loc->map = map;
-		return perfev_symbolizer_resolve_kernel(s, ip, flags, loc);
-	}
+	    (!map && is_kernel_ip(ip)))
+		return resolve_kernel(s, map, ip, flags, loc);
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = loc->rel_ip = ip;
 	loc->map = map;
