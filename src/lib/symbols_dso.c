@@ -53,7 +53,7 @@ int pv_elf_open_file(struct pv_elf *e, const char *path)
 {
 	elf_init_once();
 	memset(e, 0, sizeof(*e));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
 	if (fd < 0)
 		return -errno;
 	struct stat st;

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,7 +310,11 @@ Test(unit_symbols, degradations_never_crash)
 	FILE *f = fopen(path, "w");
 	fputs("\177ELF this is not really an ELF file at all, only its magic....", f);
 	fclose(f);
-	const char *bad[] = {path, "/dev/null", "/", "/proc/self/status", "[heap]", "//anon", ""};
+	char fifo[4200];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmp);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *bad[] = {path, "/dev/null", "/", "/proc/self/status", "[heap]", "//anon", "",
+			     fifo};
 	for (size_t i = 0; i < PV_ARRAY_SIZE(bad); i++) {
 		m.path = bad[i];
 		cr_expect_geq(perfev_symbolizer_resolve(s, getpid(), &m, 0x401000,
