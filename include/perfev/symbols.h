@@ -76,6 +76,8 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s);
  * Kernel addresses (map->kernel, or no map and ip in the kernel half) are
  * resolved through kallsyms.
  *
+ * An ip outside [map->start, map->end) stays unresolved (loc->map NULL).
+ *
  * Fills *loc. Its strings, lines and map pointer (the caller's `map`) live
  * as long as the symbolizer (and the caller's map). Returns 1 when a symbol
  * was found, 0 when the address stays unresolved (loc->symbol NULL,

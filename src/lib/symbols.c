@@ -272,6 +272,10 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
 	if (!map || is_anon(map->path))
 		return resolve_jit(s, pid, ip, look, loc);
+	if (map->end > map->start && (ip < map->start || ip >= map->end)) {
+		loc->map = NULL; /* the caller's map does not hold ip: no guessing */
+		return 0;
+	}
 
 	struct pv_dso *d;
 	if (s->last_dso && s->last_pid == pid && same_map(&s->last_map, map)) {

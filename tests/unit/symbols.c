@@ -322,6 +322,10 @@ Test(unit_symbols, degradations_never_crash)
 		cr_expect_null(loc.symbol);
 	}
 	/* an ip outside the map, NULL map, NULL arguments */
+	m.path = fixture("inl");
+	cr_expect_eq(perfev_symbolizer_resolve(s, -1, &m, 0x300000, 0, &loc), 0);
+	cr_expect_null(loc.map);
+	cr_expect_str_eq(loc.dso, "[unknown]");
 	cr_expect_eq(perfev_symbolizer_resolve(s, -1, NULL, 0x1234, 0, &loc), 0);
 	cr_expect_str_eq(loc.dso, "[unknown]");
 	cr_expect_lt(perfev_symbolizer_resolve(NULL, -1, NULL, 0, 0, &loc), 0);
