@@ -59,6 +59,9 @@ enum perfev_resolve_flags {
 	/* ip is a return address (a callchain entry above the leaf): the call
 	 * instruction before it is looked up, as perf and addr2line users do. */
 	PERFEV_RESOLVE_RETURN_ADDR = 1u << 3,
+	/* demangle without parameter lists ("ns::f", not "ns::f(int) const"),
+	 * as perf report names symbols unless -v */
+	PERFEV_RESOLVE_NO_PARAMS = 1u << 4,
 };
 
 /*

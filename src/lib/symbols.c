@@ -46,7 +46,8 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 		pv_dso_free(s->all_dsos[i]);
 	free(s->all_dsos);
 	pv_u64map_free(&s->dsos);
-	pv_u64map_free(&s->demangled);
+	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
+		pv_u64map_free(&s->demangled[i]);
 	pv_symtab_free(&s->kernel);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
@@ -89,15 +90,16 @@ PERFEV_API const char *perfev_symbolizer_note(const struct perfev_symbolizer *s,
 
 static const char *sym_name(struct perfev_symbolizer *s, const char *raw, unsigned flags)
 {
-	if (flags & PERFEV_RESOLVE_NO_DEMANGLE)
+	enum pv_demangle how = pv_demangle_of(flags);
+	if (how == PV_DEMANGLE_NONE)
 		return raw;
-	const char *d = pv_u64map_get(&s->demangled, (uint64_t)(uintptr_t)raw);
+	const char *d = pv_u64map_get(&s->demangled[how], (uint64_t)(uintptr_t)raw);
 	if (d)
 		return d;
-	d = pv_demangle_pooled(s->pool, raw, true);
+	d = pv_demangle_pooled(s->pool, raw, how);
 	if (!d)
 		return raw;
-	pv_u64map_put(&s->demangled, (uint64_t)(uintptr_t)raw, (void *)d);
+	pv_u64map_put(&s->demangled[how], (uint64_t)(uintptr_t)raw, (void *)d);
 	return d;
 }
 
@@ -156,7 +158,8 @@ static void fill_lines(struct perfev_symbolizer *s, struct pv_dso *d, uint64_t v
 {
 	if (!(flags & (PERFEV_RESOLVE_SRCLINE | PERFEV_RESOLVE_INLINE)))
 		return;
-	const struct pv_srcinfo *si = pv_dso_srcinfo(s, d, vaddr, flags & PERFEV_RESOLVE_INLINE);
+	const struct pv_srcinfo *si = pv_dso_srcinfo(s, d, vaddr, flags & PERFEV_RESOLVE_INLINE,
+						     pv_demangle_of(flags));
 	if (si && si->nr) {
 		loc->nr_lines = si->nr;
 		loc->lines = si->lines;

@@ -40,7 +40,7 @@ struct pv_cu_index {
 	size_t nr_ranges, cap_ranges;
 };
 
-static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die)
+static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die, enum pv_demangle how)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
@@ -48,7 +48,7 @@ static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a)) {
 		n = dwarf_formstring(&a);
 		if (n)
-			return pv_demangle_pooled(s->pool, n, true);
+			return pv_demangle_pooled(s->pool, n, how);
 	}
 	if (dwarf_attr_integrate(die, DW_AT_name, &a))
 		n = dwarf_formstring(&a);
@@ -276,7 +276,7 @@ static const char *src_path(struct perfev_symbolizer *s, Dwarf_Die *cu, const ch
 }
 
 static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, uint64_t addr,
-		    bool inlines, struct pv_srcinfo *si)
+		    bool inlines, enum pv_demangle how, struct pv_srcinfo *si)
 {
 	Dwarf_Die cu;
 	size_t cap = 0;
@@ -301,7 +301,7 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 		Dwarf_Die die;
 		if (!dwarf_offdie(dw, x->dies[id].off, &die))
 			break;
-		if (push(si, &cap, die_function(s, &die), file, (uint32_t)PV_MAX(line, 0),
+		if (push(si, &cap, die_function(s, &die, how), file, (uint32_t)PV_MAX(line, 0),
 			 (uint32_t)PV_MAX(col, 0)) < 0)
 			break;
 		if (tag == DW_TAG_subprogram || !inlines)
@@ -329,9 +329,9 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 }
 
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
-					uint64_t vaddr, bool inlines)
+					uint64_t vaddr, bool inlines, enum pv_demangle how)
 {
-	uint64_t key = vaddr << 1 | inlines;
+	uint64_t key = vaddr << 3 | (uint64_t)how << 1 | inlines;
 	struct pv_srcinfo *si = pv_u64map_get(&d->srcinfo, key);
 	if (si)
 		return si;
@@ -340,7 +340,7 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 	if (!si)
 		return NULL;
 	if (dw)
-		compute(s, d, dw, vaddr, inlines, si);
+		compute(s, d, dw, vaddr, inlines, how, si);
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);
 		free(si);

@@ -185,6 +185,13 @@ Test(unit_symbols, cxx_demangled_like_nm_and_addr2line, .timeout = 60)
 			cr_assert_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip,
 							       PERFEV_RESOLVE_NO_DEMANGLE, &loc), 1);
 			cr_expect_str_eq(loc.symbol, "_ZNK6shapes6Circle4areaEi");
+			/* perf report's style: no parameter lists, in symbols and inline frames */
+			cr_assert_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip,
+							       PERFEV_RESOLVE_NO_PARAMS |
+							       PERFEV_RESOLVE_INLINE, &loc), 1);
+			cr_expect_str_eq(loc.symbol, "shapes::Circle::area");
+			cr_assert_geq(loc.nr_lines, 1);
+			cr_expect_str_eq(loc.lines[loc.nr_lines - 1].function, "shapes::Circle::area");
 			area = true;
 		}
 	cr_expect(area, "nm -C lists no shapes::Circle::area(int) const");
