@@ -14,6 +14,7 @@
 #include "symbols_int.h"
 
 #include <dwarf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,8 @@ struct pv_cu_index {
 	struct range_node *ranges;
 	size_t nr_ranges, cap_ranges;
 };
+
+_Static_assert(offsetof(struct range_node, lo) == 0, "pv_upper_bound keys on the first field");
 
 static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die, enum pv_demangle how)
 {
@@ -161,14 +164,7 @@ void pv_cu_index_free(struct pv_cu_index *x)
 /* The innermost indexed DIE whose ranges hold addr, or -1. */
 static int32_t innermost(const struct pv_cu_index *x, uint64_t addr)
 {
-	size_t lo = 0, hi = x->nr_ranges;
-	while (lo < hi) { /* first range with lo > addr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pv_upper_bound(x->ranges, x->nr_ranges, sizeof(*x->ranges), addr);
 	/* as binutils: the smallest range holding addr; on a tie, the later DIE
 	 * (a child covering all of its parent, or the last of overlapping copies) */
 	int32_t best = -1;
@@ -193,6 +189,8 @@ struct pv_cu_range {
 	uint64_t lo, hi;
 	Dwarf_Off off;
 };
+
+_Static_assert(offsetof(struct pv_cu_range, lo) == 0, "pv_upper_bound keys on the first field");
 
 static int cmp_cu_range(const void *a, const void *b)
 {
@@ -230,14 +228,7 @@ static bool find_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 		return true;
 	if (!d->cu_ranges_built)
 		build_cu_ranges(d, dw);
-	size_t lo = 0, hi = d->nr_cu_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->cu_ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pv_upper_bound(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), addr);
 	for (size_t i = lo, n = 0; i > 0 && n < 16; i--, n++)
 		if (addr < d->cu_ranges[i - 1].hi)
 			return dwarf_offdie(dw, d->cu_ranges[i - 1].off, cu) != NULL;

@@ -50,6 +50,11 @@ struct pv_symtab {
 	struct pv_sym *syms;
 	size_t nr, cap;
 };
+/*
+ * In an array of n elements of elsize bytes, sorted by a uint64_t that is
+ * each element's first field: the index of the first whose key is > key.
+ */
+size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key);
 int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
 		  const char *module, uint8_t rank);
 /* The symbol just added, e.g. to set its limit. */
