@@ -27,6 +27,7 @@
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
  *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
+ *   perfev/trace.h    syscall summaries (perf trace -s) from raw_syscalls
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -61,6 +62,7 @@
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"
+#include "perfev/trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -45,4 +45,7 @@ int pv_parse_pmu_event(struct pctx *c, const char *w, size_t n, size_t start);
 int pv_pmu_event_alias(struct pctx *c, const struct perfev_pmu *p,
 		       const struct perfev_pmu_alias *al, size_t at, size_t n);
 
+/* u:PATH:SYMBOL / k:SYMBOL at start (parse_probe.c): one probe event. */
+int pv_parse_probe(struct pctx *c, size_t start);
+
 #endif
