@@ -58,7 +58,10 @@ Test(live_stat, cli_exit_status_is_the_commands)
 Test(live_stat, sigint_prints_what_was_counted)
 {
 	struct run_result r = run_cmd(
-		"%s stat -x, -e task-clock,page-faults -- sleep 10 & pid=$!; sleep 0.5; "
+		"%s stat -x, -e task-clock,page-faults -- sleep 10 & pid=$!; "
+		/* once the command runs, perfev has its handler: a busy machine
+		 * may take a while to get there */
+		"for i in $(seq 200); do pgrep -x -P $pid sleep >/dev/null && break; sleep 0.05; done; "
 		"kill -INT $pid; wait $pid; echo rc=$?", PERFEV);
 	cr_assert(strstr(r.out, "rc=130"), "stdout: %s\nstderr: %s", r.out, r.err);
 	cr_assert_gt(csv_count(r.err, "task-clock"), 0, "%s", r.err);
