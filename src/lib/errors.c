@@ -14,16 +14,6 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
-/* Does this process hold capability `cap` in its effective set? */
-static bool has_cap(int cap)
-{
-	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
-	if (syscall(SYS_capget, &h, d) < 0)
-		return false;
-	return (d[cap / 32].effective >> (cap % 32)) & 1;
-}
-
 static const char *paranoid_meaning(int64_t level)
 {
 	if (level == PERFEV_SYSCTL_ABSENT)
@@ -41,7 +31,7 @@ static const char *paranoid_meaning(int64_t level)
 
 static bool privileged(void)
 {
-	return geteuid() == 0 || has_cap(CAP_PERFMON) || has_cap(CAP_SYS_ADMIN);
+	return geteuid() == 0 || pv_has_cap(CAP_PERFMON) || pv_has_cap(CAP_SYS_ADMIN);
 }
 
 /* Is process pid ours (same real uid)? Then ptrace rules are not the cause. */
