@@ -15,6 +15,9 @@
  *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
+ *   perfev/perfdata.h perf.data files: reader and writer, header features
+ *   perfev/session.h  threads, names and memory maps over time
+ *   perfev/script.h   perf script output of a perf.data file, text or JSON
  *   perfev/selfmon.h  counting inside a program: counter sets, regions
  *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
  *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
@@ -24,6 +27,7 @@
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
  *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
+ *   perfev/trace.h    syscall summaries (perf trace -s) from raw_syscalls
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -46,6 +50,9 @@
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
 #include "perfev/record.h"
+#include "perfev/perfdata.h"
+#include "perfev/session.h"
+#include "perfev/script.h"
 #include "perfev/selfmon.h"
 #include "perfev/ring.h"
 #include "perfev/notify.h"
@@ -55,6 +62,7 @@
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"
+#include "perfev/trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -163,7 +163,7 @@ Test(unit_tracepoint, filters_are_checked_against_the_format)
 	struct perfev_tp *tp = formats();
 	cr_assert_eq(perfev_tp_filter_check(tp, 372, "prev_pid == 42 && next_comm == \"x\""), 0,
 		     "%s", perfev_errmsg());
-	cr_assert_eq(perfev_tp_filter_check(tp, 372, "next_comm != \"swapper\" && !(prev_pid < 2)"), 0,
+	cr_assert_eq(perfev_tp_filter_check(tp, 372, "next_comm != \"swapper\" && (prev_pid < 2 || prev_prio >= 100)"), 0,
 		     "%s", perfev_errmsg());
 	cr_assert_eq(perfev_tp_filter_check(tp, 372, "no_field > 3"), -EINVAL);
 	cr_assert(strstr(perfev_errmsg(), "no_field"), "%s", perfev_errmsg());
