@@ -188,3 +188,23 @@ Test(interop_report, missing_and_stripped_binaries_degrade, .timeout = 120)
 	free(gone);
 	free(stripped);
 }
+
+Test(interop_report, script_symbolizes_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	/* sym, symoff, dso and the symbolized callchain: perf script's default output */
+	struct run_result r = run_cmd("cd '%s' && perf script -i '%s' > perf.txt 2>/dev/null && "
+				      "%s script -i '%s' > perfev.txt && grep -c . perf.txt && "
+				      "diff perf.txt perfev.txt | grep -c '^<'", test_tmpdir(), data, PERFEV_BIN, data);
+	unsigned long lines = strtoul(r.out, NULL, 10);
+	const char *nl = strchr(r.out, '\n');
+	unsigned long differ = nl ? strtoul(nl + 1, NULL, 10) : lines;
+	cr_assert_gt(lines, 1000, "%s %s", r.out, r.err);
+	cr_assert_leq(differ, lines / 100, "%lu of %lu lines differ from perf script", differ, lines);
+	run_result_free(&r);
+	r = run_cmd("grep -c 'leaf_a+0x' '%s/perfev.txt'", test_tmpdir());
+	cr_assert_gt(strtoul(r.out, NULL, 10), 100, "symbolized with offsets: %s", r.out);
+	run_result_free(&r);
+	free(data);
+}
