@@ -107,24 +107,6 @@ static void note(void *ctx, const char *msg)
 		fprintf(stderr, "perfev report: note: %s\n", msg);
 }
 
-static int write_export(int (*fn)(const struct perfev_profile *, const struct perfev_export_options *, FILE *),
-			const struct perfev_profile *p, const struct perfev_export_options *o,
-			const char *path, const char *what)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f)
-		return cli_error("report", "cannot write the %s to %s: %s (check the directory exists and is writable)",
-				 what, path, strerror(errno));
-	int r = fn(p, o, f);
-	if (f != stdout && fclose(f) != 0 && r >= 0)
-		r = -EIO;
-	if (r < 0)
-		return cli_error("report", "writing the %s to %s: %s", what, path, perfev_errmsg());
-	if (f != stdout)
-		fprintf(stderr, "perfev report: wrote the %s to %s\n", what, path);
-	return 0;
-}
-
 static int cmd_report(int argc, char **argv)
 {
 	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
@@ -239,15 +221,10 @@ static int cmd_report(int argc, char **argv)
 	char subtitle[256];
 	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
 		 (unsigned long long)v.nr_samples, info.event_name, input);
-	struct perfev_export_options eo = {.size = sizeof(eo), .value = v.value == PERFEV_VALUE_WEIGHT ?
-					   PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES,
-					   .title = title, .subtitle = subtitle};
-	if (flame && write_export(perfev_export_flame, p, &eo, flame, "flame graph"))
-		ret = 1;
-	if (pprof && write_export(perfev_export_pprof, p, &eo, pprof, "pprof profile"))
-		ret = 1;
-	if (firefox && write_export(perfev_export_firefox, p, &eo, firefox, "Firefox profile"))
-		ret = 1;
+	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
+	ret = report_write_exports("report", p, &x, subtitle,
+				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
+	struct perfev_export_options eo = {.size = sizeof(eo)};
 	if (folded) {
 		if (perfev_export_folded(p, &eo, stdout) < 0)
 			ret = cli_error("report", "%s", perfev_errmsg());
