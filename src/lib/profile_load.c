@@ -407,6 +407,26 @@ static int on_record(void *ctx, const struct perfev_record *rec)
 	return l->oom ? -ENOMEM : 0;
 }
 
+static void no_event(const char *path, int event, size_t nev)
+{
+	if (!nev)
+		pv_error(EINVAL, "%s: no events recorded (an empty or truncated recording?)", path);
+	else
+		pv_error(EINVAL, "%s: no event %d (the file has %zu; choose one with --event 0..%zu)", path,
+			 event, nev, nev - 1);
+}
+
+/* What info says about the event (once its attr is known). */
+static void event_info(struct loader *l)
+{
+	if (!l->info || l->info->event_name[0] || (size_t)l->event >= perfev_perfdata_nr_events(l->pd))
+		return;
+	const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, (size_t)l->event);
+	l->info->has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
+	const char *name = perfev_perfdata_event_name(l->pd, (size_t)l->event);
+	snprintf(l->info->event_name, sizeof(l->info->event_name), "%s", name ? name : "unknown");
+}
+
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 						      const struct perfev_profile_load_opts *o0,
 						      struct perfev_profile_load_info *info)
@@ -432,17 +452,12 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		return NULL; /* its message says what is wrong with the file */
 	size_t nev = perfev_perfdata_nr_events(l.pd);
 	l.event = o.event < 0 ? 0 : o.event;
-	if (!nev || (size_t)l.event >= nev) {
-		pv_error(EINVAL, "%s: %s %d (the file has %zu events; choose one with --event 0..%zu)",
-			 path, nev ? "no event" : "no events recorded", l.event, nev, nev ? nev - 1 : 0);
+	/* a pipe announces its events as records: check them once read */
+	if (!perfev_perfdata_is_pipe(l.pd) && (!nev || (size_t)l.event >= nev)) {
+		no_event(path, l.event, nev);
 		goto out;
 	}
-	if (info) {
-		const struct perfev_attr *attr = perfev_perfdata_event_attr(l.pd, (size_t)l.event);
-		info->has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
-		const char *name = perfev_perfdata_event_name(l.pd, (size_t)l.event);
-		snprintf(info->event_name, sizeof(info->event_name), "%s", name ? name : "unknown");
-	}
+	event_info(&l);
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms};
 	l.p = perfev_profile_new(o.group, o.flags);
 	l.sess = perfev_session_new();
@@ -461,6 +476,12 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	}
 	if (r < 0)
 		goto out; /* the reader's message */
+	nev = perfev_perfdata_nr_events(l.pd);
+	if ((size_t)l.event >= nev) {
+		no_event(path, l.event, nev);
+		goto out;
+	}
+	event_info(&l);
 	ret = l.p;
 	l.p = NULL;
 out:

@@ -208,3 +208,18 @@ Test(interop_report, script_symbolizes_like_perf, .timeout = 120)
 	run_result_free(&r);
 	free(data);
 }
+
+Test(interop_report, pipe_mode_input, .timeout = 60)
+{
+	require_root();
+	require_perf_tool();
+	struct run_result r = run_cmd("perf record -q -g -e cpu-clock -o - -- %s 300 2>/dev/null | "
+				      "%s report -q -i - --stdio --sort sym -g none --no-children",
+				      WORKLOAD("calls"), PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	static struct report_row rows[256];
+	size_t n = report_parse(r.out, false, rows, 256);
+	cr_assert_geq(n, 4, "%s", r.out);
+	expect_share(rows, n, "[.] leaf_a", 25);
+	run_result_free(&r);
+}
