@@ -760,10 +760,22 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
 }
 
+/* Pages of the map this far behind the reading point are given back
+ * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
+ * record still queued for time ordering, just reads the file again), so a
+ * report's peak memory does not grow with the file. */
+#define PV_MAP_KEEP (16ull << 20)
+
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
-	uint64_t off = start;
+	uint64_t off = start, released = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
+		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
+			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
+			released = upto;
+		}
 		const uint8_t *b = pd->map + off;
 		uint16_t sz;
 		memcpy(&sz, b + 6, 2);
