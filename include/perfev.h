@@ -9,10 +9,15 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/symbols.h  symbolizer: ELF/DWARF symbols, source lines, kallsyms, JIT maps
+ *   perfev/unwind.h   call stacks: frame-pointer callchains, DWARF unwinding
  *   perfev/pmu.h      sysfs PMUs (formats, aliases) and tracefs tracepoints
  *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
+ *   perfev/perfdata.h perf.data files: reader and writer, header features
+ *   perfev/session.h  threads, names and memory maps over time
+ *   perfev/script.h   perf script output of a perf.data file, text or JSON
  *   perfev/selfmon.h  counting inside a program: counter sets, regions
  *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
  *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
@@ -40,9 +45,14 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/symbols.h"
+#include "perfev/unwind.h"
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
 #include "perfev/record.h"
+#include "perfev/perfdata.h"
+#include "perfev/session.h"
+#include "perfev/script.h"
 #include "perfev/selfmon.h"
 #include "perfev/ring.h"
 #include "perfev/notify.h"

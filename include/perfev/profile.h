@@ -169,8 +169,11 @@ struct perfev_profile_entry {
 	const char *srcfile;  /* when keyed by srcline */
 	uint32_t line;
 	bool kernel;
-	/* self: samples whose leaf is this entry. total ("children"): samples with
-	 * this entry anywhere on the stack, each sample counted once. */
+	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
+	/* self: samples whose leaf is this entry (the leaf's samples of an
+	 * inlined frame count for the function it was inlined into, as perf
+	 * does). total ("children"): samples with this entry anywhere on the
+	 * stack, each sample counted once. */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
 };
 

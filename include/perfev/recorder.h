@@ -48,6 +48,8 @@ struct perfev_record_opts {
 	bool compress;                /* zstd-compressed records (COMPRESSED2) */
 	int compress_level;           /* 0: default (1) */
 	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
+	int cmdline_argc;             /* the recording's own command line, for the CMDLINE */
+	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
 };
 
 struct perfev_record_stats {

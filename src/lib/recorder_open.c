@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "recorder_int.h"
 #include "perfev/sys.h"
+#include "perfev/record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->disabled = 1;
 	bool system_wide = r->tids[0] == -1;
 	a->inherit = !system_wide;
-	a->enable_on_exec = r->child > 0 && !system_wide;
+	a->enable_on_exec = r->child && !system_wide;
 	a->watermark = 0;
 	a->wakeup_events = 0; /* wake when half the buffer is full */
 	if (idx == 0) { /* the first event also tracks processes and maps */
@@ -58,6 +59,9 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->comm_exec = 1;
 		a->task = 1;
 		a->context_switch = o->switch_events;
+		/* DWARF unwinding reads .eh_frame_hdr, which lives in a non-executable
+		 * segment: the unwinder needs the data maps too (perf does the same). */
+		a->mmap_data = o->call_graph == PERFEV_CALLGRAPH_DWARF;
 	}
 	a->size = 0;
 }
@@ -126,6 +130,11 @@ int rec_open_events(struct perfev_recorder *r)
 			}
 		}
 	}
+	if (!(r->dec = perfev_decoder_new()))
+		return -errno;
+	for (size_t ev = 0; ev < nev; ev++)
+		if (perfev_decoder_add_attr(r->dec, &r->attrs[ev], r->ids[ev], r->ncpus * r->ntids) < 0)
+			return -errno;
 	return 0;
 }
 
@@ -159,4 +168,6 @@ void rec_close_events(struct perfev_recorder *r)
 	r->ids = NULL;
 	free(r->attrs);
 	r->attrs = NULL;
+	perfev_decoder_free(r->dec);
+	r->dec = NULL;
 }

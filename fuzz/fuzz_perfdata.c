@@ -1,0 +1,48 @@
+/* Fuzz target: the perf.data reader, the session and perfev script on a
+ * whole file (file or pipe mode) held in a memory file. */
+#define _GNU_SOURCE
+#include "perfev.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int count(void *ctx, const struct perfev_record *r)
+{
+	(*(size_t *)ctx)++;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", 0);
+	if (fd < 0)
+		return 0;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	struct perfev_perfdata *pd = perfev_perfdata_open_fd(fd);
+	if (pd) {
+		size_t n = 0;
+		perfev_perfdata_process(pd, NULL, count, &n);
+		struct perfev_perfdata_info info;
+		perfev_perfdata_info(pd, &info);
+		for (int f = 0; f < 32; f++)
+			perfev_perfdata_feature_str(pd, f);
+		FILE *null = fopen("/dev/null", "w");
+		struct perfev_script_opts o = {.size = sizeof(o), .out = null, .show_task_events = true,
+					       .show_mmap_events = true, .show_switch_events = true,
+					       .show_lost_events = true};
+		perfev_script_run(pd, &o);
+		o.json = true;
+		perfev_script_run(pd, &o);
+		o.json = false;
+		o.fields = "comm,pid,tid,cpu,time,event,ip,sym,dso,addr,period,misc,flags,brstack,iregs,uregs";
+		perfev_script_run(pd, &o);
+		fclose(null);
+		perfev_perfdata_close(pd);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * perfev/script.h — `perfev script`: every sample of a perf.data file as a
+ * line in perf script's layout (perf's field names for -F, its default
+ * fields per event type, its column widths), or as JSON, one object per
+ * record with the side-band records included.
+ */
+#ifndef PERFEV_SCRIPT_H
+#define PERFEV_SCRIPT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "perfev/location.h"
+#include "perfev/perfdata.h"
+#include "perfev/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Resolves addr (an ip or callchain entry of `sample`, in cpumode) to a
+ * symbol, DSO and source lines for the sym, symoff, dso and srcline columns.
+ * Returns 0 and fills out (strings owned by the resolver, valid until the
+ * next call), or a negative value when it cannot ("[unknown]" is printed).
+ * map is the session's map holding addr (NULL if none).
+ */
+typedef int (*perfev_script_resolve_fn)(void *ctx, struct perfev_session *session,
+					const struct perfev_record *sample, uint8_t cpumode,
+					uint64_t addr, const struct perfev_map *map,
+					struct perfev_location *out);
+
+struct perfev_script_opts {
+	size_t size;             /* sizeof(struct perfev_script_opts) */
+	const char *fields;      /* perf's -F syntax ("pid,tid,time,ip", "+addr", "sw:ip"); NULL: defaults */
+	bool json;               /* one JSON object per record instead of text */
+	bool show_task_events;   /* COMM, FORK, EXIT lines */
+	bool show_mmap_events;   /* MMAP, MMAP2 lines */
+	bool show_switch_events; /* SWITCH, SWITCH_CPU_WIDE lines */
+	bool show_namespace_events;
+	bool show_lost_events;   /* LOST, LOST_SAMPLES lines */
+	bool show_round_events;  /* FINISHED_ROUND lines */
+	perfev_script_resolve_fn resolve; /* NULL: symbols print as [unknown] */
+	void *resolve_ctx;
+	FILE *out;               /* NULL: stdout */
+};
+
+/*
+ * Prints every record of pd as opts asks. Fails (-EINVAL, message naming the
+ * field and the event) where perf refuses: a field the events' sample_type
+ * cannot give, an unknown field name. Returns 0 or -errno.
+ */
+PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFEV_SCRIPT_H */

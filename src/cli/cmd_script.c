@@ -1,0 +1,63 @@
+/* cmd_script.c — perfev script: a perf.data file's samples as perf script prints them. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "perfev.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfev script [-i FILE|-] [-F FIELDS] [--json] [--show-task-events] [--show-mmap-events]\n"
+		"                     [--show-switch-events] [--show-lost-events] [--show-namespace-events]\n"
+		"                     [--show-round-events]\n"
+		"  -i FILE   the perf.data file to read (default perf.data; '-' reads a pipe-mode stream)\n"
+		"  -F FIELDS perf script's fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,\n"
+		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
+		"  --json    one JSON object per record, side-band records included\n");
+}
+
+static int run(int argc, char **argv)
+{
+	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND };
+	static const struct option lo[] = {
+		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
+		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
+		{"show-mmap-events", no_argument, 0, O_MMAP}, {"show-switch-events", no_argument, 0, O_SWITCH},
+		{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
+		{"show-round-events", no_argument, 0, O_ROUND}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	const char *input = NULL;
+	struct perfev_script_opts o = {.size = sizeof(o)};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:F:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 'F': o.fields = optarg; break;
+		case O_JSON: o.json = true; break;
+		case O_TASK: o.show_task_events = true; break;
+		case O_MMAP: o.show_mmap_events = true; break;
+		case O_SWITCH: o.show_switch_events = true; break;
+		case O_LOST: o.show_lost_events = true; break;
+		case O_NS: o.show_namespace_events = true; break;
+		case O_ROUND: o.show_round_events = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("script", "unexpected argument '%s': give the file with -i FILE", argv[optind]);
+	if (!input)
+		input = isatty(0) ? "perf.data" : "-";
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return cli_error("script", "%s", perfev_errmsg());
+	int err = perfev_script_run(pd, &o);
+	perfev_perfdata_close(pd);
+	if (err < 0)
+		return cli_error("script", "%s", perfev_errmsg());
+	return 0;
+}
+CLI_COMMAND(script, run, "print the samples of a perf.data file as perf script does (or as JSON)");

@@ -1,0 +1,839 @@
+/*
+ * perfdata_read.c — the perf.data reader: file mode (mmap'ed, attrs and
+ * feature sections) and pipe mode (attrs, features and names arrive as
+ * records), either byte order, zstd COMPRESSED records, AUXTRACE and
+ * TRACING_DATA payloads skipped, and time-ordered delivery by rounds as perf
+ * does it (events with a time wait in a queue; FINISHED_ROUND flushes those
+ * up to the newest time of the round before).
+ */
+#define _GNU_SOURCE
+#include "perfdata_int.h"
+#include "perfev.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+struct pv_event {
+	struct perfev_attr attr;
+	char *name;
+	int dec_idx;
+	uint64_t *ids;
+	size_t nr_ids, cap_ids;
+};
+
+struct pv_queued {
+	uint64_t time, seq;
+	const uint8_t *ptr; /* into the mapped file, or NULL: own + off */
+	size_t off;
+	uint32_t len;
+};
+
+struct perfev_perfdata {
+	int fd;
+	bool own_fd, pipe, swap;
+	uint8_t *map;
+	size_t map_len;
+	struct pv_file_header hdr;
+	struct pv_event *ev;
+	size_t nr_ev, cap_ev;
+	struct perfev_decoder *dec;
+	struct { uint8_t *data; size_t size; } feat[PERFEV_FEAT_MAX];
+	struct perfev_perfdata_stats stats;
+	/* pipe input */
+	uint8_t *in;
+	size_t in_len, in_cap, in_pos;
+	bool in_eof;
+	/* decompression */
+	ZSTD_DCtx *zd;
+	uint8_t *own_z; /* decompressed bytes not yet made into records */
+	size_t own_z_len, own_z_cap;
+	/* ordering */
+	struct pv_queued *q;
+	size_t nq, capq;
+	uint8_t *own;
+	size_t own_len, own_cap;
+	uint64_t seq, max_time, next_flush;
+	const struct perfev_perfdata_read_opts *opts;
+	perfev_perfdata_cb cb;
+	void *ctx;
+	uint64_t offset; /* of the record being handled, for messages */
+	int depth;
+	char *feat_str[PV_FEAT_WRITTEN];
+};
+
+static uint64_t sw64(const struct perfev_perfdata *pd, uint64_t v) { return pd->swap ? bswap_64(v) : v; }
+
+static int event_add_ids(struct pv_event *e, const uint64_t *ids, size_t nr)
+{
+	if (!nr)
+		return 0;
+	if (pv_grow(&e->ids, &e->cap_ids, e->nr_ids + nr, sizeof(uint64_t)) < 0)
+		return pv_error(ENOMEM, "out of memory reading event ids");
+	memcpy(e->ids + e->nr_ids, ids, nr * 8);
+	e->nr_ids += nr;
+	return 0;
+}
+
+static int add_event(struct perfev_perfdata *pd, const struct perfev_attr *a, const uint64_t *ids, size_t nr)
+{
+	if (pv_grow(&pd->ev, &pd->cap_ev, pd->nr_ev + 1, sizeof(*pd->ev)) < 0)
+		return pv_error(ENOMEM, "out of memory reading the events");
+	int idx = perfev_decoder_add_attr(pd->dec, a, ids, nr);
+	if (idx < 0)
+		return idx;
+	struct pv_event *e = &pd->ev[pd->nr_ev++];
+	memset(e, 0, sizeof(*e));
+	e->attr = *perfev_decoder_attr(pd->dec, idx);
+	e->dec_idx = idx;
+	return event_add_ids(e, ids, nr);
+}
+
+static int set_name_by_id(struct perfev_perfdata *pd, uint64_t id, size_t fallback, const char *name)
+{
+	int idx = perfev_decoder_attr_of_id(pd->dec, id);
+	size_t i = idx >= 0 ? (size_t)idx : fallback;
+	if (i >= pd->nr_ev)
+		return 0;
+	char *n = strdup(name);
+	if (!n)
+		return pv_error(ENOMEM, "out of memory");
+	free(pd->ev[i].name);
+	pd->ev[i].name = n;
+	return 0;
+}
+
+/* EVENT_DESC: names for the events (matched by their first id, else by order). */
+static void apply_event_desc(struct perfev_perfdata *pd, const uint8_t *p, size_t size)
+{
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	uint32_t nr = cur_u32(&c, "nr"), asz = cur_u32(&c, "attr size");
+	if (asz < 64 || asz > 4096)
+		return;
+	for (uint32_t i = 0; i < nr && !c.bad; i++) {
+		cur_bytes(&c, asz, "attr");
+		uint32_t nids = cur_u32(&c, "nr ids");
+		const char *name = pv_feat_get_string(&c);
+		if (!name || nids > cur_left(&c) / 8)
+			return;
+		uint64_t id0 = nids ? cur_u64(&c, "id") : 0;
+		if (nids)
+			cur_bytes(&c, (nids - 1) * 8ULL, "ids");
+		set_name_by_id(pd, nids ? id0 : (uint64_t)-1, i, name);
+	}
+}
+
+static int store_feature(struct perfev_perfdata *pd, uint64_t feat, const void *data, size_t size)
+{
+	if (feat >= PERFEV_FEAT_MAX)
+		return 0;
+	uint8_t *d = malloc(size + 1);
+	if (!d)
+		return pv_error(ENOMEM, "out of memory reading feature %s", perfev_feat_name((int)feat));
+	memcpy(d, data, size);
+	d[size] = 0;
+	free(pd->feat[feat].data);
+	pd->feat[feat].data = d;
+	pd->feat[feat].size = size;
+	if (feat == PERFEV_FEAT_EVENT_DESC)
+		apply_event_desc(pd, d, size);
+	return 0;
+}
+
+static struct perfev_perfdata *pd_new(int fd, bool own)
+{
+	struct perfev_perfdata *pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return pv_error_null(ENOMEM, "out of memory opening a perf.data file");
+	pd->fd = fd;
+	pd->own_fd = own;
+	pd->dec = perfev_decoder_new();
+	if (!pd->dec) {
+		free(pd);
+		return NULL;
+	}
+	return pd;
+}
+
+static int read_file_mode(struct perfev_perfdata *pd)
+{
+	const uint8_t *m = pd->map;
+	size_t len = pd->map_len;
+	if (len < PV_FILE_HEADER_SIZE)
+		return pv_error(EINVAL, "perf.data: the file has %zu bytes, less than the %d-byte header",
+				len, PV_FILE_HEADER_SIZE);
+	struct pv_cur c = {m, m + PV_FILE_HEADER_SIZE, pd->swap, false, NULL};
+	struct pv_file_header *h = &pd->hdr;
+	h->magic = cur_u64(&c, "magic");
+	h->size = cur_u64(&c, "size");
+	h->attr_size = cur_u64(&c, "attr_size");
+	h->attrs.offset = cur_u64(&c, "attrs");
+	h->attrs.size = cur_u64(&c, "attrs");
+	h->data.offset = cur_u64(&c, "data");
+	h->data.size = cur_u64(&c, "data");
+	h->event_types.offset = cur_u64(&c, "event_types");
+	h->event_types.size = cur_u64(&c, "event_types");
+	for (int i = 0; i < 4; i++)
+		h->adds_features[i] = cur_u64(&c, "features");
+	if (h->size != PV_FILE_HEADER_SIZE)
+		return pv_error(EINVAL, "perf.data: header size %llu, expected %d (not a perf.data v2 file?)",
+				(unsigned long long)h->size, PV_FILE_HEADER_SIZE);
+	if (h->attr_size < 64 + 16 || h->attr_size > 4096 + 16 || h->attr_size % 8)
+		return pv_error(EINVAL, "perf.data: attr entries of %llu bytes make no sense",
+				(unsigned long long)h->attr_size);
+	if (h->attrs.offset > len || h->attrs.size > len - h->attrs.offset)
+		return pv_error(EINVAL, "perf.data: the attrs section [%llu, +%llu) lies beyond the %zu-byte file",
+				(unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, len);
+	if (h->data.offset > len)
+		return pv_error(EINVAL, "perf.data: the data section starts at %llu, beyond the %zu-byte file",
+				(unsigned long long)h->data.offset, len);
+	if (h->data.size > len - h->data.offset)
+		h->data.size = len - h->data.offset; /* truncated file: read what is there */
+	uint64_t nr = h->attrs.size / h->attr_size;
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *fa = m + h->attrs.offset + i * h->attr_size;
+		uint32_t asz = (uint32_t)(h->attr_size - 16);
+		struct perfev_attr a;
+		pv_attr_from_bytes(&a, fa, asz, pd->swap);
+		uint64_t ioff, isz;
+		memcpy(&ioff, fa + asz, 8);
+		memcpy(&isz, fa + asz + 8, 8);
+		ioff = sw64(pd, ioff);
+		isz = sw64(pd, isz);
+		if (ioff > len || isz > len - ioff)
+			return pv_error(EINVAL, "perf.data: the ids of event %llu lie beyond the file",
+					(unsigned long long)i);
+		size_t nids = (size_t)(isz / 8);
+		uint64_t *ids = malloc(nids * 8 + 8);
+		if (!ids)
+			return pv_error(ENOMEM, "out of memory reading %zu ids", nids);
+		for (size_t k = 0; k < nids; k++) {
+			memcpy(&ids[k], m + ioff + k * 8, 8);
+			ids[k] = sw64(pd, ids[k]);
+		}
+		int err = add_event(pd, &a, ids, nids);
+		free(ids);
+		if (err < 0)
+			return err;
+	}
+	/* feature sections follow the data */
+	uint64_t foff = h->data.offset + h->data.size;
+	int nfeat = 0;
+	for (int f = 0; f < PERFEV_FEAT_MAX; f++)
+		if (h->adds_features[f / 64] >> (f % 64) & 1)
+			nfeat++;
+	if (foff > len || (uint64_t)nfeat * 16 > len - foff)
+		return 0; /* no feature table (perf record killed): the data is still good */
+	int k = 0;
+	for (int f = 0; f < PERFEV_FEAT_MAX; f++) {
+		if (!(h->adds_features[f / 64] >> (f % 64) & 1))
+			continue;
+		uint64_t so, ss;
+		memcpy(&so, m + foff + k * 16, 8);
+		memcpy(&ss, m + foff + k * 16 + 8, 8);
+		k++;
+		so = sw64(pd, so);
+		ss = sw64(pd, ss);
+		if (so > len || ss > len - so)
+			continue; /* a broken section: perf skips it too */
+		int err = store_feature(pd, (uint64_t)f, m + so, (size_t)ss);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int pipe_fill(struct perfev_perfdata *pd, size_t need)
+{
+	while (pd->in_len - pd->in_pos < need && !pd->in_eof) {
+		if (pd->in_pos && pd->in_pos == pd->in_len) {
+			pd->in_len = pd->in_pos = 0;
+		} else if (pd->in_pos > (1 << 20)) {
+			memmove(pd->in, pd->in + pd->in_pos, pd->in_len - pd->in_pos);
+			pd->in_len -= pd->in_pos;
+			pd->in_pos = 0;
+		}
+		if (pd->in_cap - pd->in_len < 65536 + need) {
+			size_t ncap = pd->in_cap ? pd->in_cap : 1 << 20;
+			while (ncap - pd->in_len < 65536 + need)
+				ncap *= 2;
+			uint8_t *n = realloc(pd->in, ncap);
+			if (!n)
+				return pv_error(ENOMEM, "out of memory reading the pipe");
+			pd->in = n;
+			pd->in_cap = ncap;
+		}
+		ssize_t k = read(pd->fd, pd->in + pd->in_len, pd->in_cap - pd->in_len);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return pv_error(errno, "cannot read the perf.data pipe: %s", strerror(errno));
+		}
+		if (k == 0)
+			pd->in_eof = true;
+		pd->in_len += (size_t)k;
+	}
+	return 0;
+}
+
+static int open_common(struct perfev_perfdata *pd, const char *what)
+{
+	struct stat st;
+	uint64_t magic = 0;
+	bool regular = fstat(pd->fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && st.st_size >= 16) {
+		pd->map_len = (size_t)st.st_size;
+		pd->map = mmap(NULL, pd->map_len, PROT_READ, MAP_PRIVATE, pd->fd, 0);
+		if (pd->map == MAP_FAILED) {
+			pd->map = NULL;
+			return pv_error(errno, "cannot map %s: %s", what, strerror(errno));
+		}
+		memcpy(&magic, pd->map, 8);
+	} else if (regular) {
+		return pv_error(EINVAL, "%s is not a perf.data file: %lld bytes is too short for a header", what,
+				(long long)st.st_size);
+	} else {
+		int err = pipe_fill(pd, 16);
+		if (err < 0)
+			return err;
+		if (pd->in_len < 16)
+			return pv_error(EINVAL, "%s: the stream ended before its 16-byte header", what);
+		memcpy(&magic, pd->in, 8);
+	}
+	if (magic == PV_PERF_MAGIC2_SWAPPED)
+		pd->swap = true;
+	else if (magic != PV_PERF_MAGIC2) {
+		if (!memcmp(&magic, "PERFFILE", 8))
+			return pv_error(EINVAL, "%s is a version 1 perf.data file (PERFFILE); only version 2 (PERFILE2) "
+					"is read: record it again with a newer perf", what);
+		return pv_error(EINVAL, "%s is not a perf.data file (no PERFILE2 magic)", what);
+	}
+	perfev_decoder_set_swap(pd->dec, pd->swap);
+	uint64_t hsize;
+	memcpy(&hsize, pd->map ? pd->map + 8 : pd->in + 8, 8);
+	hsize = sw64(pd, hsize);
+	if (hsize == PV_PIPE_HEADER_SIZE) {
+		pd->pipe = true;
+		if (pd->map) { /* a pipe-mode stream saved to a file */
+			pd->in = NULL;
+		} else {
+			pd->in_pos = 16;
+		}
+		return 0;
+	}
+	if (!pd->map)
+		return pv_error(EINVAL, "%s: a file-mode perf.data cannot be read from a pipe; give it as a file", what);
+	return read_file_mode(pd);
+}
+
+PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
+{
+	struct perfev_perfdata *pd = pd_new(fd, false);
+	if (!pd)
+		return NULL;
+	if (open_common(pd, "the input") < 0) {
+		int e = errno;
+		perfev_perfdata_close(pd);
+		errno = e;
+		return NULL;
+	}
+	return pd;
+}
+
+PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
+{
+	if (!strcmp(path, "-")) {
+		struct perfev_perfdata *pd = pd_new(0, false);
+		if (!pd)
+			return NULL;
+		if (open_common(pd, "standard input") < 0) {
+			int e = errno;
+			perfev_perfdata_close(pd);
+			errno = e;
+			return NULL;
+		}
+		return pd;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pv_error_null(errno, "cannot open %s: %s", path, strerror(errno));
+	struct perfev_perfdata *pd = pd_new(fd, true);
+	if (!pd) {
+		close(fd);
+		return NULL;
+	}
+	if (open_common(pd, path) < 0) {
+		int e = errno;
+		perfev_perfdata_close(pd);
+		errno = e;
+		return NULL;
+	}
+	return pd;
+}
+
+PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd)
+{
+	if (!pd)
+		return;
+	if (pd->map)
+		munmap(pd->map, pd->map_len);
+	if (pd->own_fd)
+		close(pd->fd);
+	for (size_t i = 0; i < pd->nr_ev; i++) {
+		free(pd->ev[i].name);
+		free(pd->ev[i].ids);
+	}
+	free(pd->ev);
+	for (int f = 0; f < PERFEV_FEAT_MAX; f++)
+		free(pd->feat[f].data);
+	for (int f = 0; f < PV_FEAT_WRITTEN; f++)
+		free(pd->feat_str[f]);
+	perfev_decoder_free(pd->dec);
+	free(pd->in);
+	free(pd->q);
+	free(pd->own);
+	free(pd->own_z);
+	if (pd->zd)
+		ZSTD_freeDCtx(pd->zd);
+	free(pd);
+}
+
+PERFEV_API bool perfev_perfdata_is_pipe(const struct perfev_perfdata *pd) { return pd->pipe; }
+PERFEV_API bool perfev_perfdata_is_swapped(const struct perfev_perfdata *pd) { return pd->swap; }
+PERFEV_API size_t perfev_perfdata_nr_events(const struct perfev_perfdata *pd) { return pd->nr_ev; }
+PERFEV_API struct perfev_decoder *perfev_perfdata_decoder(struct perfev_perfdata *pd) { return pd->dec; }
+
+PERFEV_API const struct perfev_attr *perfev_perfdata_event_attr(const struct perfev_perfdata *pd, size_t i)
+{
+	if (i >= pd->nr_ev)
+		return pv_error_null(ERANGE, "no event number %zu (the file has %zu)", i, pd->nr_ev);
+	return &pd->ev[i].attr;
+}
+
+PERFEV_API const char *perfev_perfdata_event_name(const struct perfev_perfdata *pd, size_t i)
+{
+	if (i >= pd->nr_ev)
+		return pv_error_null(ERANGE, "no event number %zu (the file has %zu)", i, pd->nr_ev);
+	if (!pd->ev[i].name) {
+		char buf[256];
+		perfev_attr_name(&pd->ev[i].attr, buf, sizeof(buf));
+		((struct perfev_perfdata *)pd)->ev[i].name = strdup(buf);
+	}
+	return pd->ev[i].name ? pd->ev[i].name : "unknown";
+}
+
+PERFEV_API const uint64_t *perfev_perfdata_event_ids(const struct perfev_perfdata *pd, size_t i, size_t *nr)
+{
+	if (i >= pd->nr_ev)
+		return pv_error_null(ERANGE, "no event number %zu (the file has %zu)", i, pd->nr_ev);
+	*nr = pd->ev[i].nr_ids;
+	return pd->ev[i].ids;
+}
+
+PERFEV_API bool perfev_perfdata_has_feature(const struct perfev_perfdata *pd, int feat)
+{
+	return feat >= 0 && feat < PERFEV_FEAT_MAX && pd->feat[feat].data;
+}
+
+PERFEV_API const void *perfev_perfdata_feature(const struct perfev_perfdata *pd, int feat, size_t *size)
+{
+	if (!perfev_perfdata_has_feature(pd, feat))
+		return pv_error_null(ENOENT, "the file has no %s feature", perfev_feat_name(feat));
+	if (size)
+		*size = pd->feat[feat].size;
+	return pd->feat[feat].data;
+}
+
+PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata *pd, int feat)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_feature(pd, feat, &size);
+	if (!p || feat >= PV_FEAT_WRITTEN)
+		return NULL;
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	const char *s = pv_feat_get_string(&c);
+	return s;
+}
+
+PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct perfev_perfdata_info *o)
+{
+	memset(o, 0, sizeof(*o));
+	size_t n;
+	const uint8_t *p;
+	struct pv_cur c;
+#define CUR(F) (p = perfev_perfdata_has_feature(pd, F) ? perfev_perfdata_feature(pd, F, &n) : NULL, \
+		c = (struct pv_cur){p, p ? p + n : NULL, pd->swap, false, NULL}, p != NULL)
+	if (CUR(PERFEV_FEAT_NRCPUS)) {
+		o->nr_cpus_avail = cur_u32(&c, "");
+		o->nr_cpus_online = cur_u32(&c, "");
+	}
+	if (CUR(PERFEV_FEAT_TOTAL_MEM)) o->total_mem_kb = cur_u64(&c, "");
+	if (CUR(PERFEV_FEAT_CLOCKID)) o->clockid_res_ns = cur_u64(&c, "");
+	if (CUR(PERFEV_FEAT_CLOCK_DATA)) {
+		cur_u32(&c, "");
+		o->clockid = cur_u32(&c, "");
+		o->clock_tod_ns = cur_u64(&c, "");
+		o->clock_clockid_ns = cur_u64(&c, "");
+	}
+	if (CUR(PERFEV_FEAT_COMPRESSED)) {
+		cur_u32(&c, "");
+		o->comp_type = cur_u32(&c, "");
+		o->comp_level = cur_u32(&c, "");
+		o->comp_ratio = cur_u32(&c, "");
+		o->comp_mmap_len = cur_u32(&c, "");
+	}
+#undef CUR
+	o->data_offset = pd->hdr.data.offset;
+	o->data_size = pd->hdr.data.size;
+}
+
+PERFEV_API void perfev_perfdata_stats(const struct perfev_perfdata *pd, struct perfev_perfdata_stats *out)
+{
+	*out = pd->stats;
+}
+
+/* ---- delivery ------------------------------------------------------------- */
+
+static int deliver(struct perfev_perfdata *pd, const uint8_t *b, size_t len)
+{
+	struct perfev_record r;
+	int n = perfev_decoder_decode(pd->dec, b, len, &r);
+	if (n == -ENOENT) {
+		pd->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (n < 0) {
+		pd->stats.nr_bad++;
+		if (pd->opts && pd->opts->keep_going)
+			return 0;
+		return pv_error(EINVAL, "perf.data: at offset %llu: %s", (unsigned long long)pd->offset,
+				perfev_errmsg());
+	}
+	if (r.type == PERF_RECORD_LOST)
+		pd->stats.nr_lost_events += r.u.lost.lost;
+	if (r.type == PERF_RECORD_LOST_SAMPLES)
+		pd->stats.nr_lost_samples += r.u.lost_samples.lost;
+	return pd->cb(pd->ctx, &r);
+}
+
+static int cmp_queued(const void *a, const void *b)
+{
+	const struct pv_queued *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Delivers queued records with time <= limit, in time order. */
+static int flush_queue(struct perfev_perfdata *pd, uint64_t limit)
+{
+	if (!pd->nq)
+		return 0;
+	qsort(pd->q, pd->nq, sizeof(*pd->q), cmp_queued);
+	size_t i = 0;
+	int ret = 0;
+	for (; i < pd->nq && pd->q[i].time <= limit; i++) {
+		const uint8_t *b = pd->q[i].ptr ? pd->q[i].ptr : pd->own + pd->q[i].off;
+		ret = deliver(pd, b, pd->q[i].len);
+		if (ret) {
+			i++;
+			break;
+		}
+	}
+	/* keep the rest; the bytes we own move to a fresh buffer */
+	size_t k = 0, olen = 0;
+	for (size_t j = i; j < pd->nq; j++)
+		if (!pd->q[j].ptr)
+			olen += pd->q[j].len;
+	uint8_t *nown = olen ? malloc(olen) : NULL;
+	if (olen && !nown)
+		return pv_error(ENOMEM, "out of memory ordering records");
+	olen = 0;
+	for (size_t j = i; j < pd->nq; j++) {
+		struct pv_queued e = pd->q[j];
+		if (!e.ptr) {
+			memcpy(nown + olen, pd->own + e.off, e.len);
+			e.off = olen;
+			olen += e.len;
+		}
+		pd->q[k++] = e;
+	}
+	free(pd->own);
+	pd->own = nown;
+	pd->own_len = pd->own_cap = olen;
+	pd->nq = k;
+	return ret;
+}
+
+static int queue_record(struct perfev_perfdata *pd, const uint8_t *b, size_t len, uint64_t time, bool stable)
+{
+	if (pv_grow(&pd->q, &pd->capq, pd->nq + 1, sizeof(*pd->q)) < 0)
+		return pv_error(ENOMEM, "out of memory queueing records for time ordering");
+	struct pv_queued *e = &pd->q[pd->nq++];
+	e->time = time;
+	e->seq = pd->seq++;
+	e->len = (uint32_t)len;
+	if (stable) {
+		e->ptr = b;
+	} else {
+		e->ptr = NULL;
+		if (pv_grow(&pd->own, &pd->own_cap, pd->own_len + len, 1) < 0)
+			return pv_error(ENOMEM, "out of memory queueing records for time ordering");
+		memcpy(pd->own + pd->own_len, b, len);
+		e->off = pd->own_len;
+		pd->own_len += len;
+	}
+	if (time > pd->max_time)
+		pd->max_time = time;
+	return 0;
+}
+
+static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t len, bool stable, uint64_t base);
+
+static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
+{
+	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
+		return pv_error(ENOMEM, "out of memory for zstd");
+	if (pd->depth > 0)
+		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
+	/* decompressed records may straddle COMPRESSED records: keep the tail */
+	ZSTD_inBuffer in = {r->u.compressed.data, r->u.compressed.data_size, 0};
+	int ret = 0;
+	while (in.pos < in.size) {
+		if (pv_grow(&pd->own_z, &pd->own_z_cap, pd->own_z_len + (1 << 20), 1) < 0)
+			return pv_error(ENOMEM, "out of memory decompressing");
+		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, pd->own_z_cap - pd->own_z_len, 0};
+		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
+		if (ZSTD_isError(z))
+			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
+					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
+		pd->own_z_len += out.pos;
+		if (pd->own_z_len > (64u << 20))
+			return pv_error(EINVAL, "perf.data: at offset %llu: decompressed data holds no whole record "
+					"in 64 MiB", (unsigned long long)pd->offset);
+		if (!out.pos && in.pos < in.size && out.size)
+			break;
+	}
+	/* whole records out of the decompressed bytes */
+	size_t pos = 0;
+	pd->depth++;
+	while (pd->own_z_len - pos >= 8) {
+		uint16_t sz;
+		memcpy(&sz, pd->own_z + pos + 6, 2);
+		if (pd->swap)
+			sz = bswap_16(sz);
+		if (sz < 8) {
+			pd->depth--;
+			return pv_error(EINVAL, "perf.data: bad record size %u in compressed data", sz);
+		}
+		if (pd->own_z_len - pos < sz)
+			break;
+		ret = process_bytes(pd, pd->own_z + pos, sz, false, pd->offset);
+		pos += sz;
+		if (ret)
+			break;
+	}
+	pd->depth--;
+	memmove(pd->own_z, pd->own_z + pos, pd->own_z_len - pos);
+	pd->own_z_len -= pos;
+	return ret;
+}
+
+/* One record from the stream (or from decompressed data). */
+static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t len, bool stable, uint64_t base)
+{
+	uint32_t type;
+	memcpy(&type, b, 4);
+	if (pd->swap)
+		type = bswap_32(type);
+	if (type < 128)
+		pd->stats.nr_records[type]++;
+	if (type < PERFEV_RECORD_HEADER_ATTR) {
+		uint64_t t;
+		bool ordered = !(pd->opts && pd->opts->unordered);
+		if (ordered && perfev_decoder_record_time(pd->dec, b, len, &t) == 0 && t && t != (uint64_t)-1) {
+			if (t < pd->next_flush)
+				pd->stats.nr_unordered++;
+			return queue_record(pd, b, len, t, stable);
+		}
+		return deliver(pd, b, len);
+	}
+	struct perfev_record r;
+	int n = perfev_decoder_decode(pd->dec, b, len, &r);
+	if (n < 0) {
+		pd->stats.nr_bad++;
+		if (pd->opts && pd->opts->keep_going)
+			return 0;
+		return pv_error(EINVAL, "perf.data: at offset %llu: %s", (unsigned long long)pd->offset,
+				perfev_errmsg());
+	}
+	int err = 0;
+	switch (type) {
+	case PERFEV_RECORD_HEADER_ATTR:
+		err = add_event(pd, r.u.header_attr.attr, r.u.header_attr.ids, r.u.header_attr.nr_ids);
+		if (!err)
+			err = perfev_decoder_decode(pd->dec, b, len, &r) < 0 ? -EINVAL : 0;
+		break;
+	case PERFEV_RECORD_FINISHED_ROUND:
+		if (!(pd->opts && pd->opts->unordered)) {
+			err = flush_queue(pd, pd->next_flush);
+			pd->next_flush = pd->max_time;
+			if (!err)
+				err = perfev_decoder_decode(pd->dec, b, len, &r) < 0 ? -EINVAL : 0;
+		}
+		break;
+	case PERFEV_RECORD_COMPRESSED:
+	case PERFEV_RECORD_COMPRESSED2:
+		return decompress(pd, &r);
+	case PERFEV_RECORD_HEADER_FEATURE:
+		err = store_feature(pd, r.u.feature.feat_id, r.u.feature.data, r.u.feature.size);
+		break;
+	case PERFEV_RECORD_EVENT_UPDATE:
+		if (r.u.event_update.type == 2 && r.u.event_update.str) {
+			char *name = strdup(r.u.event_update.str);
+			if (name) {
+				err = set_name_by_id(pd, r.u.event_update.id, (size_t)-1, name);
+				free(name);
+			}
+			perfev_decoder_decode(pd->dec, b, len, &r);
+		}
+		break;
+	case PERFEV_RECORD_ID_INDEX:
+		/* ID_INDEX tells each id's cpu and thread (idx is the fd's slot, not
+		 * the event): the ids already came with HEADER_ATTR */
+		break;
+	default:
+		break;
+	}
+	(void)base;
+	if (err)
+		return err;
+	return pd->cb(pd->ctx, &r);
+}
+
+/* The payload that follows AUXTRACE and (pipe mode) TRACING_DATA records. */
+static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
+{
+	uint32_t type;
+	memcpy(&type, b, 4);
+	if (pd->swap)
+		type = bswap_32(type);
+	if (type == PERFEV_RECORD_AUXTRACE) {
+		uint64_t sz;
+		memcpy(&sz, b + 8, 8);
+		return sw64(pd, sz);
+	}
+	if (type == PERFEV_RECORD_HEADER_TRACING_DATA) {
+		uint32_t sz;
+		memcpy(&sz, b + 8, 4);
+		return pd->swap ? bswap_32(sz) : sz;
+	}
+	return 0;
+}
+
+static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint64_t left)
+{
+	if (sz < 8)
+		return pv_error(EINVAL, "perf.data: bad record header size %u at offset %llu (a record has at least "
+				"8 bytes): the file is corrupt", sz, (unsigned long long)off);
+	return pv_error(EINVAL, "perf.data: record at offset %llu claims %u bytes but %llu remain: the file is "
+			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
+}
+
+static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
+{
+	uint64_t off = start;
+	while (end - off >= 8) {
+		const uint8_t *b = pd->map + off;
+		uint16_t sz;
+		memcpy(&sz, b + 6, 2);
+		if (pd->swap)
+			sz = bswap_16(sz);
+		if (sz < 8 || sz > end - off)
+			return bad_size(pd, off, sz, end - off);
+		pd->offset = off;
+		if (b[4] == 0 && 0) {}
+		int ret = process_bytes(pd, b, sz, true, off);
+		if (ret)
+			return ret;
+		uint64_t extra = payload_after(pd, b);
+		if (extra > end - off - sz)
+			return pv_error(EINVAL, "perf.data: the payload of the record at offset %llu runs past the end",
+					(unsigned long long)off);
+		off += sz + extra;
+	}
+	return 0;
+}
+
+static int run_pipe(struct perfev_perfdata *pd)
+{
+	for (;;) {
+		int err = pipe_fill(pd, 8);
+		if (err < 0)
+			return err;
+		if (pd->in_len - pd->in_pos < 8)
+			return 0;
+		uint16_t sz;
+		memcpy(&sz, pd->in + pd->in_pos + 6, 2);
+		if (pd->swap)
+			sz = bswap_16(sz);
+		if (sz < 8)
+			return bad_size(pd, pd->offset, sz, 0);
+		if ((err = pipe_fill(pd, sz)) < 0)
+			return err;
+		if (pd->in_len - pd->in_pos < sz)
+			return bad_size(pd, pd->offset, sz, pd->in_len - pd->in_pos);
+		const uint8_t *b = pd->in + pd->in_pos;
+		uint64_t extra = payload_after(pd, b);
+		int ret = process_bytes(pd, b, sz, false, pd->offset);
+		if (ret)
+			return ret;
+		pd->in_pos += sz;
+		pd->offset += sz;
+		/* skip the payload without holding it */
+		while (extra) {
+			if (pd->in_pos == pd->in_len) {
+				if ((err = pipe_fill(pd, 1)) < 0)
+					return err;
+				if (pd->in_len == pd->in_pos)
+					return pv_error(EINVAL, "perf.data: the stream ended inside a record's payload");
+			}
+			size_t k = pd->in_len - pd->in_pos;
+			if (k > extra)
+				k = (size_t)extra;
+			pd->in_pos += k;
+			pd->offset += k;
+			extra -= k;
+		}
+	}
+}
+
+PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct perfev_perfdata_read_opts *opts,
+				       perfev_perfdata_cb cb, void *ctx)
+{
+	pd->opts = opts;
+	pd->cb = cb;
+	pd->ctx = ctx;
+	pd->nq = 0;
+	pd->own_len = 0;
+	pd->own_z_len = 0;
+	pd->max_time = pd->next_flush = 0;
+	if (pd->zd)
+		ZSTD_DCtx_reset(pd->zd, ZSTD_reset_session_only); /* each pass is a new stream */
+	int ret;
+	if (pd->pipe && pd->map)
+		ret = run_mapped(pd, 16, pd->map_len);
+	else if (pd->pipe) {
+		pd->offset = pd->in_pos;
+		ret = run_pipe(pd);
+	} else
+		ret = run_mapped(pd, pd->hdr.data.offset, pd->hdr.data.offset + pd->hdr.data.size);
+	if (!ret)
+		ret = flush_queue(pd, UINT64_MAX);
+	pd->nq = 0;
+	pd->opts = NULL;
+	return ret;
+}

@@ -1,0 +1,402 @@
+/* script.c — perf script's sample lines (see perfev/script.h). */
+#define _GNU_SOURCE
+#include "script_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STACK 127
+static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL; } /* perf script's scripting_max_stack */
+
+static void puts_b(struct pv_script *s, const char *t) { pv_buf_puts(&s->line, t); }
+#define P(...) pv_buf_printf(&s->line, __VA_ARGS__)
+
+void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint32_t pid, uint32_t tid,
+		     uint64_t time, uint32_t cpu, bool wide_comm)
+{
+	if (f & F_COMM) {
+		const char *comm = perfev_session_comm(s->session, tid);
+		if (wide_comm)
+			P("%s ", comm);
+		else
+			P("%16s ", comm);
+	}
+	if ((f & F_PID) && (f & F_TID))
+		P("%5d/%-5d ", (int)pid, (int)tid);
+	else if (f & F_PID)
+		P("%5d ", (int)pid);
+	else if (f & F_TID)
+		P("%5d ", (int)tid);
+	if (f & F_CPU)
+		P("[%03d] ", (int)cpu);
+	if (f & F_MISC) {
+		int n = 0;
+		uint16_t m = r->misc;
+#define HAS(v) ((m & (v)) == (v))
+		if (HAS(PERF_RECORD_MISC_KERNEL)) n += (puts_b(s, "K"), 1);
+		if (HAS(PERF_RECORD_MISC_USER)) n += (puts_b(s, "U"), 1);
+		if (HAS(PERF_RECORD_MISC_HYPERVISOR)) n += (puts_b(s, "H"), 1);
+		if (HAS(PERF_RECORD_MISC_GUEST_KERNEL)) n += (puts_b(s, "G"), 1);
+		if (HAS(PERF_RECORD_MISC_GUEST_USER)) n += (puts_b(s, "g"), 1);
+		switch (r->type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			if (HAS(PERF_RECORD_MISC_MMAP_DATA)) n += (puts_b(s, "M"), 1);
+			break;
+		case PERF_RECORD_COMM:
+			if (HAS(PERF_RECORD_MISC_COMM_EXEC)) n += (puts_b(s, "E"), 1);
+			break;
+		case PERF_RECORD_SWITCH:
+		case PERF_RECORD_SWITCH_CPU_WIDE:
+			if (HAS(PERF_RECORD_MISC_SWITCH_OUT)) {
+				n += (puts_b(s, "S"), 1);
+				if (m & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+					n += (puts_b(s, "p"), 1);
+			}
+			break;
+		default:
+			break;
+		}
+#undef HAS
+		P("%*s", 6 - n, " ");
+	}
+	if (f & F_TIME)
+		P("%5llu.%06llu: ", (unsigned long long)(time / 1000000000ULL),
+		  (unsigned long long)(time % 1000000000ULL / 1000ULL));
+}
+
+
+/* The DSO name perf shows for a map: [kernel.kallsyms], [module] for a
+ * kernel module, /tmp/perf-PID.map for anonymous (JIT) memory. */
+bool pv_script_in_buildids(struct pv_script *s, const char *path)
+{
+	for (size_t off = 0; off < s->bid_names.len;) {
+		const char *n = s->bid_names.data + off;
+		if (!strcmp(n, path))
+			return true;
+		off += strlen(n) + 1;
+	}
+	return false;
+}
+
+static void add_buildid_name(struct pv_script *s, const char *name)
+{
+	if (name && !pv_script_in_buildids(s, name))
+		pv_buf_add(&s->bid_names, name, strlen(name) + 1);
+}
+
+/* The BUILD_ID feature: records back to back. */
+static void load_buildids(struct pv_script *s)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(s->pd, PERFEV_FEAT_BUILD_ID)
+				   ? perfev_perfdata_feature(s->pd, PERFEV_FEAT_BUILD_ID, &size)
+				   : NULL;
+	struct perfev_decoder *dec = perfev_decoder_new();
+	if (!p || !dec) {
+		perfev_decoder_free(dec);
+		return;
+	}
+	perfev_decoder_set_swap(dec, perfev_perfdata_is_swapped(s->pd));
+	struct perfev_record r;
+	uint8_t rec[65536];
+	for (size_t off = 0; off + 8 <= size;) {
+		/* entries of the table need not carry a type (old perf left it 0) */
+		uint16_t sz;
+		memcpy(&sz, p + off + 6, 2);
+		if (perfev_perfdata_is_swapped(s->pd))
+			sz = (uint16_t)(sz >> 8 | sz << 8);
+		if (sz < 8 || sz > size - off)
+			break;
+		memcpy(rec, p + off, sz);
+		uint32_t type = PERFEV_RECORD_HEADER_BUILD_ID;
+		if (perfev_perfdata_is_swapped(s->pd))
+			type = __builtin_bswap32(type);
+		memcpy(rec, &type, 4);
+		if (perfev_decoder_decode(dec, rec, sz, &r) > 0)
+			add_buildid_name(s, r.u.build_id.filename);
+		off += sz;
+	}
+	perfev_decoder_free(dec);
+}
+
+static const char *dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
+{
+	const char *p = map->path;
+	if (map->kernel && !strncmp(p, "[kernel.kallsyms]", 17))
+		return "[kernel.kallsyms]";
+	/* perf names a module [name] unless the build-id table made it a DSO by its path */
+	if (map->kernel && p[0] == '/' && !pv_script_in_buildids(s, p)) {
+		const char *base = strrchr(p, '/') + 1;
+		const char *ko = strstr(base, ".ko");
+		size_t n = ko ? (size_t)(ko - base) : strlen(base);
+		if (n > len - 3)
+			n = len - 3;
+		buf[0] = '[';
+		for (size_t i = 0; i < n; i++)
+			buf[i + 1] = base[i] == '-' ? '_' : base[i];
+		buf[n + 1] = ']';
+		buf[n + 2] = 0;
+		return buf;
+	}
+	if (!strcmp(p, "//anon") || !strncmp(p, "/anon_hugepage", 14) || !strncmp(p, "/dev/zero", 9)) {
+		snprintf(buf, len, "/tmp/perf-%u.map", pid);
+		return buf;
+	}
+	return p;
+}
+
+/* sym, symoff, dso, srcline of one address */
+static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode, uint64_t addr)
+{
+	if (!(f & (F_SYM | F_DSO | F_SRCLINE)))
+		return;
+	const struct perfev_sample *smp = &r->u.sample;
+	const struct perfev_map *map =
+		perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, addr, smp->time);
+	struct perfev_location loc = {0};
+	bool have = s->o->resolve && s->o->resolve(s->o->resolve_ctx, s->session, r, cpumode, addr, map, &loc) == 0;
+	if (f & F_SYM) {
+		if (have && loc.symbol) {
+			P(" %s", loc.symbol);
+			if ((f & F_SYMOFF) && loc.symoff)
+				P("+0x%llx", (unsigned long long)loc.symoff);
+		} else {
+			P(" [unknown]");
+		}
+	}
+	if (f & F_DSO) {
+		const char *dso = have && loc.dso ? loc.dso : NULL;
+		char kbuf[256];
+		if (!dso && map)
+			dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+		P(" (%s)", dso ? dso : "[unknown]");
+	}
+	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file)
+		P("\n  %s:%u", loc.lines[loc.nr_lines - 1].file, loc.lines[loc.nr_lines - 1].line);
+}
+
+/* perf prints a callchain entry relative to its map (ip - start + pgoff)
+ * when a map holds it, except for maps it treats as identity (anonymous
+ * memory, heap, stack, SysV shm). */
+static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp, uint8_t cpumode, uint64_t ip)
+{
+	if (kernel_mode(cpumode))
+		return ip; /* perf's kernel maps are identity maps */
+	const struct perfev_map *m = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
+	if (!m || !m->path)
+		return ip;
+	const char *f = m->path;
+	if (!strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
+	    !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]"))
+		return ip;
+	return ip - m->start + m->pgoff;
+}
+
+/* The callchain as perf's sample__fprintf_callchain prints it; false if it has no entries. */
+static void print_callchain(struct pv_script *s, const struct perfev_record *r, uint32_t f)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	unsigned n = 0;
+	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+		uint64_t ip = smp->callchain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
+			case PERF_CONTEXT_GUEST_KERNEL: cpumode = PERF_RECORD_MISC_GUEST_KERNEL; break;
+			case PERF_CONTEXT_GUEST_USER: cpumode = PERF_RECORD_MISC_GUEST_USER; break;
+			default: return; /* a corrupt chain: perf discards the rest */
+			}
+			continue;
+		}
+		n++;
+		P("\t%16llx", (unsigned long long)chain_addr(s, smp, cpumode, ip));
+		print_sym(s, r, f, cpumode, ip);
+		P("\n");
+	}
+}
+
+static void print_flags(struct pv_script *s, uint32_t flags)
+{
+	/* samples read from a file carry no branch flags: perf prints them blank */
+	(void)flags;
+	P("  %-21s ", "");
+}
+
+static void print_brstack(struct pv_script *s, const struct perfev_sample *smp)
+{
+	static const char *const types[] = {"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+					    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
+					    "EXTEND_ABI"};
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		const struct perfev_branch_entry *b = &smp->branches[i];
+		uint64_t fl = b->flags;
+		char mp = !(fl & 3) ? '-' : (fl & 2) ? 'P' : 'M';
+		P(" 0x%llx/0x%llx/%c/%c/%c/%u/%s ", (unsigned long long)b->from, (unsigned long long)b->to, mp,
+		  (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff), types[fl >> 20 & 0xf]);
+	}
+}
+
+static void print_regs(struct pv_script *s, const char *label, const struct perfev_regs *rg)
+{
+	if (!rg->abi)
+		return;
+	P(" ABI:%llu ", (unsigned long long)rg->abi);
+	uint64_t mask = rg->mask;
+	uint32_t k = 0;
+	for (int bit = 0; bit < 64 && k < rg->nr; bit++)
+		if (mask >> bit & 1)
+			P("%5s:0x%llx ", label, (unsigned long long)rg->regs[k++]), (void)bit;
+}
+
+void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
+{
+	const struct perfev_attr *a = perfev_decoder_attr(perfev_perfdata_decoder(s->pd), r->attr_idx);
+	if (!a)
+		return;
+	int t = pv_out_type(a->type);
+	uint32_t f = s->fields[t];
+	if (!f)
+		return;
+	const struct perfev_sample *smp = &r->u.sample;
+	uint64_t period = (smp->sample_type & PERF_SAMPLE_PERIOD) ? smp->period : a->sample_period;
+	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	pv_buf_reset(&s->line);
+	pv_script_start(s, r, f, smp->pid, smp->tid, smp->time, smp->cpu, (f & F_IP) && chain);
+	if (f & F_PERIOD)
+		P("%10llu ", (unsigned long long)period);
+	if (f & F_EVNAME) {
+		if (!s->name_width) {
+			for (size_t i = 0; i < perfev_perfdata_nr_events(s->pd); i++) {
+				int l = (int)strlen(perfev_perfdata_event_name(s->pd, i));
+				if (l > s->name_width)
+					s->name_width = l;
+			}
+		}
+		/* decoder attrs and file events are added in the same order */
+		const char *name = (size_t)r->attr_idx < perfev_perfdata_nr_events(s->pd)
+					   ? perfev_perfdata_event_name(s->pd, (size_t)r->attr_idx)
+					   : "[unknown]";
+		P("%*s: ", s->name_width, name);
+	}
+	if (f & F_FLAGS)
+		print_flags(s, 0);
+	if (f & F_ADDR) {
+		P("%16llx", (unsigned long long)smp->addr);
+	}
+	if (f & F_DATA_SRC) {
+		char d[128];
+		perfev_data_src_str(d, sizeof(d), smp->data_src);
+		P("%16llx |OP %s", (unsigned long long)smp->data_src, d);
+	}
+	if (f & F_WEIGHT)
+		P("%16llu", (unsigned long long)smp->weight);
+	if (f & F_IP) {
+		if (chain) {
+			P("\n");
+			print_callchain(s, r, f);
+		} else {
+			P(" %16llx", (unsigned long long)smp->ip);
+			print_sym(s, r, f, r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
+		}
+	}
+	if (f & F_IREGS)
+		print_regs(s, "r", &smp->regs_intr);
+	if (f & F_UREGS)
+		print_regs(s, "r", &smp->regs_user);
+	if (f & F_BRSTACK)
+		print_brstack(s, smp);
+	if (f & F_PHYS_ADDR)
+		P("%16llx", (unsigned long long)smp->phys_addr);
+	if (f & F_DATA_PAGE_SIZE)
+		P(" %llu", (unsigned long long)smp->data_page_size);
+	if (f & F_CODE_PAGE_SIZE)
+		P(" %llu", (unsigned long long)smp->code_page_size);
+	if (f & F_CGROUP)
+		P(" %llu", (unsigned long long)smp->cgroup);
+	P("\n");
+	fwrite(s->line.data, 1, s->line.len, s->out);
+	(void)kernel_mode;
+}
+
+static int on_record(void *ctx, const struct perfev_record *r)
+{
+	struct pv_script *s = ctx;
+	if (r->type == PERFEV_RECORD_AUXTRACE_INFO && !s->o->json) {
+		/* perf script decodes the AUX trace (Intel PT, CoreSight...) into samples; perfev does not */
+		s->err = pv_error(ENOTSUP, "the file holds an AUX area trace (AUXTRACE_INFO type %u) whose samples perf "
+				  "synthesizes by decoding it; perfev does not decode AUX traces: use perf script "
+				  "for this file, or perfev script --json for its raw records", r->u.auxtrace_info.type);
+		return s->err;
+	}
+	if (r->type == PERF_RECORD_SAMPLE && !s->checked && !s->o->json) {
+		/* pipe mode: the events are known once the first sample arrives */
+		s->checked = true;
+		int e = pv_script_check(s);
+		if (e < 0) {
+			s->err = e;
+			return e;
+		}
+	}
+	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
+		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
+		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
+		const struct perfev_attr *a = r->u.header_attr.attr;
+		uint64_t st = (s->combined_sample_type |= a->sample_type);
+		if ((st & PERF_SAMPLE_CALLCHAIN) || (st & PERF_SAMPLE_BRANCH_STACK) ||
+		    ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))) {
+			int t = pv_out_type(a->type);
+			if (!(s->user_unset[t] & F_IP))
+				s->fields[t] |= F_IP;
+			if (!(s->user_unset[t] & F_SYM))
+				s->fields[t] |= F_SYM;
+		}
+	}
+	if (r->type < PERFEV_RECORD_HEADER_ATTR && perfev_session_process(s->session, r) < 0) {
+		s->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	if (s->o->json)
+		pv_script_json(s, r);
+	else if (r->type == PERF_RECORD_SAMPLE)
+		pv_script_sample(s, r);
+	else
+		pv_script_side(s, r);
+	if (ferror(s->out)) {
+		s->err = pv_error(EPIPE, "cannot write the output");
+		return s->err;
+	}
+	return 0;
+}
+
+PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts)
+{
+	struct perfev_script_opts def = {.size = sizeof(def)};
+	struct pv_script s = {.o = opts ? opts : &def, .pd = pd};
+	s.out = s.o->out ? s.o->out : stdout;
+	int err = pv_script_parse_fields(&s, s.o->fields);
+	if (err < 0)
+		return err;
+	if (!perfev_perfdata_is_pipe(pd) && !s.o->json) {
+		s.checked = true;
+		if ((err = pv_script_check(&s)) < 0)
+			return err;
+	}
+	load_buildids(&s);
+	s.session = perfev_session_new();
+	if (!s.session)
+		return -ENOMEM;
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	err = perfev_perfdata_process(pd, &ro, on_record, &s);
+	perfev_session_free(s.session);
+	pv_buf_free(&s.line);
+	pv_buf_free(&s.bid_names);
+	fflush(s.out);
+	if (s.err)
+		return s.err;
+	return err > 0 ? -EINVAL : err;
+}

@@ -1,0 +1,130 @@
+/* perfev script against perf script: the corpus of real perf.data files and
+ * perf's own recordings made here, field for field, line for line. */
+#define _GNU_SOURCE
+#include "support.h"
+#include <criterion/parameterized.h>
+#include "support_records.h"
+#include "perfev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SHARDS 8
+
+ParameterizedTestParameters(interop_script, corpus)
+{
+	static int shards[SHARDS] = {0, 1, 2, 3, 4, 5, 6, 7};
+	return cr_make_param_array(int, shards, SHARDS);
+}
+
+/* Every corpus file (this shard's share), with the fields perf script and
+ * perfev script both print without symbols. */
+ParameterizedTest(int *shard, interop_script, corpus)
+{
+	require_perf_tool();
+	require_corpus();
+	size_t n;
+	char **files = corpus_files(&n);
+	cr_assert_gt(n, 0, "no perf.data files in %s", CORPUS_DIR);
+	for (size_t i = (size_t)*shard; i < n; i += SHARDS) {
+		if (!compare_script(files[i], "pid,tid,time,ip,period")) {
+			cr_log_warn("%s holds an Intel PT trace: perfev refuses it with an explanation", files[i]);
+			cr_assert(strstr(files[i], "intel_pt"), "%s refused as an AUX trace", files[i]);
+			continue;
+		}
+		compare_script(files[i], "comm,tid,time,event,ip,dso,period");
+	}
+	free_list(files);
+}
+
+static const char *record(const char *name, const char *opts, bool pipe)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/%s.data", test_tmpdir(), name);
+	struct run_result r = pipe ? run_cmd("perf record -q %s -o - -- '%s' 30 200 50 > '%s'", opts,
+					     WORKLOAD("demo"), path)
+				   : run_cmd("perf record -q %s -o '%s' -- '%s' 30 200 50", opts, path, WORKLOAD("demo"));
+	if (r.status != 0)
+		cr_skip_test("perf record %s cannot record here: %s", opts, r.err);
+	run_result_free(&r);
+	return path;
+}
+
+/* Symbol names are the symbolizer's (tests of its own); here they are cut
+ * off where perf prints them unasked (callchains in pipe mode). */
+#define NO_SYMS "sed -E 's/^(\t *[0-9a-f]+) [^(]*/\\1/'"
+
+static void compare_recording(const char *name, const char *opts, bool pipe)
+{
+	require_perf_tool();
+	require_root();
+	const char *f = record(name, opts, pipe);
+	cr_assert(compare_script_filtered(f, "pid,tid,time,ip,period", NO_SYMS));
+	compare_script_filtered(f, "comm,pid,tid,time,event,ip,dso,period", NO_SYMS);
+	compare_script_filtered(f, "tid,time,misc", NO_SYMS);
+}
+
+Test(interop_script, perf_record_cpu_clock) { compare_recording("plain", "-e cpu-clock -F 2000", false); }
+Test(interop_script, perf_record_callgraph) { compare_recording("g", "-e cpu-clock -F 2000 -g", false); }
+Test(interop_script, perf_record_pipe) { compare_recording("pipe", "-e cpu-clock -F 2000 -g", true); }
+Test(interop_script, perf_record_compressed) { compare_recording("z", "-e cpu-clock -F 2000 -z", false); }
+Test(interop_script, perf_record_system_wide)
+{
+	compare_recording("a", "-e cpu-clock,task-clock -F 1000 -a --switch-events", false);
+}
+
+/* Where perf refuses a file, perfev says why and fails. */
+Test(interop_script, refuses_what_perf_refuses)
+{
+	require_perf_tool();
+	const char *dir = test_tmpdir();
+	char path[256];
+	snprintf(path, sizeof(path), "%s/notperf.data", dir);
+	FILE *f = fopen(path, "w");
+	fputs("this is not a perf.data file, not even close to one.......................................", f);
+	fclose(f);
+	struct run_result o = run_cmd("'%s' script -i '%s'", PERFEV_BIN, path);
+	cr_assert_neq(o.status, 0);
+	cr_assert(strstr(o.err, "not a perf.data file"), "%s", o.err);
+	run_result_free(&o);
+	o = run_cmd("'%s' script -i /nonexistent/perf.data", PERFEV_BIN);
+	cr_assert_neq(o.status, 0);
+	cr_assert(strstr(o.err, "cannot open"), "%s", o.err);
+	run_result_free(&o);
+	o = run_cmd("'%s' script -i '%s/perf.data.busy.0-3.8' -F addr", PERFEV_BIN, CORPUS_DIR);
+	cr_assert_neq(o.status, 0);
+	cr_assert(strstr(o.err, "do not have ADDR attribute set"), "%s", o.err);
+	run_result_free(&o);
+}
+
+/* JSON: one object per record, side-band included, parseable by python. */
+Test(interop_script, json_objects)
+{
+	require_corpus();
+	struct run_result o = run_cmd("'%s' script --json -i '%s/perf.data.forkexit-3.8' | python3 -c '"
+				      "import json,sys\nn={}\nfor l in sys.stdin:\n o=json.loads(l); n[o[\"type\"]]=n.get(o[\"type\"],0)+1\n"
+				      "print(n.get(\"SAMPLE\",0), n.get(\"COMM\",0), n.get(\"FORK\",0), n.get(\"MMAP\",0))'",
+				      PERFEV_BIN, CORPUS_DIR);
+	if (strstr(o.err, "No module") || o.status == 127)
+		cr_skip_test("python3 is not installed");
+	cr_assert_eq(o.status, 0, "%s", o.err);
+	unsigned long s = 0, c = 0, fk = 0, m = 0;
+	cr_assert_eq(sscanf(o.out, "%lu %lu %lu %lu", &s, &c, &fk, &m), 4, "%s", o.out);
+	cr_assert(s > 1000 && c > 0 && fk > 0 && m > 0, "samples %lu comm %lu fork %lu mmap %lu", s, c, fk, m);
+	run_result_free(&o);
+}
+
+/* --show-task-events and --show-mmap-events print as perf prints them. */
+Test(interop_script, side_band_lines)
+{
+	require_perf_tool();
+	require_root();
+	const char *f = record("side", "-e cpu-clock -F 1000", false);
+	struct run_result p = run_cmd("perf script -i '%s' --show-task-events --show-mmap-events -F comm,tid,time,ip 2>/dev/null | grep PERF_RECORD", f);
+	struct run_result o = run_cmd("'%s' script -i '%s' --show-task-events --show-mmap-events -F comm,tid,time,ip | grep PERF_RECORD",
+				      PERFEV_BIN, f);
+	cr_assert_gt(p.out_len, 0);
+	cr_assert_str_eq(o.out, p.out);
+	run_result_free(&p);
+	run_result_free(&o);
+}

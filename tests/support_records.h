@@ -1,0 +1,24 @@
+/* support_records.h — helpers of the records tests: comparing perfev script
+ * with perf script, listing the corpus. */
+#ifndef PERFEV_TEST_SUPPORT_RECORDS_H
+#define PERFEV_TEST_SUPPORT_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The perf.data files of the corpus, sorted; NULL-terminated (caller frees with free_list). */
+char **corpus_files(size_t *nr);
+void free_list(char **list);
+
+/*
+ * Runs `perf script -F fields` and `perfev script -F fields` (extra: more
+ * perfev options) on file and asserts the outputs are equal line for line;
+ * where perf fails, asserts perfev fails too with a message on stderr.
+ * Returns false when perfev refused a file perf reads because it holds an
+ * AUX area trace (documented: perfev does not decode Intel PT).
+ */
+bool compare_script(const char *file, const char *fields);
+/* The same with both outputs piped through `filter` (a shell pipeline stage). */
+bool compare_script_filtered(const char *file, const char *fields, const char *filter);
+
+#endif
