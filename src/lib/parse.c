@@ -471,7 +471,7 @@ static int parse_event(struct pctx *c)
 	if (n == 1 && (w[0] == 'u' || w[0] == 'k') && next == ':') {
 		if ((r = pv_parse_probe(c, start)) < 0)
 			return r;
-		return event_tail(c, first, start, false, false);
+		return event_tail(c, first, start, false, false, false);
 	}
 	if (n == 3 && !memcmp(w, "mem", 3) && next == ':') {
 		c->pos++;
