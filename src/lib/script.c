@@ -284,6 +284,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	}
 	if (f & F_FLAGS)
 		print_flags(s, 0);
+	if (f & F_TRACE)
+		pv_script_trace(s, smp);
 	if (f & F_ADDR) {
 		P("%16llx", (unsigned long long)smp->addr);
 	}
@@ -390,9 +392,11 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
+	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);
 	fflush(s.out);

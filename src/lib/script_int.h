@@ -30,6 +30,7 @@ struct pv_script {
 	int name_width;
 	struct pv_buf line;
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
+	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
 	int err;
 };
 
@@ -37,6 +38,9 @@ bool pv_script_in_buildids(struct pv_script *s, const char *path);
 int pv_script_parse_fields(struct pv_script *s, const char *spec);
 int pv_script_check(struct pv_script *s);
 int pv_out_type(uint32_t attr_type);
+/* script_trace.c: the file's tracepoint formats; the `trace` field. */
+void pv_script_load_tracing(struct pv_script *s);
+void pv_script_trace(struct pv_script *s, const struct perfev_sample *smp);
 void pv_script_sample(struct pv_script *s, const struct perfev_record *r);
 void pv_script_side(struct pv_script *s, const struct perfev_record *r);
 void pv_script_json(struct pv_script *s, const struct perfev_record *r);
