@@ -345,6 +345,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
 		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_TRACING_DATA)
+		pv_script_load_tracing(s); /* pipe mode: the reader kept its payload */
 	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
 		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
 		const struct perfev_attr *a = r->u.header_attr.attr;
@@ -392,7 +394,8 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
-	pv_script_load_tracing(&s);
+	if (!perfev_perfdata_is_pipe(pd))
+		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);

@@ -31,6 +31,7 @@ struct pv_script {
 	struct pv_buf line;
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
 	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
+	bool tp_loaded;
 	int err;
 };
 

@@ -8,6 +8,9 @@
 void pv_script_load_tracing(struct pv_script *s)
 {
 	size_t size = 0;
+	perfev_tp_free(s->tp);
+	s->tp = NULL;
+	s->tp_loaded = true;
 	const void *p = perfev_perfdata_has_feature(s->pd, PERFEV_FEAT_TRACING_DATA)
 				? perfev_perfdata_feature(s->pd, PERFEV_FEAT_TRACING_DATA, &size)
 				: NULL;
@@ -27,6 +30,8 @@ void pv_script_load_tracing(struct pv_script *s)
 void pv_script_trace(struct pv_script *s, const struct perfev_sample *smp)
 {
 	char *text;
+	if (!s->tp_loaded) /* pipe mode without TRACING_DATA: the events are known by now */
+		pv_script_load_tracing(s);
 	if (!s->tp || !smp->raw || perfev_tp_print(s->tp, smp->raw, smp->raw_size, (int)smp->cpu, &text) < 0)
 		return;
 	pv_buf_puts(&s->line, text);
