@@ -34,7 +34,9 @@ static void usage(FILE *f)
 		"  -z, --compression-level[=N]  zstd-compress the records (perf's COMPRESSED2)\n"
 		"  -o, --output FILE       the output (default perf.data; the old one becomes\n"
 		"                          perf.data.old); '-' writes a pipe-mode stream to stdout\n"
-		"      --switch-events     record context switches\n");
+		"      --switch-events     record context switches\n"
+		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
+		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n");
 }
 
 static struct perfev_recorder *g_rec;
@@ -90,6 +92,7 @@ static int cmd_record(int argc, char **argv)
 		{"mmap-pages", required_argument, 0, 'm'},
 		{"compression-level", optional_argument, 0, 'z'},
 		{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
+		{"filter", required_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
 	struct perfev_record_opts o = {.size = sizeof(o)};
@@ -103,6 +106,10 @@ static int cmd_record(int argc, char **argv)
 		switch (c) {
 		case 'e':
 			if (cli_parse_events("record", events, optarg) < 0)
+				goto out;
+			break;
+		case 'f':
+			if (cli_set_filter("record", events, perfev_evlist_count(events) - 1, optarg) < 0)
 				goto out;
 			break;
 		case 'F':
