@@ -231,3 +231,15 @@ static void stat_probes(bool tracefs)
 
 Test(live_probe, stat_counts_n_through_the_pmu) { stat_probes(false); }
 Test(live_probe, stat_counts_n_through_tracefs) { stat_probes(true); }
+
+/* A shared library by its name: `calls_n syscalls 25` calls libc's
+ * syscall() 25 + 12 + 1 times. */
+Test(live_probe, library_by_name)
+{
+	require_uprobes();
+	struct run_result r = run_cmd("%s stat -e u:libc.so.6:syscall -- %s syscalls 25 2>&1",
+				      PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "38      probe_libc_so_6:syscall"), "%s", r.out);
+	run_result_free(&r);
+}
