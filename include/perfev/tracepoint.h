@@ -62,8 +62,10 @@ PERFEV_API int perfev_tp_print(struct perfev_tp *tp, const void *raw, size_t siz
  * (-ENOENT: no such field; -EINVAL: not numeric or out of the data). */
 PERFEV_API int perfev_tp_field_u64(struct perfev_tp *tp, const void *raw, size_t size,
 				   const char *field, uint64_t *value);
-/* Any field as text: numbers in decimal (hex for pointers), char arrays
- * and strings as text. Malloc'ed into *out; returns its length or -errno. */
+/* Any field as text, as perf shows it (report's dynamic sort keys): char
+ * arrays and strings as text, numbers signed or unsigned as the format says,
+ * pointers and longs in hex. Malloc'ed into *out; returns its length or
+ * -errno (-EINVAL: the field or its __data_loc data lies outside raw). */
 PERFEV_API int perfev_tp_field_text(struct perfev_tp *tp, const void *raw, size_t size,
 				    const char *field, char **out);
 
