@@ -209,6 +209,11 @@ static int field_fits(const struct tep_format_field *f, const void *raw, size_t 
 		return pv_error(EINVAL, "field '%s': its data (offset %llu, %llu bytes) lies outside "
 				"the %zu bytes of raw data", f->name, (unsigned long long)off,
 				(unsigned long long)len, size);
+	/* a string is printed with %s: its NUL must be inside its bytes */
+	bool string = (f->flags & TEP_FIELD_IS_STRING) || (f->type && strstr(f->type, "char"));
+	if (string && !memchr((const char *)raw + off, 0, (size_t)len))
+		return pv_error(EINVAL, "field '%s': the string is not terminated within its %llu "
+				"bytes", f->name, (unsigned long long)len);
 	return 0;
 }
 
