@@ -282,6 +282,11 @@ Test(unit_tracepoint, data_loc_strings_are_bounded)
 	cr_assert_eq(perfev_tp_field_text(tp, raw, 28, "name", &out), -EINVAL);
 	/* a field past the data */
 	cr_assert_eq(perfev_tp_print(tp, raw, 20, 0, &out), -EINVAL);
+	/* a string without its NUL */
+	loc = 24 | 5u << 16;
+	memcpy(raw + 8, &loc, 4);
+	cr_assert_eq(perfev_tp_print(tp, raw, 30, 0, &out), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "not terminated"), "%s", perfev_errmsg());
 	loc = 60000 | 6u << 16;
 	memcpy(raw + 8, &loc, 4);
 	cr_assert_eq(perfev_tp_print(tp, raw, 30, 0, &out), -EINVAL);
