@@ -6,6 +6,7 @@
 #include "support_records.h"
 #include "perfev.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,4 +159,47 @@ Test(interop_tracepoint, perf_reads_perfevs_file, .timeout = 60)
 Test(interop_tracepoint, perf_reads_perfevs_pipe, .timeout = 60)
 {
 	perf_reads_perfevs_tracing_data(true);
+}
+
+/* perf report --stdio --sort with tracepoint fields (perf's dynamic keys)
+ * against perfev_tp_report, the tip perf appends cut off. */
+static void compare_report(const char *path, const char *sort)
+{
+	struct run_result p = run_cmd("perf report -i '%s' --stdio --sort '%s' 2>/dev/null | "
+				      "sed '/^# (Tip:/,$d' | sed '$d'", path, sort);
+	cr_assert_gt(p.out_len, 0, "perf report --sort %s printed nothing", sort);
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	cr_assert(pd, "%s", perfev_errmsg());
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r = perfev_tp_report(pd, sort, f);
+	fclose(f);
+	perfev_perfdata_close(pd);
+	cr_assert_eq(r, 0, "--sort %s: %s", sort, perfev_errmsg());
+	cr_assert_str_eq(text, p.out, "--sort %s differs", sort);
+	free(text);
+	run_result_free(&p);
+}
+
+Test(interop_tracepoint, report_sort_by_fields, .timeout = 120)
+{
+	require_root();
+	require_tracefs();
+	require_perf_tool();
+	const char *path = record_tracepoints("-a", "sleep 0.2");
+	static const char *const sorts[] = {"prev_comm", "sched_switch.next_comm,prev_state",
+					    "sched:sched_switch.prev_state,prev_prio", "filename",
+					    "flags", "next_pid", "trace", "prev_comm,trace"};
+	for (size_t i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+		compare_report(path, sorts[i]);
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cr_assert_eq(perfev_tp_report(pd, "no_such_field", f), -ENOENT);
+	fclose(f);
+	free(text);
+	perfev_perfdata_close(pd);
+	cr_assert(strstr(perfev_errmsg(), "no_such_field"), "%s", perfev_errmsg());
 }
