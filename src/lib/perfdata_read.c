@@ -588,37 +588,23 @@ static int queue_record(struct perfev_perfdata *pd, const uint8_t *b, size_t len
 	}
 	if (time > pd->max_time)
 		pd->max_time = time;
+	if (pd->own_len > (256u << 20) || pd->nq > (16u << 20)) {
+		/* too much waiting for a round: deliver the older half, as perf does */
+		qsort(pd->q, pd->nq, sizeof(*pd->q), cmp_queued);
+		uint64_t mid = pd->q[pd->nq / 2].time;
+		pd->stats.nr_unordered++;
+		return flush_queue(pd, mid);
+	}
 	return 0;
 }
 
 static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t len, bool stable, uint64_t base);
 
-static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
+/* Whole records out of the decompressed bytes; a partial one stays for later. */
+static int take_records(struct perfev_perfdata *pd)
 {
-	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
-		return pv_error(ENOMEM, "out of memory for zstd");
-	if (pd->depth > 0)
-		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
-	/* decompressed records may straddle COMPRESSED records: keep the tail */
-	ZSTD_inBuffer in = {r->u.compressed.data, r->u.compressed.data_size, 0};
-	int ret = 0;
-	while (in.pos < in.size) {
-		if (pv_grow(&pd->own_z, &pd->own_z_cap, pd->own_z_len + (1 << 20), 1) < 0)
-			return pv_error(ENOMEM, "out of memory decompressing");
-		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, pd->own_z_cap - pd->own_z_len, 0};
-		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
-		if (ZSTD_isError(z))
-			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
-					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
-		pd->own_z_len += out.pos;
-		if (pd->own_z_len > (64u << 20))
-			return pv_error(EINVAL, "perf.data: at offset %llu: decompressed data holds no whole record "
-					"in 64 MiB", (unsigned long long)pd->offset);
-		if (!out.pos && in.pos < in.size && out.size)
-			break;
-	}
-	/* whole records out of the decompressed bytes */
 	size_t pos = 0;
+	int ret = 0;
 	pd->depth++;
 	while (pd->own_z_len - pos >= 8) {
 		uint16_t sz;
@@ -626,8 +612,9 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 		if (pd->swap)
 			sz = bswap_16(sz);
 		if (sz < 8) {
-			pd->depth--;
-			return pv_error(EINVAL, "perf.data: bad record size %u in compressed data", sz);
+			ret = pv_error(EINVAL, "perf.data: at offset %llu: bad record size %u in compressed data",
+				       (unsigned long long)pd->offset, sz);
+			break;
 		}
 		if (pd->own_z_len - pos < sz)
 			break;
@@ -640,6 +627,36 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 	memmove(pd->own_z, pd->own_z + pos, pd->own_z_len - pos);
 	pd->own_z_len -= pos;
 	return ret;
+}
+
+static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
+{
+	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
+		return pv_error(ENOMEM, "out of memory for zstd");
+	if (pd->depth > 0)
+		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
+	/* one zstd stream across the records; decompressed records may straddle
+	 * them. Records are taken out after every 1 MiB, so a record that
+	 * decompresses into a lot of data never needs much memory. */
+	ZSTD_inBuffer in = {r->u.compressed.data, r->u.compressed.data_size, 0};
+	for (;;) {
+		if (pv_grow(&pd->own_z, &pd->own_z_cap, pd->own_z_len + (1 << 20), 1) < 0)
+			return pv_error(ENOMEM, "out of memory decompressing");
+		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, 1 << 20, 0};
+		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
+		if (ZSTD_isError(z))
+			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
+					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
+		pd->own_z_len += out.pos;
+		int ret = take_records(pd);
+		if (ret)
+			return ret;
+		/* done when the input is used up and zstd has nothing more to give */
+		if (in.pos >= in.size && out.pos < out.size)
+			return 0;
+		if (!out.pos && in.pos >= in.size)
+			return 0;
+	}
 }
 
 /* One record from the stream (or from decompressed data). */

@@ -190,7 +190,7 @@ static struct uw_file *get_file(struct perfev_unwinder *u, const char *path, int
 
 static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp, uint64_t addr)
 {
-	for (size_t i = 0; i < smp->nr_maps; i++)
+	for (size_t i = 0; smp->maps && i < smp->nr_maps; i++)
 		if (addr >= smp->maps[i].start && addr < smp->maps[i].end)
 			return &smp->maps[i];
 	return NULL;
@@ -232,7 +232,7 @@ static bool report_module(struct perfev_unwinder *u, uint64_t addr)
 		return false;
 	/* the whole span of this file's maps with the same bias */
 	uint64_t lo = m->start, hi = m->end;
-	for (size_t i = 0; i < u->smp->nr_maps; i++) {
+	for (size_t i = 0; u->smp->maps && i < u->smp->nr_maps; i++) {
 		const struct perfev_map *o = &u->smp->maps[i];
 		if (o->path && strcmp(o->path, m->path) == 0 && o->start - o->pgoff == m->start - m->pgoff) {
 			lo = PV_MIN(lo, o->start);
@@ -264,8 +264,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 {
 	struct perfev_unwinder *u = arg;
 	const struct perfev_unwind_sample *smp = u->smp;
-	if (addr >= u->sp && addr - u->sp <= smp->stack_size - PV_MIN(smp->stack_size, 8) &&
-	    smp->stack_size >= 8) {
+	if (smp->stack && smp->stack_size >= 8 && addr >= u->sp &&
+	    addr - u->sp <= smp->stack_size - 8) {
 		memcpy(result, smp->stack + (addr - u->sp), 8);
 		return true;
 	}
