@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"  -o, --output FILE       the output (default perf.data; the old one becomes\n"
 		"                          perf.data.old); '-' writes a pipe-mode stream to stdout\n"
 		"      --switch-events     record context switches\n"
+		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
+		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n"
 		"      --flame FILE.svg    then write a flame graph of the recording (as perfev report --flame)\n"
 		"      --pprof FILE.pb.gz  ... a pprof profile; --firefox FILE.json a Firefox Profiler one;\n"
 		"      --folded FILE       ... folded stacks\n");
@@ -96,6 +98,7 @@ static int cmd_record(int argc, char **argv)
 		{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
 		{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
 		{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
+		{"filter", required_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
 	struct report_exports x = {0}; /* record, then report's exports of the file */
@@ -111,6 +114,10 @@ static int cmd_record(int argc, char **argv)
 		switch (c) {
 		case 'e':
 			if (cli_parse_events("record", events, optarg) < 0)
+				goto out;
+			break;
+		case 'f':
+			if (cli_set_filter("record", events, perfev_evlist_count(events) - 1, optarg) < 0)
 				goto out;
 			break;
 		case 'F':

@@ -335,6 +335,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	}
 	if (f & F_FLAGS)
 		print_flags(s, 0);
+	if (f & F_TRACE)
+		pv_script_trace(s, smp);
 	if (f & F_ADDR) {
 		P("%16llx", (unsigned long long)smp->addr);
 		/* perf resolves the address of page faults */
@@ -418,6 +420,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
 		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_TRACING_DATA)
+		pv_script_load_tracing(s); /* pipe mode: the reader kept its payload */
 	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
 		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
 		const struct perfev_attr *a = r->u.header_attr.attr;
@@ -465,9 +469,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	if (!perfev_perfdata_is_pipe(pd))
+		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
+	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);
 	fflush(s.out);
