@@ -34,18 +34,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static GElf_Phdr loads[32];
-static size_t nr_loads;
-
-/* The file offset of a link-time address: the map below places offset o at address o. */
-static uint64_t to_offset(uint64_t vaddr)
-{
-	for (size_t i = 0; i < nr_loads; i++)
-		if (vaddr >= loads[i].p_vaddr && vaddr < loads[i].p_vaddr + loads[i].p_filesz)
-			return vaddr - loads[i].p_vaddr + loads[i].p_offset;
-	return vaddr;
-}
-
 static struct range *functions(const char *path, size_t *nr)
 {
 	elf_version(EV_CURRENT);
@@ -74,13 +62,6 @@ static struct range *functions(const char *path, size_t *nr)
 			r[n++] = (struct range){s.st_value, s.st_value + s.st_size};
 		}
 	}
-	size_t phnum = 0;
-	elf_getphdrnum(e, &phnum);
-	for (size_t i = 0; i < phnum && nr_loads < 32; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			loads[nr_loads++] = ph;
-	}
 	elf_end(e);
 	close(fd);
 	if (!n) {
@@ -94,16 +75,14 @@ static struct range *functions(const char *path, size_t *nr)
 static double run_perfev(const char *path, const uint64_t *addrs, size_t n, int passes,
 			 double *warm, size_t *resolved, size_t *lines)
 {
-	/* one map covering the whole file at its link-time addresses (bias 0) */
-	struct perfev_map m = {.start = 0, .end = UINT64_MAX / 2, .pgoff = 0, .path = path};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	double t0 = now(), cold = 0;
 	for (int p = 0; p < passes; p++) {
 		double ts = now();
 		for (size_t i = 0; i < n; i++) {
 			struct perfev_location loc;
-			int r = perfev_symbolizer_resolve(s, -1, &m, to_offset(addrs[i]),
-							  PERFEV_RESOLVE_INLINE, &loc);
+			int r = perfev_symbolizer_resolve_file(s, path, addrs[i],
+							       PERFEV_RESOLVE_INLINE, &loc);
 			if (p == 0) {
 				*resolved += r == 1;
 				*lines += loc.nr_lines;

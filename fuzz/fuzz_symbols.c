@@ -47,8 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < d->syms.nr && i < 64; i++) {
 		const struct pv_sym *sym = pv_symtab_find(&d->syms, d->syms.syms[i].start);
 		if (sym)
-			pv_demangle_pooled(s->pool, sym->name, true);
-		pv_dso_srcinfo(s, d, d->syms.syms[i].start + d->syms.syms[i].size / 2, true);
+			pv_demangle_pooled(s->pool, sym->name, (enum pv_demangle)(i % 3));
+		pv_dso_srcinfo(s, d, d->syms.syms[i].start + d->syms.syms[i].size / 2, i & 1,
+			       (enum pv_demangle)(i % 3));
 	}
 	pv_dso_free(d);
 	return 0;

@@ -73,19 +73,12 @@ const struct perfev_map *map_for(const struct perfev_map *maps, size_t nr, uint6
 	return NULL;
 }
 
-struct perfev_map *proc_maps(int pid, size_t *nr)
+struct perfev_map *parse_maps(const char *text, size_t *nr)
 {
-	char path[64];
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/maps");
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "open %s", path);
 	struct perfev_map *m = NULL;
 	size_t n = 0, cap = 0;
-	char line[8192];
-	while (fgets(line, sizeof(line), f)) {
+	char *copy = strdup(text), *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long long start, end, off, ino;
 		unsigned maj, min;
 		char perms[8];
@@ -94,7 +87,6 @@ struct perfev_map *proc_maps(int pid, size_t *nr)
 			   &min, &ino, &pos) < 7)
 			continue;
 		char *p = line + pos;
-		p[strcspn(p, "\n")] = '\0';
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			m = realloc(m, cap * sizeof(*m));
@@ -105,8 +97,21 @@ struct perfev_map *proc_maps(int pid, size_t *nr)
 					     .prot = (perms[0] == 'r') | (perms[1] == 'w') << 1 |
 						     (perms[2] == 'x') << 2};
 	}
-	fclose(f);
+	free(copy);
 	*nr = n;
+	return m;
+}
+
+struct perfev_map *proc_maps(int pid, size_t *nr)
+{
+	char path[64];
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	char *text = slurp(path, NULL);
+	struct perfev_map *m = parse_maps(text, nr);
+	free(text);
 	return m;
 }
 

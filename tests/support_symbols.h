@@ -21,7 +21,9 @@ struct perfev_map *fixture_maps(const char *path, uint64_t base, size_t *nr);
 /* The map among maps that holds addr, or NULL. */
 const struct perfev_map *map_for(const struct perfev_map *maps, size_t nr, uint64_t addr);
 
-/* /proc/PID/maps (pid 0: self) as perfev_maps (paths strdup'ed). Caller frees with maps_free. */
+/* /proc/PID/maps (pid 0: self), or such text, as perfev_maps (paths strdup'ed).
+ * Caller frees with maps_free. */
+struct perfev_map *parse_maps(const char *text, size_t *nr);
 struct perfev_map *proc_maps(int pid, size_t *nr);
 void maps_free(struct perfev_map *maps, size_t nr);
 

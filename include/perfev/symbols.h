@@ -59,6 +59,9 @@ enum perfev_resolve_flags {
 	/* ip is a return address (a callchain entry above the leaf): the call
 	 * instruction before it is looked up, as perf and addr2line users do. */
 	PERFEV_RESOLVE_RETURN_ADDR = 1u << 3,
+	/* demangle without parameter lists ("ns::f", not "ns::f(int) const"),
+	 * as perf report names symbols unless -v */
+	PERFEV_RESOLVE_NO_PARAMS = 1u << 4,
 };
 
 /*
@@ -75,6 +78,8 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s);
  * is known: then only kernel addresses and perf-PID.map are tried).
  * Kernel addresses (map->kernel, or no map and ip in the kernel half) are
  * resolved through kallsyms.
+ *
+ * An ip outside [map->start, map->end) stays unresolved (loc->map NULL).
  *
  * Fills *loc. Its strings, lines and map pointer (the caller's `map`) live
  * as long as the symbolizer (and the caller's map). Returns 1 when a symbol

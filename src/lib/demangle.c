@@ -28,9 +28,10 @@ PERFEV_API char *perfev_demangle(const char *mangled)
 	return r;
 }
 
-const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, bool demangle)
+const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, enum pv_demangle how)
 {
-	if (!demangle || !maybe_mangled(name))
+	int opts = how == PV_DEMANGLE_FULL ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;
+	if (how == PV_DEMANGLE_NONE || !maybe_mangled(name))
 		return pv_strpool_add(p, name);
 	/* versioned or suffixed names (foo@plt, foo.cold) demangle without the tail */
 	const char *tail = strchr(name, '@');
@@ -39,10 +40,10 @@ const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, bool dema
 		char *base = strndup(name, (size_t)(tail - name));
 		if (!base)
 			return NULL;
-		d = cplus_demangle(base, DMGL_PARAMS | DMGL_ANSI);
+		d = cplus_demangle(base, opts);
 		free(base);
 	} else {
-		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+		d = cplus_demangle(name, opts);
 	}
 	if (!d)
 		return pv_strpool_add(p, name);

@@ -5,6 +5,7 @@
 #include "recorder_int.h"
 #include "perfev/sys.h"
 #include "perfev/record.h"
+#include "perfev/tracepoint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,10 @@ int rec_open_events(struct perfev_recorder *r)
 					return pv_error(-fd, "cannot open %s on CPU %d: %s",
 							perfev_evsel_name(es), r->cpus[c], perfev_errmsg());
 				REC_FD(r, ev, c, t) = fd;
+				const char *filter = perfev_evsel_filter(es);
+				if (filter && perfev_tp_filter_set(NULL, 0, fd, filter) < 0)
+					return pv_error(errno, "event %s: %s", perfev_evsel_name(es),
+							perfev_errmsg());
 				perfev_ioc_id(fd, &r->ids[ev][c * r->ntids + t]);
 				if (!r->rings[c]) {
 					r->rings[c] = perfev_ring_mmap(fd, r->opts.mmap_pages, false);

@@ -8,7 +8,7 @@
 #include "symbols_int.h"
 #include "perfev/symbols.h"
 
-#include <elfutils/debuginfod.h>
+#include "debuginfod_dl.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,8 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 		pv_dso_free(s->all_dsos[i]);
 	free(s->all_dsos);
 	pv_u64map_free(&s->dsos);
-	pv_u64map_free(&s->demangled);
+	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
+		pv_u64map_free(&s->demangled[i]);
 	pv_symtab_free(&s->kernel);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
@@ -89,20 +90,21 @@ PERFEV_API const char *perfev_symbolizer_note(const struct perfev_symbolizer *s,
 
 static const char *sym_name(struct perfev_symbolizer *s, const char *raw, unsigned flags)
 {
-	if (flags & PERFEV_RESOLVE_NO_DEMANGLE)
+	enum pv_demangle how = pv_demangle_of(flags);
+	if (how == PV_DEMANGLE_NONE)
 		return raw;
-	const char *d = pv_u64map_get(&s->demangled, (uint64_t)(uintptr_t)raw);
+	const char *d = pv_u64map_get(&s->demangled[how], (uint64_t)(uintptr_t)raw);
 	if (d)
 		return d;
-	d = pv_demangle_pooled(s->pool, raw, true);
+	d = pv_demangle_pooled(s->pool, raw, how);
 	if (!d)
 		return raw;
-	pv_u64map_put(&s->demangled, (uint64_t)(uintptr_t)raw, (void *)d);
+	pv_u64map_put(&s->demangled[how], (uint64_t)(uintptr_t)raw, (void *)d);
 	return d;
 }
 
-static struct pv_dso *dso_for(struct perfev_symbolizer *s, int pid, const char *path,
-			      const uint8_t *bid, size_t bid_len, const struct perfev_map *m)
+struct pv_dso *pv_symbolizer_dso(struct perfev_symbolizer *s, int pid, const char *path,
+				 const uint8_t *bid, size_t bid_len, const struct perfev_map *m)
 {
 	char key[PATH_MAX + 128];
 	if (bid_len && bid_len <= PERFEV_BUILD_ID_MAX) {
@@ -145,7 +147,7 @@ PERFEV_API int perfev_symbolizer_load(struct perfev_symbolizer *s, int pid, cons
 {
 	if (!s || !path)
 		return pv_error(EINVAL, "perfev_symbolizer_load: no symbolizer or path");
-	struct pv_dso *d = dso_for(s, pid, path, build_id, build_id_len, NULL);
+	struct pv_dso *d = pv_symbolizer_dso(s, pid, path, build_id, build_id_len, NULL);
 	if (!d)
 		return pv_error(ENOMEM, "out of memory loading %s", path);
 	return (int)d->syms.nr;
@@ -156,7 +158,8 @@ static void fill_lines(struct perfev_symbolizer *s, struct pv_dso *d, uint64_t v
 {
 	if (!(flags & (PERFEV_RESOLVE_SRCLINE | PERFEV_RESOLVE_INLINE)))
 		return;
-	const struct pv_srcinfo *si = pv_dso_srcinfo(s, d, vaddr, flags & PERFEV_RESOLVE_INLINE);
+	const struct pv_srcinfo *si = pv_dso_srcinfo(s, d, vaddr, flags & PERFEV_RESOLVE_INLINE,
+						     pv_demangle_of(flags));
 	if (si && si->nr) {
 		loc->nr_lines = si->nr;
 		loc->lines = si->lines;
@@ -168,14 +171,11 @@ static bool is_kernel_ip(uint64_t ip)
 	return (int64_t)ip < 0; /* the upper half: x86_64 and arm64 kernels */
 }
 
-PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uint64_t ip,
-						unsigned flags, struct perfev_location *loc)
+static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
+			  unsigned flags, struct perfev_location *loc)
 {
-	if (!s || !loc)
-		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
-	const struct perfev_map *keep = loc->map;
 	memset(loc, 0, sizeof(*loc));
-	loc->map = keep;
+	loc->map = map;
 	loc->ip = loc->rel_ip = ip;
 	loc->kernel = true;
 	loc->dso = "[kernel.kallsyms]";
@@ -194,6 +194,14 @@ PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uin
 	loc->symbol = sym->name;
 	loc->symoff = ip - sym->start;
 	return 1;
+}
+
+PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uint64_t ip,
+						unsigned flags, struct perfev_location *loc)
+{
+	if (!s || !loc)
+		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
+	return resolve_kernel(s, NULL, ip, flags, loc);
 }
 
 static bool is_anon(const char *p)
@@ -258,10 +266,8 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 	if (!s || !loc)
 		return pv_error(EINVAL, "perfev_symbolizer_resolve: NULL argument");
 	if ((map && (map->kernel || (map->path && !strncmp(map->path, "[kernel.kallsyms]", 17)))) ||
-	    (!map && is_kernel_ip(ip))) {
-		loc->map = map;
-		return perfev_symbolizer_resolve_kernel(s, ip, flags, loc);
-	}
+	    (!map && is_kernel_ip(ip)))
+		return resolve_kernel(s, map, ip, flags, loc);
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = loc->rel_ip = ip;
 	loc->map = map;
@@ -269,12 +275,16 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
 	if (!map || is_anon(map->path))
 		return resolve_jit(s, pid, ip, look, loc);
+	if (map->end > map->start && (ip < map->start || ip >= map->end)) {
+		loc->map = NULL; /* the caller's map does not hold ip: no guessing */
+		return 0;
+	}
 
 	struct pv_dso *d;
 	if (s->last_dso && s->last_pid == pid && same_map(&s->last_map, map)) {
 		d = s->last_dso;
 	} else {
-		d = dso_for(s, pid, map->path, map->build_id, map->build_id_len, map);
+		d = pv_symbolizer_dso(s, pid, map->path, map->build_id, map->build_id_len, map);
 		if (!d)
 			return 0; /* out of memory: unresolved */
 		s->last_map = *map;
@@ -293,7 +303,7 @@ PERFEV_API int perfev_symbolizer_resolve_file(struct perfev_symbolizer *s, const
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = vaddr;
 	loc->dso = "[unknown]";
-	struct pv_dso *d = dso_for(s, -1, path, NULL, 0, NULL);
+	struct pv_dso *d = pv_symbolizer_dso(s, -1, path, NULL, 0, NULL);
 	if (!d)
 		return 0;
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? vaddr - 1 : vaddr;

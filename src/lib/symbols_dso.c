@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "symbols_int.h"
 
-#include <elfutils/debuginfod.h>
+#include "debuginfod_dl.h"
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <lzma.h>
@@ -53,7 +53,7 @@ int pv_elf_open_file(struct pv_elf *e, const char *path)
 {
 	elf_init_once();
 	memset(e, 0, sizeof(*e));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
 	if (fd < 0)
 		return -errno;
 	struct stat st;
@@ -293,6 +293,12 @@ static void find_debug(struct perfev_symbolizer *s, struct pv_dso *d)
 			}
 		}
 		free(copy);
+		const char *home = getenv("HOME");
+		if (home) { /* perf's build-id cache keeps debug files beside binaries */
+			snprintf(buf, sizeof(buf), "%s/.debug/.build-id/%.2s/%s/debug", home, h, h + 2);
+			if (try_debug(d, buf))
+				return;
+		}
 	}
 	if (d->bin.elf && d->bin.path) {
 		GElf_Word crc;

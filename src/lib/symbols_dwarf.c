@@ -14,6 +14,7 @@
 #include "symbols_int.h"
 
 #include <dwarf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,9 @@ struct pv_cu_index {
 	size_t nr_ranges, cap_ranges;
 };
 
-static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die)
+_Static_assert(offsetof(struct range_node, lo) == 0, "pv_upper_bound keys on the first field");
+
+static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die, enum pv_demangle how)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
@@ -48,7 +51,7 @@ static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a)) {
 		n = dwarf_formstring(&a);
 		if (n)
-			return pv_demangle_pooled(s->pool, n, true);
+			return pv_demangle_pooled(s->pool, n, how);
 	}
 	if (dwarf_attr_integrate(die, DW_AT_name, &a))
 		n = dwarf_formstring(&a);
@@ -161,14 +164,7 @@ void pv_cu_index_free(struct pv_cu_index *x)
 /* The innermost indexed DIE whose ranges hold addr, or -1. */
 static int32_t innermost(const struct pv_cu_index *x, uint64_t addr)
 {
-	size_t lo = 0, hi = x->nr_ranges;
-	while (lo < hi) { /* first range with lo > addr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pv_upper_bound(x->ranges, x->nr_ranges, sizeof(*x->ranges), addr);
 	/* as binutils: the smallest range holding addr; on a tie, the later DIE
 	 * (a child covering all of its parent, or the last of overlapping copies) */
 	int32_t best = -1;
@@ -193,6 +189,8 @@ struct pv_cu_range {
 	uint64_t lo, hi;
 	Dwarf_Off off;
 };
+
+_Static_assert(offsetof(struct pv_cu_range, lo) == 0, "pv_upper_bound keys on the first field");
 
 static int cmp_cu_range(const void *a, const void *b)
 {
@@ -230,14 +228,7 @@ static bool find_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 		return true;
 	if (!d->cu_ranges_built)
 		build_cu_ranges(d, dw);
-	size_t lo = 0, hi = d->nr_cu_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->cu_ranges[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pv_upper_bound(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), addr);
 	for (size_t i = lo, n = 0; i > 0 && n < 16; i--, n++)
 		if (addr < d->cu_ranges[i - 1].hi)
 			return dwarf_offdie(dw, d->cu_ranges[i - 1].off, cu) != NULL;
@@ -276,7 +267,7 @@ static const char *src_path(struct perfev_symbolizer *s, Dwarf_Die *cu, const ch
 }
 
 static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, uint64_t addr,
-		    bool inlines, struct pv_srcinfo *si)
+		    bool inlines, enum pv_demangle how, struct pv_srcinfo *si)
 {
 	Dwarf_Die cu;
 	size_t cap = 0;
@@ -301,7 +292,7 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 		Dwarf_Die die;
 		if (!dwarf_offdie(dw, x->dies[id].off, &die))
 			break;
-		if (push(si, &cap, die_function(s, &die), file, (uint32_t)PV_MAX(line, 0),
+		if (push(si, &cap, die_function(s, &die, how), file, (uint32_t)PV_MAX(line, 0),
 			 (uint32_t)PV_MAX(col, 0)) < 0)
 			break;
 		if (tag == DW_TAG_subprogram || !inlines)
@@ -329,9 +320,9 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 }
 
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
-					uint64_t vaddr, bool inlines)
+					uint64_t vaddr, bool inlines, enum pv_demangle how)
 {
-	uint64_t key = vaddr << 1 | inlines;
+	uint64_t key = vaddr << 3 | (uint64_t)how << 1 | inlines;
 	struct pv_srcinfo *si = pv_u64map_get(&d->srcinfo, key);
 	if (si)
 		return si;
@@ -340,7 +331,7 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 	if (!si)
 		return NULL;
 	if (dw)
-		compute(s, d, dw, vaddr, inlines, si);
+		compute(s, d, dw, vaddr, inlines, how, si);
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);
 		free(si);

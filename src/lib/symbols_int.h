@@ -50,6 +50,11 @@ struct pv_symtab {
 	struct pv_sym *syms;
 	size_t nr, cap;
 };
+/*
+ * In an array of n elements of elsize bytes, sorted by a uint64_t that is
+ * each element's first field: the index of the first whose key is > key.
+ */
+size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key);
 int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
 		  const char *module, uint8_t rank);
 /* The symbol just added, e.g. to set its limit. */
@@ -63,8 +68,17 @@ void pv_symtab_finish(struct pv_symtab *t);
 const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr);
 void pv_symtab_free(struct pv_symtab *t);
 
+/* How names are demangled. */
+enum pv_demangle { PV_DEMANGLE_NONE, PV_DEMANGLE_FULL, PV_DEMANGLE_NO_PARAMS };
 /* Demangles into the pool when name is mangled; returns name (pooled) otherwise. */
-const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, bool demangle);
+const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, enum pv_demangle how);
+/* The demangling a perfev_resolve_flags value asks for. */
+static inline enum pv_demangle pv_demangle_of(unsigned flags)
+{
+	if (flags & PERFEV_RESOLVE_NO_DEMANGLE)
+		return PV_DEMANGLE_NONE;
+	return (flags & PERFEV_RESOLVE_NO_PARAMS) ? PV_DEMANGLE_NO_PARAMS : PV_DEMANGLE_FULL;
+}
 
 /* ---- one binary ---------------------------------------------------------- */
 struct pv_segment {
@@ -98,7 +112,7 @@ struct pv_dso {
 	struct pv_segment *segs; /* PT_LOADs, to turn file offsets into vaddrs */
 	size_t nr_segs;
 	struct pv_symtab syms;
-	struct pv_u64map srcinfo; /* (vaddr << 1 | inline) -> struct pv_srcinfo */
+	struct pv_u64map srcinfo; /* (vaddr << 3 | demangle << 1 | inline) -> struct pv_srcinfo */
 	struct pv_u64map cu_index; /* CU DIE offset -> struct pv_cu_index */
 	/* units by address, for DWARF without .debug_aranges (clang's default) */
 	struct pv_cu_range *cu_ranges;
@@ -118,7 +132,7 @@ struct perfev_symbolizer {
 	char *debug_dirs;
 	struct pv_strpool *pool;
 	struct pv_u64map dsos; /* pooled key pointer -> struct pv_dso */
-	struct pv_u64map demangled; /* pooled raw name -> pooled demangled name */
+	struct pv_u64map demangled[3]; /* per enum pv_demangle: pooled raw name -> pooled demangled */
 	struct pv_dso **all_dsos;
 	size_t nr_dsos, cap_dsos;
 	/* last map resolved: skips the key lookup for runs of one map */
@@ -139,6 +153,9 @@ struct perfev_symbolizer {
 };
 
 void pv_sym_note(struct perfev_symbolizer *s, const char *fmt, ...) PV_PRINTF(2, 3);
+/* The cached binary of a map (found by build-id, path, /proc/PID/root...); NULL on ENOMEM. */
+struct pv_dso *pv_symbolizer_dso(struct perfev_symbolizer *s, int pid, const char *path,
+				 const uint8_t *bid, size_t bid_len, const struct perfev_map *m);
 
 /* symbols_dso.c: find and open a binary, its debug file, its MiniDebugInfo. */
 struct pv_dso *pv_dso_load(struct perfev_symbolizer *s, int pid, const char *path,
@@ -165,7 +182,7 @@ struct pv_cu_index;
 struct pv_cu_range;
 void pv_cu_index_free(struct pv_cu_index *x);
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
-					uint64_t vaddr, bool inlines);
+					uint64_t vaddr, bool inlines, enum pv_demangle how);
 
 /* vdso.c: a file holding this process's [vdso] image, or NULL. */
 const char *pv_vdso_path(void);

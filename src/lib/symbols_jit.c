@@ -56,7 +56,7 @@ static void parse(struct perfev_symbolizer *s, struct pv_jit *j, char *buf)
 			name[--nl] = '\0';
 		if (!nl)
 			continue;
-		pv_symtab_add(&j->syms, start, size, pv_demangle_pooled(s->pool, name, false), NULL, 1);
+		pv_symtab_add(&j->syms, start, size, pv_demangle_pooled(s->pool, name, PV_DEMANGLE_NONE), NULL, 1);
 	}
 	pv_symtab_finish(&j->syms);
 }

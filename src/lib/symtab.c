@@ -4,6 +4,7 @@
  */
 #include "symbols_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,16 +66,26 @@ void pv_symtab_finish(struct pv_symtab *t)
 	}
 }
 
-const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr)
+_Static_assert(offsetof(struct pv_sym, start) == 0, "pv_upper_bound keys on the first field");
+
+size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key)
 {
-	size_t lo = 0, hi = t->nr;
-	while (lo < hi) { /* first symbol with start > addr */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (t->syms[mid].start <= addr)
+		uint64_t k;
+		memcpy(&k, (const char *)base + mid * elsize, sizeof(k));
+		if (k <= key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr)
+{
+	size_t lo = pv_upper_bound(t->syms, t->nr, sizeof(*t->syms), addr);
 	/* the closest symbol below may be a small one nested in a bigger one
 	 * (e.g. a local label inside a function): look back a few */
 	for (size_t i = lo, tries = 0; i > 0 && tries < 4; i--, tries++) {

@@ -2,8 +2,7 @@
  * DWARF unwinding of live samples: cpu-clock on workloads/deep (built
  * without frame pointers, a known 40-deep recursion) with REGS_USER +
  * STACK_USER; every sample is unwound with libdw and symbolized, and most
- * must reach main through all the descend frames. (A minimal ring-buffer
- * reader lives here until the ring module exists.)
+ * must reach main through all the descend frames.
  */
 #define _GNU_SOURCE
 #include "support.h"
@@ -68,32 +67,20 @@ static size_t parse_sample(const uint8_t *rec, size_t len, uint64_t mask, struct
 	return 1;
 }
 
-/* Reads what the ring holds into samples; returns how many were added. */
-static size_t drain(void *ring, uint64_t mask, struct sample *out, size_t max, size_t have)
+struct collect {
+	struct sample *out;
+	size_t n, max;
+	uint64_t mask;
+};
+
+static int take_sample(const void *rec, size_t size, void *ctx)
 {
-	struct perf_event_mmap_page *pg = ring;
-	uint8_t *data = (uint8_t *)ring + pg->data_offset;
-	uint64_t size = pg->data_size;
-	/* acquire: the records up to data_head are written before we read them */
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), tail = pg->data_tail;
-	static uint8_t buf[65536 + 64];
-	size_t added = 0;
-	while (tail < head) {
-		struct perf_event_header h;
-		for (size_t i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(tail + i) % size];
-		if (h.size < sizeof(h))
-			break;
-		for (size_t i = 0; i < h.size; i++)
-			buf[i] = data[(tail + i) % size];
-		if (h.type == PERF_RECORD_SAMPLE && have + added < max &&
-		    parse_sample(buf, h.size, mask, &out[have + added]))
-			added++;
-		tail += h.size;
-	}
-	/* release: we are done with the records before the kernel may reuse them */
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return added;
+	struct collect *c = ctx;
+	const struct perf_event_header *h = rec;
+	if (h->type == PERF_RECORD_SAMPLE && c->n < c->max &&
+	    parse_sample(rec, size, c->mask, &c->out[c->n]))
+		c->n++;
+	return 0;
 }
 
 static bool frames_have(const char **names, size_t n, const char *want)
@@ -137,14 +124,14 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 		waitpid(child, NULL, 0);
 		cr_skip_test("cannot sample cpu-clock with user regs and stack: %s", perfev_errmsg());
 	}
-	size_t len = (size_t)(RING_PAGES + 1) * (size_t)getpagesize();
-	void *ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	cr_assert_neq(ring, MAP_FAILED);
+	struct perfev_ring *ring = perfev_ring_mmap(fd, RING_PAGES, false);
+	cr_assert_not_null(ring, "%s", perfev_errmsg());
 	cr_assert_eq(write(go[1], "x", 1), 1);
 	close(go[1]);
 
 	struct sample *samples = calloc(1000, sizeof(*samples));
-	size_t n = 0, nmaps = 0;
+	struct collect col = {samples, 0, 1000, mask};
+	size_t nmaps = 0;
 	struct perfev_map *maps = NULL;
 	for (;;) {
 		struct pollfd p = {fd, POLLIN, 0};
@@ -153,11 +140,12 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 			usleep(100000); /* past the dynamic loader: the maps are final */
 			maps = proc_maps(child, &nmaps);
 		}
-		n += drain(ring, mask, samples, 1000, n);
+		perfev_ring_drain(ring, take_sample, &col);
 		if (waitpid(child, NULL, WNOHANG) == child)
 			break;
 	}
-	n += drain(ring, mask, samples, 1000, n);
+	perfev_ring_drain(ring, take_sample, &col);
+	size_t n = col.n;
 	cr_assert_geq(n, 20, "only %zu samples", n);
 
 	struct perfev_unwinder *u = perfev_unwinder_new(PERFEV_ARCH_HOST);
@@ -216,6 +204,6 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 	perfev_symbolizer_free(s);
 	maps_free(maps, nmaps);
 	free(samples);
-	munmap(ring, len);
+	perfev_ring_munmap(ring);
 	close(fd);
 }

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,13 @@ Test(unit_symbols, cxx_demangled_like_nm_and_addr2line, .timeout = 60)
 			cr_assert_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip,
 							       PERFEV_RESOLVE_NO_DEMANGLE, &loc), 1);
 			cr_expect_str_eq(loc.symbol, "_ZNK6shapes6Circle4areaEi");
+			/* perf report's style: no parameter lists, in symbols and inline frames */
+			cr_assert_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip,
+							       PERFEV_RESOLVE_NO_PARAMS |
+							       PERFEV_RESOLVE_INLINE, &loc), 1);
+			cr_expect_str_eq(loc.symbol, "shapes::Circle::area");
+			cr_assert_geq(loc.nr_lines, 1);
+			cr_expect_str_eq(loc.lines[loc.nr_lines - 1].function, "shapes::Circle::area");
 			area = true;
 		}
 	cr_expect(area, "nm -C lists no shapes::Circle::area(int) const");
@@ -309,7 +317,11 @@ Test(unit_symbols, degradations_never_crash)
 	FILE *f = fopen(path, "w");
 	fputs("\177ELF this is not really an ELF file at all, only its magic....", f);
 	fclose(f);
-	const char *bad[] = {path, "/dev/null", "/", "/proc/self/status", "[heap]", "//anon", ""};
+	char fifo[4200];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmp);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *bad[] = {path, "/dev/null", "/", "/proc/self/status", "[heap]", "//anon", "",
+			     fifo};
 	for (size_t i = 0; i < PV_ARRAY_SIZE(bad); i++) {
 		m.path = bad[i];
 		cr_expect_geq(perfev_symbolizer_resolve(s, getpid(), &m, 0x401000,
@@ -317,6 +329,10 @@ Test(unit_symbols, degradations_never_crash)
 		cr_expect_null(loc.symbol);
 	}
 	/* an ip outside the map, NULL map, NULL arguments */
+	m.path = fixture("inl");
+	cr_expect_eq(perfev_symbolizer_resolve(s, -1, &m, 0x300000, 0, &loc), 0);
+	cr_expect_null(loc.map);
+	cr_expect_str_eq(loc.dso, "[unknown]");
 	cr_expect_eq(perfev_symbolizer_resolve(s, -1, NULL, 0x1234, 0, &loc), 0);
 	cr_expect_str_eq(loc.dso, "[unknown]");
 	cr_expect_lt(perfev_symbolizer_resolve(NULL, -1, NULL, 0, 0, &loc), 0);
@@ -509,4 +525,56 @@ Test(unit_symbols, debuginfod_by_build_id, .timeout = 60)
 	run_result_free(&b);
 	run_result_free(&m);
 	run_result_free(&up);
+}
+
+/* A recorded binary gone from its path, kept by build-id in perf's cache (~/.debug). */
+Test(unit_symbols, perf_build_id_cache, .timeout = 60)
+{
+	const char *bin = fixture("inl");
+	struct run_result b = run_cmd("readelf -n '%s' | awk '/Build ID/ {print $3}'", bin);
+	b.out[strcspn(b.out, "\n")] = '\0';
+	cr_assert_eq(strlen(b.out), 40);
+	const char *home = test_tmpdir();
+	struct run_result m = run_cmd("mkdir -p %s/.debug/.build-id/%.2s/%s && cp '%s' "
+				      "%s/.debug/.build-id/%.2s/%s/elf", home, b.out, b.out + 2, bin,
+				      home, b.out, b.out + 2);
+	cr_assert_eq(m.status, 0);
+	setenv("HOME", home, 1);
+	size_t nmaps, nsyms;
+	struct perfev_map *maps = fixture_maps(bin, BASE, &nmaps);
+	uint8_t bid[20];
+	for (int i = 0; i < 20; i++)
+		sscanf(b.out + 2 * i, "%2hhx", &bid[i]);
+	for (size_t i = 0; i < nmaps; i++) {
+		maps[i].path = "/nonexistent/was/inl";
+		memcpy(maps[i].build_id, bid, 20);
+		maps[i].build_id_len = 20;
+	}
+	struct nm_sym *syms = nm_text(bin, true, &nsyms);
+	struct perfev_symbolizer *s = new_sym("/nonexistent");
+	size_t ok = 0;
+	for (size_t i = 0; i < nsyms; i++) {
+		struct perfev_location loc;
+		uint64_t ip = BASE + syms[i].addr + syms[i].size / 2;
+		if (perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip, PERFEV_RESOLVE_INLINE,
+					      &loc) == 1 &&
+		    !strcmp(loc.symbol, syms[i].name) &&
+		    (loc.nr_lines || !strcmp(loc.symbol, "_start"))) /* _start: no DWARF */
+			ok++;
+		else
+			cr_expect_fail("%s: %s, %zu lines", syms[i].name, loc.symbol, loc.nr_lines);
+		cr_expect_str_eq(loc.dso, "/nonexistent/was/inl");
+	}
+	cr_expect_eq(ok, nsyms, "%zu of %zu functions resolved from the build-id cache", ok, nsyms);
+	/* the same map with another build-id finds nothing: never a wrong file */
+	maps[0].build_id[0] ^= 1;
+	maps[1].build_id[0] ^= 1;
+	struct perfev_location loc;
+	uint64_t ip = BASE + syms[0].addr;
+	cr_expect_eq(perfev_symbolizer_resolve(s, -1, map_for(maps, nmaps, ip), ip, 0, &loc), 0);
+	perfev_symbolizer_free(s);
+	nm_free(syms, nsyms);
+	free(maps);
+	run_result_free(&b);
+	run_result_free(&m);
 }
