@@ -207,6 +207,12 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (g_stop)
 		perfev_recorder_stop(g_rec);
+	struct perfev_record_stats s0;
+	perfev_recorder_stats(g_rec, &s0);
+	if (s0.user_only)
+		fprintf(stderr, "perfev record: kernel.perf_event_paranoid forbids kernel samples to this "
+				"user: recording user space only (fix: run as root, or "
+				"sysctl -w kernel.perf_event_paranoid=1)\n");
 	int e = perfev_recorder_run(g_rec);
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
