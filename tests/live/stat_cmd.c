@@ -137,7 +137,9 @@ Test(live_stat, per_cpu_and_per_thread)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.err, "CPU0,"), "%s", r.err);
 	run_result_free(&r);
-	r = run_cmd("%s & pid=$!; %s stat --per-thread -x, -p $pid -e task-clock; wait", WORKLOAD("spin") " 300",
+	/* attach once the shell's child has become spin (its name at open) */
+	r = run_cmd("%s & pid=$!; while [ \"$(cat /proc/$pid/comm)\" != spin ]; do sleep 0.01; done; "
+		    "%s stat --per-thread -x, -p $pid -e task-clock; wait", WORKLOAD("spin") " 300",
 		    PERFEV);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.err, "spin-"), "%s", r.err);
