@@ -458,6 +458,31 @@ PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata 
 	return s;
 }
 
+PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, feat) ? perfev_perfdata_feature(pd, feat, &size) : NULL;
+	if (!p)
+		return NULL;
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	int lists = feat == PERFEV_FEAT_CPU_TOPOLOGY ? 2 : 1;
+	for (int l = 0; l < lists; l++) {
+		uint32_t nr = cur_u32(&c, "nr");
+		for (uint32_t i = 0; i < nr && !c.bad; i++) {
+			const char *str;
+			if (feat == PERFEV_FEAT_PMU_MAPPINGS) {
+				cur_u32(&c, "pmu type");
+			}
+			str = pv_feat_get_string(&c);
+			if (!str)
+				return NULL;
+			if (idx-- == 0)
+				return str;
+		}
+	}
+	return NULL;
+}
+
 PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct perfev_perfdata_info *o)
 {
 	memset(o, 0, sizeof(*o));
