@@ -28,6 +28,8 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CPU;
 	a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+	if (a->type == PERF_TYPE_TRACEPOINT) /* perf's tracepoint attrs: the fields ride along */
+		a->sample_type |= PERF_SAMPLE_RAW;
 	if (!a->sample_period) { /* the event string did not fix one */
 		if (o->period) {
 			a->freq = 0;

@@ -203,3 +203,29 @@ Test(interop_tracepoint, report_sort_by_fields, .timeout = 120)
 	perfev_perfdata_close(pd);
 	cr_assert(strstr(perfev_errmsg(), "no_such_field"), "%s", perfev_errmsg());
 }
+
+/* perfev record of tracepoints (file and pipe): perf script decodes the
+ * fields through perfev's TRACING_DATA, and perfev script prints the same. */
+static void perfev_records_tracepoints(bool pipe)
+{
+	require_root();
+	require_tracefs();
+	require_perf_tool();
+	char path[256];
+	snprintf(path, sizeof(path), "%s/rec.data", test_tmpdir());
+	struct run_result r = run_cmd("%s record -e sched:sched_switch -e syscalls:sys_enter_openat "
+				      "-o %s%s -- sh -c 'cat /etc/hostname >/dev/null; sleep 0.02'",
+				      PERFEV_BIN, pipe ? "- > " : "", path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	struct run_result p = run_cmd("perf script -i '%s' 2>/dev/null", path);
+	struct run_result q = run_cmd("%s script -i '%s'", PERFEV_BIN, path);
+	cr_assert(strstr(p.out, "syscalls:sys_enter_openat: dfd: 0xffffff9c, filename: 0x") &&
+		  strstr(p.out, "sched:sched_switch: prev_comm="), "perf script:\n%s", p.out);
+	cr_assert_str_eq(q.out, p.out);
+	run_result_free(&p);
+	run_result_free(&q);
+}
+
+Test(interop_tracepoint, perfev_record_file, .timeout = 60) { perfev_records_tracepoints(false); }
+Test(interop_tracepoint, perfev_record_pipe, .timeout = 60) { perfev_records_tracepoints(true); }
