@@ -24,6 +24,7 @@ static void usage(FILE *f)
 struct resolver {
 	struct perfev_symbolizer *sym;
 	unsigned flags;
+	bool kernel_syms; /* the recording's kernel is the running one */
 };
 
 static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
@@ -31,8 +32,12 @@ static int resolve(void *ctx, struct perfev_session *session, const struct perfe
 		   struct perfev_location *out)
 {
 	struct resolver *r = ctx;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		/* another kernel's addresses: this machine's kallsyms would misname them */
+		if (!r->kernel_syms || !map)
+			return -1;
 		perfev_symbolizer_resolve_kernel(r->sym, addr, r->flags, out);
+	}
 	else
 		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, r->flags, out);
 	return out->symbol || out->dso ? 0 : -1;
@@ -73,7 +78,8 @@ static int run(int argc, char **argv)
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
-	struct resolver res = {.sym = perfev_symbolizer_new(NULL)};
+	struct resolver res = {.sym = perfev_symbolizer_new(NULL),
+			       .kernel_syms = perfev_perfdata_kernel_is_running(pd)};
 	if (!res.sym) {
 		perfev_perfdata_close(pd);
 		return cli_error("script", "%s", perfev_errmsg());

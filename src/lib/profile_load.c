@@ -40,6 +40,7 @@ struct loader {
 	struct perfev_symbolizer *sym;
 	struct perfev_unwinder *unw;
 	int event;
+	bool kernel_syms; /* kernel addresses may be named from this machine's kallsyms */
 	size_t notes_seen;
 	struct cent *cache;
 	size_t ccap, cnr;
@@ -236,8 +237,10 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	}
 	struct perfev_location loc;
 	memset(&loc, 0, sizeof(loc));
-	if (f->kernel) {
+	if (f->kernel && l->kernel_syms) {
 		perfev_symbolizer_resolve_kernel(l->sym, f->ip, flags, &loc);
+	} else if (f->kernel) {
+		loc.dso = "[kernel.kallsyms]"; /* another kernel's: its names are not ours to give */
 	} else {
 		const struct perfev_map *m = perfev_session_find_map(l->sess, (uint32_t)pid, tid, cpumode,
 								     f->ip, time);
@@ -458,6 +461,11 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		goto out;
 	}
 	event_info(&l);
+	l.kernel_syms = o.kallsyms || perfev_perfdata_kernel_is_running(l.pd);
+	if (!l.kernel_syms && o.note)
+		o.note(o.note_ctx, "kernel symbols left unnamed: the recording was made on another kernel "
+				   "(its build-id or release differs from the running one); give that "
+				   "machine's kallsyms with --kallsyms FILE");
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms};
 	l.p = perfev_profile_new(o.group, o.flags);
 	l.sess = perfev_session_new();
