@@ -458,6 +458,31 @@ PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata 
 	return s;
 }
 
+PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, feat) ? perfev_perfdata_feature(pd, feat, &size) : NULL;
+	if (!p)
+		return NULL;
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	int lists = feat == PERFEV_FEAT_CPU_TOPOLOGY ? 2 : 1;
+	for (int l = 0; l < lists; l++) {
+		uint32_t nr = cur_u32(&c, "nr");
+		for (uint32_t i = 0; i < nr && !c.bad; i++) {
+			const char *str;
+			if (feat == PERFEV_FEAT_PMU_MAPPINGS) {
+				cur_u32(&c, "pmu type");
+			}
+			str = pv_feat_get_string(&c);
+			if (!str)
+				return NULL;
+			if (idx-- == 0)
+				return str;
+		}
+	}
+	return NULL;
+}
+
 PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct perfev_perfdata_info *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -751,6 +776,26 @@ static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
 	return 0;
 }
 
+/* A TRACING_DATA record's payload is kept as the TRACING_DATA feature (pipe
+ * mode carries the formats that way), before the record is delivered. */
+#define TRACING_DATA_MAX (256u << 20)
+static bool is_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint64_t extra)
+{
+	uint32_t type;
+	memcpy(&type, b, 4);
+	if (pd->swap)
+		type = bswap_32(type);
+	return type == PERFEV_RECORD_HEADER_TRACING_DATA && extra && extra <= TRACING_DATA_MAX;
+}
+
+static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint16_t sz, uint64_t extra,
+			     uint64_t avail)
+{
+	if (!is_tracing_data(pd, b, extra) || avail < sz + extra)
+		return 0;
+	return store_feature(pd, PERFEV_FEAT_TRACING_DATA, b + sz, (size_t)extra);
+}
+
 static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint64_t left)
 {
 	if (sz < 8)
@@ -760,10 +805,22 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
 }
 
+/* Pages of the map this far behind the reading point are given back
+ * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
+ * record still queued for time ordering, just reads the file again), so a
+ * report's peak memory does not grow with the file. */
+#define PV_MAP_KEEP (16ull << 20)
+
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
-	uint64_t off = start;
+	uint64_t off = start, released = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
+		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
+			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
+			released = upto;
+		}
 		const uint8_t *b = pd->map + off;
 		uint16_t sz;
 		memcpy(&sz, b + 6, 2);
@@ -773,10 +830,12 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 			return bad_size(pd, off, sz, end - off);
 		pd->offset = off;
 		if (b[4] == 0 && 0) {}
-		int ret = process_bytes(pd, b, sz, true, off);
+		uint64_t extra = payload_after(pd, b);
+		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, true, off);
 		if (ret)
 			return ret;
-		uint64_t extra = payload_after(pd, b);
 		if (extra > end - off - sz)
 			return pv_error(EINVAL, "perf.data: the payload of the record at offset %llu runs past the end",
 					(unsigned long long)off);
@@ -803,9 +862,13 @@ static int run_pipe(struct perfev_perfdata *pd)
 			return err;
 		if (pd->in_len - pd->in_pos < sz)
 			return bad_size(pd, pd->offset, sz, pd->in_len - pd->in_pos);
+		uint64_t extra = payload_after(pd, pd->in + pd->in_pos);
+		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
+			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;
-		uint64_t extra = payload_after(pd, b);
-		int ret = process_bytes(pd, b, sz, false, pd->offset);
+		int ret = keep_tracing_data(pd, b, sz, extra, pd->in_len - pd->in_pos);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, false, pd->offset);
 		if (ret)
 			return ret;
 		pd->in_pos += sz;
