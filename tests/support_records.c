@@ -57,10 +57,12 @@ bool compare_script_filtered(const char *file, const char *fields, const char *f
 {
 	/* the status is the script's, the output goes through the filter */
 	const char *d = test_tmpdir();
-	struct run_result p = run_cmd("perf script -i '%s' -F %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", file, fields,
-				      d, filter, d);
-	struct run_result o = run_cmd("'%s' script -i '%s' -F %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", PERFEV_BIN,
-				      file, fields, d, filter, d);
+	const char *F = fields ? "-F" : "";
+	fields = fields ? fields : "";
+	struct run_result p = run_cmd("perf script -i '%s' %s %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", file, F,
+				      fields, d, filter, d);
+	struct run_result o = run_cmd("'%s' script -i '%s' %s %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", PERFEV_BIN,
+				      file, F, fields, d, filter, d);
 	bool ok = true;
 	if (p.status != 0) {
 		cr_assert_neq(o.status, 0, "%s: perf refuses it (status %d: %.200s) but perfev script succeeded", file,

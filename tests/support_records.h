@@ -11,8 +11,8 @@ char **corpus_files(size_t *nr);
 void free_list(char **list);
 
 /*
- * Runs `perf script -F fields` and `perfev script -F fields` (extra: more
- * perfev options) on file and asserts the outputs are equal line for line;
+ * Runs `perf script -F fields` and `perfev script -F fields` (fields may
+ * carry more options after the list; NULL: no -F, the default fields) on file and asserts the outputs are equal line for line;
  * where perf fails, asserts perfev fails too with a message on stderr.
  * Returns false when perfev refused a file perf reads because it holds an
  * AUX area trace (documented: perfev does not decode Intel PT).

@@ -203,7 +203,7 @@ PERFEV_API const char *perfev_record_type_name(uint32_t type);
 PERFEV_API size_t perfev_sample_id_size(const struct perfev_attr *attr);
 /* Writes words for misc bits ("user", "kernel|exact_ip"). Returns strlen (snprintf). */
 PERFEV_API int perfev_misc_str(char *buf, size_t len, uint32_t type, uint16_t misc);
-/* data_src as perf's mem fields ("LOAD L1 hit|SNP None|TLB L1 or L2 hit|LCK No"). */
+/* data_src as perf script prints it ("|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A"). */
 PERFEV_API int perfev_data_src_str(char *buf, size_t len, uint64_t data_src);
 /* Branch entry flags ("M", "P", "X", "A", cycles, type: "P/-/-/0/COND"). */
 PERFEV_API int perfev_branch_flags_str(char *buf, size_t len, uint64_t flags);

@@ -26,6 +26,9 @@ struct opts {
 	int repeat;
 	enum perfev_stat_format format;
 	char **argv; /* the command, or NULL */
+	/* --filter: each applies to the last event of events[0..at) */
+	struct { size_t at; const char *expr; } filters[16];
+	size_t nr_filters;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -65,12 +68,13 @@ static void usage(FILE *f)
 		"  -o, --output FILE   write the counts to FILE (default: stderr)\n"
 		"  -i, --no-inherit    do not count the tasks COMMAND creates\n"
 		"  -A, --no-aggr       one line per CPU (with -a/-C)\n"
-		"      --per-thread    one line per thread (with -p/-t)\n");
+		"      --per-thread    one line per thread (with -p/-t)\n"
+		"      --filter EXPR   tracepoint filter for the -e event just before it\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_PER_THREAD = 256 };
+	enum { OPT_PER_THREAD = 256, OPT_FILTER };
 	static const struct option lo[] = {
 		{"event", required_argument, NULL, 'e'},
 		{"all-cpus", no_argument, NULL, 'a'},
@@ -86,6 +90,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"no-inherit", no_argument, NULL, 'i'},
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+		{"filter", required_argument, NULL, OPT_FILTER},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -133,6 +138,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'i': o->no_inherit = true; break;
 		case 'A': o->per_place = true; break;
 		case OPT_PER_THREAD: o->per_place = o->per_thread = true; break;
+		case OPT_FILTER:
+			if (o->nr_filters == sizeof(o->filters) / sizeof(o->filters[0]))
+				return cli_error("stat", "at most 16 --filter options");
+			o->filters[o->nr_filters].at = o->events ? strlen(o->events) : 0;
+			o->filters[o->nr_filters++].expr = optarg;
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			if (optopt && strchr("eCptGIrxo", optopt))
@@ -434,6 +445,24 @@ out:
 	return status;
 }
 
+/* Each --filter goes to the last event of the -e options before it: the
+ * events of that prefix of the list, counted by parsing it again. */
+static int apply_filters(const struct opts *o, struct perfev_evlist *list)
+{
+	for (size_t i = 0; i < o->nr_filters; i++) {
+		char *prefix = strndup(o->events, o->filters[i].at);
+		struct perfev_evlist *tmp = perfev_evlist_new();
+		size_t n = 0;
+		if (prefix && tmp && perfev_evlist_parse(tmp, prefix, NULL) == 0)
+			n = perfev_evlist_count(tmp);
+		free(prefix);
+		perfev_evlist_free(tmp);
+		if (cli_set_filter("stat", list, n ? n - 1 : (size_t)-1, o->filters[i].expr) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int cmd_stat(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -447,10 +476,13 @@ static int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (o.events) {
-		if (cli_parse_events("stat", r.list, o.events) < 0) {
+		if (cli_parse_events("stat", r.list, o.events) < 0 || apply_filters(&o, r.list) < 0) {
 			status = 1;
 			goto out;
 		}
+	} else if (o.nr_filters) {
+		status = cli_error("stat", "--filter must follow a -e tracepoint");
+		goto out;
 	} else if (default_events(r.list) < 0) {
 		status = cli_error("stat", "%s", perfev_errmsg());
 		goto out;
@@ -460,9 +492,14 @@ static int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	r.out = stderr;
-	if (o.output && !(r.out = fopen(o.output, "w"))) {
-		status = cli_error("stat", "cannot write %s: %s", o.output, strerror(errno));
-		goto out;
+	if (o.output) {
+		if (!(r.out = fopen(o.output, "w"))) {
+			status = cli_error("stat", "cannot write %s: %s", o.output, strerror(errno));
+			goto out;
+		}
+		/* as perf, a file says when the counting began (ctime ends in \n) */
+		time_t now = time(NULL);
+		fprintf(r.out, "# started on %s\n", ctime(&now));
 	}
 	r.what = describe(&o);
 	r.stat = perfev_stat_new(r.list, o.per_place ? PERFEV_AGGR_PLACE : PERFEV_AGGR_GLOBAL);

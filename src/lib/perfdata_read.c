@@ -458,6 +458,31 @@ PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata 
 	return s;
 }
 
+PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, feat) ? perfev_perfdata_feature(pd, feat, &size) : NULL;
+	if (!p)
+		return NULL;
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	int lists = feat == PERFEV_FEAT_CPU_TOPOLOGY ? 2 : 1;
+	for (int l = 0; l < lists; l++) {
+		uint32_t nr = cur_u32(&c, "nr");
+		for (uint32_t i = 0; i < nr && !c.bad; i++) {
+			const char *str;
+			if (feat == PERFEV_FEAT_PMU_MAPPINGS) {
+				cur_u32(&c, "pmu type");
+			}
+			str = pv_feat_get_string(&c);
+			if (!str)
+				return NULL;
+			if (idx-- == 0)
+				return str;
+		}
+	}
+	return NULL;
+}
+
 PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct perfev_perfdata_info *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -588,37 +613,23 @@ static int queue_record(struct perfev_perfdata *pd, const uint8_t *b, size_t len
 	}
 	if (time > pd->max_time)
 		pd->max_time = time;
+	if (pd->own_len > (256u << 20) || pd->nq > (16u << 20)) {
+		/* too much waiting for a round: deliver the older half, as perf does */
+		qsort(pd->q, pd->nq, sizeof(*pd->q), cmp_queued);
+		uint64_t mid = pd->q[pd->nq / 2].time;
+		pd->stats.nr_unordered++;
+		return flush_queue(pd, mid);
+	}
 	return 0;
 }
 
 static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t len, bool stable, uint64_t base);
 
-static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
+/* Whole records out of the decompressed bytes; a partial one stays for later. */
+static int take_records(struct perfev_perfdata *pd)
 {
-	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
-		return pv_error(ENOMEM, "out of memory for zstd");
-	if (pd->depth > 0)
-		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
-	/* decompressed records may straddle COMPRESSED records: keep the tail */
-	ZSTD_inBuffer in = {r->u.compressed.data, r->u.compressed.data_size, 0};
-	int ret = 0;
-	while (in.pos < in.size) {
-		if (pv_grow(&pd->own_z, &pd->own_z_cap, pd->own_z_len + (1 << 20), 1) < 0)
-			return pv_error(ENOMEM, "out of memory decompressing");
-		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, pd->own_z_cap - pd->own_z_len, 0};
-		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
-		if (ZSTD_isError(z))
-			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
-					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
-		pd->own_z_len += out.pos;
-		if (pd->own_z_len > (64u << 20))
-			return pv_error(EINVAL, "perf.data: at offset %llu: decompressed data holds no whole record "
-					"in 64 MiB", (unsigned long long)pd->offset);
-		if (!out.pos && in.pos < in.size && out.size)
-			break;
-	}
-	/* whole records out of the decompressed bytes */
 	size_t pos = 0;
+	int ret = 0;
 	pd->depth++;
 	while (pd->own_z_len - pos >= 8) {
 		uint16_t sz;
@@ -626,8 +637,9 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 		if (pd->swap)
 			sz = bswap_16(sz);
 		if (sz < 8) {
-			pd->depth--;
-			return pv_error(EINVAL, "perf.data: bad record size %u in compressed data", sz);
+			ret = pv_error(EINVAL, "perf.data: at offset %llu: bad record size %u in compressed data",
+				       (unsigned long long)pd->offset, sz);
+			break;
 		}
 		if (pd->own_z_len - pos < sz)
 			break;
@@ -640,6 +652,36 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 	memmove(pd->own_z, pd->own_z + pos, pd->own_z_len - pos);
 	pd->own_z_len -= pos;
 	return ret;
+}
+
+static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
+{
+	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
+		return pv_error(ENOMEM, "out of memory for zstd");
+	if (pd->depth > 0)
+		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
+	/* one zstd stream across the records; decompressed records may straddle
+	 * them. Records are taken out after every 1 MiB, so a record that
+	 * decompresses into a lot of data never needs much memory. */
+	ZSTD_inBuffer in = {r->u.compressed.data, r->u.compressed.data_size, 0};
+	for (;;) {
+		if (pv_grow(&pd->own_z, &pd->own_z_cap, pd->own_z_len + (1 << 20), 1) < 0)
+			return pv_error(ENOMEM, "out of memory decompressing");
+		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, 1 << 20, 0};
+		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
+		if (ZSTD_isError(z))
+			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
+					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
+		pd->own_z_len += out.pos;
+		int ret = take_records(pd);
+		if (ret)
+			return ret;
+		/* done when the input is used up and zstd has nothing more to give */
+		if (in.pos >= in.size && out.pos < out.size)
+			return 0;
+		if (!out.pos && in.pos >= in.size)
+			return 0;
+	}
 }
 
 /* One record from the stream (or from decompressed data). */
@@ -734,6 +776,26 @@ static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
 	return 0;
 }
 
+/* A TRACING_DATA record's payload is kept as the TRACING_DATA feature (pipe
+ * mode carries the formats that way), before the record is delivered. */
+#define TRACING_DATA_MAX (256u << 20)
+static bool is_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint64_t extra)
+{
+	uint32_t type;
+	memcpy(&type, b, 4);
+	if (pd->swap)
+		type = bswap_32(type);
+	return type == PERFEV_RECORD_HEADER_TRACING_DATA && extra && extra <= TRACING_DATA_MAX;
+}
+
+static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint16_t sz, uint64_t extra,
+			     uint64_t avail)
+{
+	if (!is_tracing_data(pd, b, extra) || avail < sz + extra)
+		return 0;
+	return store_feature(pd, PERFEV_FEAT_TRACING_DATA, b + sz, (size_t)extra);
+}
+
 static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint64_t left)
 {
 	if (sz < 8)
@@ -743,10 +805,22 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
 }
 
+/* Pages of the map this far behind the reading point are given back
+ * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
+ * record still queued for time ordering, just reads the file again), so a
+ * report's peak memory does not grow with the file. */
+#define PV_MAP_KEEP (16ull << 20)
+
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
-	uint64_t off = start;
+	uint64_t off = start, released = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
+		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
+			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
+			released = upto;
+		}
 		const uint8_t *b = pd->map + off;
 		uint16_t sz;
 		memcpy(&sz, b + 6, 2);
@@ -756,10 +830,12 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 			return bad_size(pd, off, sz, end - off);
 		pd->offset = off;
 		if (b[4] == 0 && 0) {}
-		int ret = process_bytes(pd, b, sz, true, off);
+		uint64_t extra = payload_after(pd, b);
+		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, true, off);
 		if (ret)
 			return ret;
-		uint64_t extra = payload_after(pd, b);
 		if (extra > end - off - sz)
 			return pv_error(EINVAL, "perf.data: the payload of the record at offset %llu runs past the end",
 					(unsigned long long)off);
@@ -786,9 +862,13 @@ static int run_pipe(struct perfev_perfdata *pd)
 			return err;
 		if (pd->in_len - pd->in_pos < sz)
 			return bad_size(pd, pd->offset, sz, pd->in_len - pd->in_pos);
+		uint64_t extra = payload_after(pd, pd->in + pd->in_pos);
+		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
+			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;
-		uint64_t extra = payload_after(pd, b);
-		int ret = process_bytes(pd, b, sz, false, pd->offset);
+		int ret = keep_tracing_data(pd, b, sz, extra, pd->in_len - pd->in_pos);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, false, pd->offset);
 		if (ret)
 			return ret;
 		pd->in_pos += sz;

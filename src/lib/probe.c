@@ -13,6 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#define PV_MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define PV_MULTIARCH "aarch64-linux-gnu"
+#else
+#define PV_MULTIARCH "."
+#endif
+
 struct perfev_probe {
 	struct perfev_probe_spec spec;
 	struct perfev_attr attr;
@@ -113,14 +121,16 @@ static bool force_tracefs(void)
 	return e && *e && strcmp(e, "0");
 }
 
-/* PATH without '/' is looked up in $PATH, as a shell would. */
+/* A name without '/' is looked up in $PATH (a program), then in the
+ * usual library directories (a shared library such as libc.so.6). */
 static char *resolve_path(const char *path)
 {
 	if (!strchr(path, '/')) {
 		const char *env = getenv("PATH");
-		char *dirs = pv_strdup(env ? env : "/usr/bin:/bin"), *save = NULL;
-		if (!dirs)
-			return NULL;
+		char *dirs = NULL, *save = NULL;
+		if (asprintf(&dirs, "%s:/lib64:/usr/lib64:/lib/" PV_MULTIARCH ":/usr/lib/" PV_MULTIARCH
+			     ":/lib:/usr/lib:/usr/local/lib", env ? env : "/usr/bin:/bin") < 0)
+			return pv_error_null(ENOMEM, "out of memory");
 		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 			char cand[PATH_MAX];
 			if (snprintf(cand, sizeof(cand), "%s/%s", d, path) < (int)sizeof(cand) &&
@@ -134,7 +144,8 @@ static char *resolve_path(const char *path)
 	}
 	char *r = realpath(path, NULL);
 	if (!r)
-		pv_error(errno, "probe file '%s': %s", path, strerror(errno));
+		pv_error(errno, "probe file '%s': %s%s", path, strerror(errno),
+			 strchr(path, '/') ? "" : " (not in $PATH nor the library directories: give its path)");
 	return r;
 }
 

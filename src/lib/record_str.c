@@ -93,37 +93,108 @@ PERFEV_API int perfev_misc_str(char *buf, size_t len, uint32_t type, uint16_t mi
 	return done(&w);
 }
 
-PERFEV_API int perfev_data_src_str(char *buf, size_t len, uint64_t v)
+/* perf's mem-events.c wording, field by field. */
+static void cat(char *out, size_t sz, size_t *l, const char *t)
 {
-	struct words w = {buf, len, 0, false};
-	if (len)
-		buf[0] = 0;
+	int k = snprintf(out + *l, *l < sz ? sz - *l : 0, "%s", t);
+	if (k > 0)
+		*l += (size_t)k;
+	if (*l >= sz)
+		*l = sz ? sz - 1 : 0;
+}
+
+static void bits_or(char *out, size_t sz, size_t *l, uint64_t m, const char *const *names, size_t n, bool *any)
+{
+	for (size_t i = 0; m && i < n; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (*any)
+			cat(out, sz, l, " or ");
+		cat(out, sz, l, names[i]);
+		*any = true;
+	}
+}
+
+PERFEV_API int perfev_data_src_str(char *out, size_t sz, uint64_t v)
+{
+	static const char *const lvl[] = {"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM",
+					  "Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
+					  "Remote Cache (2 hops)", "I/O", "Uncached"};
+	static const char *const lvlnum[16] = {[0x09] = "CXL", [0x0a] = "I/O", [0x0b] = "Any cache",
+					       [0x0c] = "LFB/MAB", [0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A"};
+	static const char *const hops[] = {"N/A", "core, same node", "node, same socket", "socket, same board", "board"};
+	static const char *const snoop[] = {"N/A", "None", "Hit", "Miss", "HitM"};
+	static const char *const snoopx[] = {"Fwd", "Peer"};
+	static const char *const tlb[] = {"N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault"};
 	union perf_mem_data_src d = {.val = v};
-	static const char *const op[] = {"NA", "LOAD", "STORE", "PFETCH", "EXEC"};
-	for (unsigned i = 0; i < 5; i++)
-		if (d.mem_op & (1u << i)) add(&w, "%s", op[i]);
-	static const char *const lvl[] = {"NA", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3",
-					  "Local RAM", "Remote RAM (1 hop)", "Remote RAM (2 hops)",
-					  "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached"};
-	for (unsigned i = 0; i < PV_ARRAY_SIZE(lvl); i++)
-		if (d.mem_lvl & (1u << i)) add(&w, "lvl %s", lvl[i]);
-	if (d.mem_lvl_num) add(&w, "lvl_num %u", d.mem_lvl_num);
-	if (d.mem_remote) add(&w, "remote");
-	static const char *const snoop[] = {"NA", "None", "Hit", "Miss", "HitM"};
-	for (unsigned i = 0; i < 5; i++)
-		if (d.mem_snoop & (1u << i)) add(&w, "SNP %s", snoop[i]);
-	if (d.mem_snoopx & 1) add(&w, "SNP Fwd");
-	static const char *const tlb[] = {"NA", "HIT", "MISS", "L1", "L2", "Walker", "Fault"};
-	for (unsigned i = 0; i < 7; i++)
-		if (d.mem_dtlb & (1u << i)) add(&w, "TLB %s", tlb[i]);
-	static const char *const lck[] = {"NA", "Locked"};
-	for (unsigned i = 0; i < 2; i++)
-		if (d.mem_lock & (1u << i)) add(&w, "LCK %s", lck[i]);
-	if (d.mem_blk & 1) add(&w, "BLK NA");
-	if (d.mem_blk & 2) add(&w, "BLK Data");
-	if (d.mem_blk & 4) add(&w, "BLK Addr");
-	if (!w.any) add(&w, "N/A");
-	return done(&w);
+	size_t l = 0;
+	if (sz)
+		out[0] = 0;
+	cat(out, sz, &l, "|OP ");
+	unsigned op = d.mem_op;
+	cat(out, sz, &l, op & PERF_MEM_OP_NA ? "N/A" : op & PERF_MEM_OP_LOAD ? "LOAD" : op & PERF_MEM_OP_STORE ? "STORE"
+		       : op & PERF_MEM_OP_PFETCH ? "PFETCH" : op & PERF_MEM_OP_EXEC ? "EXEC" : "No");
+	cat(out, sz, &l, "|LVL ");
+	size_t start = l;
+	bool any = false;
+	uint64_t m = d.mem_lvl;
+	bool hit = m & PERF_MEM_LVL_HIT, miss = m & PERF_MEM_LVL_MISS;
+	m &= ~(uint64_t)(PERF_MEM_LVL_HIT | PERF_MEM_LVL_MISS);
+	if (d.mem_remote)
+		cat(out, sz, &l, "Remote ");
+	if (d.mem_hops) {
+		cat(out, sz, &l, d.mem_hops < 5 ? hops[d.mem_hops] : "N/A");
+		cat(out, sz, &l, " ");
+	} else {
+		bits_or(out, sz, &l, m, lvl, PV_ARRAY_SIZE(lvl), &any);
+	}
+	if (d.mem_lvl_num) {
+		if (any)
+			cat(out, sz, &l, " or ");
+		any = true;
+		char b[8];
+		snprintf(b, sizeof(b), "L%u", (unsigned)d.mem_lvl_num);
+		cat(out, sz, &l, lvlnum[d.mem_lvl_num] ? lvlnum[d.mem_lvl_num] : b);
+	}
+	if (l == start)
+		cat(out, sz, &l, "N/A");
+	if (hit)
+		cat(out, sz, &l, " hit");
+	if (miss)
+		cat(out, sz, &l, " miss");
+	cat(out, sz, &l, "|SNP ");
+	start = l;
+	any = false;
+	bits_or(out, sz, &l, d.mem_snoop, snoop, PV_ARRAY_SIZE(snoop), &any);
+	bits_or(out, sz, &l, d.mem_snoopx, snoopx, PV_ARRAY_SIZE(snoopx), &any);
+	if (l == start)
+		cat(out, sz, &l, "N/A");
+	cat(out, sz, &l, "|TLB ");
+	start = l;
+	any = false;
+	m = d.mem_dtlb;
+	hit = m & PERF_MEM_TLB_HIT;
+	miss = m & PERF_MEM_TLB_MISS;
+	m &= ~(uint64_t)(PERF_MEM_TLB_HIT | PERF_MEM_TLB_MISS);
+	bits_or(out, sz, &l, m, tlb, PV_ARRAY_SIZE(tlb), &any);
+	if (l == start)
+		cat(out, sz, &l, "N/A");
+	if (hit)
+		cat(out, sz, &l, " hit");
+	if (miss)
+		cat(out, sz, &l, " miss");
+	cat(out, sz, &l, "|LCK ");
+	cat(out, sz, &l, d.mem_lock & PERF_MEM_LOCK_NA ? "N/A" : d.mem_lock & PERF_MEM_LOCK_LOCKED ? "Yes" : "No");
+	cat(out, sz, &l, "|BLK ");
+	if (!d.mem_blk || (d.mem_blk & PERF_MEM_BLK_NA))
+		cat(out, sz, &l, " N/A");
+	else {
+		if (d.mem_blk & PERF_MEM_BLK_DATA)
+			cat(out, sz, &l, " Data");
+		if (d.mem_blk & PERF_MEM_BLK_ADDR)
+			cat(out, sz, &l, " Addr");
+	}
+	return (int)l;
 }
 
 PERFEV_API int perfev_branch_flags_str(char *buf, size_t len, uint64_t f)

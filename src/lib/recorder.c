@@ -100,7 +100,7 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
 		return pv_error_null(ENOMEM, "out of memory");
 	memcpy(&r->opts, opts, PV_MIN(opts->size, sizeof(r->opts)));
 	r->opts.size = sizeof(r->opts);
-	r->wake[0] = r->wake[1] = r->pidfd = r->out_fd = -1;
+	r->wake[0] = r->wake[1] = r->pidfd = -1;
 	int e;
 	if (!r->opts.freq && !r->opts.period)
 		r->opts.freq = 4000;

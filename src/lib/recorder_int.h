@@ -61,7 +61,7 @@ struct perfev_recorder {
 	pid_t child_pid;              /* its pid while it runs, else 0 */
 	struct rusage child_ru;       /* its resource use, once waited for */
 	int pidfd;                    /* readable when the command exits */
-	int out_fd;
+	struct perfev_perfdata_writer *writer;
 	unsigned char *out_buf;       /* records waiting to be written */
 	size_t out_len;
 	bool pipe_mode;

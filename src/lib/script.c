@@ -11,6 +11,44 @@ static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m ==
 static void puts_b(struct pv_script *s, const char *t) { pv_buf_puts(&s->line, t); }
 #define P(...) pv_buf_printf(&s->line, __VA_ARGS__)
 
+/* printf is most of the time of a big script: the hot fields by hand. */
+static void put_num(struct pv_script *s, uint64_t v, unsigned base, int width, bool left, char pad)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[32];
+	int n = 0;
+	if (base == 16) {
+		do {
+			tmp[n++] = digits[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			tmp[n++] = digits[v % 10];
+			v /= 10;
+		} while (v);
+	}
+	char out[64];
+	int k = 0;
+	if (!left)
+		while (width-- > n)
+			out[k++] = pad;
+	while (n)
+		out[k++] = tmp[--n];
+	if (left)
+		while (k < width)
+			out[k++] = ' ';
+	pv_buf_add(&s->line, out, (size_t)k);
+}
+static void put_int(struct pv_script *s, int v, int width, bool left)
+{
+	if (v < 0) {
+		P(left ? "%-*d" : "%*d", width, v);
+		return;
+	}
+	put_num(s, (uint64_t)v, 10, width, left, ' ');
+}
+
 void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint32_t pid, uint32_t tid,
 		     uint64_t time, uint32_t cpu, bool wide_comm)
 {
@@ -21,12 +59,15 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 		else
 			P("%16s ", comm);
 	}
-	if ((f & F_PID) && (f & F_TID))
-		P("%5d/%-5d ", (int)pid, (int)tid);
-	else if (f & F_PID)
-		P("%5d ", (int)pid);
-	else if (f & F_TID)
-		P("%5d ", (int)tid);
+	if ((f & F_PID) && (f & F_TID)) {
+		put_int(s, (int)pid, 5, false);
+		pv_buf_putc(&s->line, '/');
+		put_int(s, (int)tid, 5, true);
+		pv_buf_putc(&s->line, ' ');
+	} else if (f & (F_PID | F_TID)) {
+		put_int(s, (int)(f & F_PID ? pid : tid), 5, false);
+		pv_buf_putc(&s->line, ' ');
+	}
 	if (f & F_CPU)
 		P("[%03d] ", (int)cpu);
 	if (f & F_MISC) {
@@ -60,9 +101,12 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 #undef HAS
 		P("%*s", 6 - n, " ");
 	}
-	if (f & F_TIME)
-		P("%5llu.%06llu: ", (unsigned long long)(time / 1000000000ULL),
-		  (unsigned long long)(time % 1000000000ULL / 1000ULL));
+	if (f & F_TIME) {
+		put_num(s, time / 1000000000ULL, 10, 5, false, ' ');
+		pv_buf_putc(&s->line, '.');
+		put_num(s, time % 1000000000ULL / 1000ULL, 10, 6, false, '0');
+		pv_buf_add(&s->line, ": ", 2);
+	}
 }
 
 
@@ -172,8 +216,11 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 			dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
 		P(" (%s)", dso ? dso : "[unknown]");
 	}
-	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file)
-		P("\n  %s:%u", loc.lines[loc.nr_lines - 1].file, loc.lines[loc.nr_lines - 1].line);
+	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file) {
+		/* perf shows the file's base name (its srcline_full_filename is off) */
+		const char *file = loc.lines[loc.nr_lines - 1].file, *slash = strrchr(file, '/');
+		P("\n  %s:%u", slash ? slash + 1 : file, loc.lines[loc.nr_lines - 1].line);
+	}
 }
 
 /* perf prints a callchain entry relative to its map (ip - start + pgoff)
@@ -213,9 +260,10 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 			continue;
 		}
 		n++;
-		P("\t%16llx", (unsigned long long)chain_addr(s, smp, cpumode, ip));
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, chain_addr(s, smp, cpumode, ip), 16, 16, false, ' ');
 		print_sym(s, r, f, cpumode, ip);
-		P("\n");
+		pv_buf_putc(&s->line, '\n');
 	}
 }
 
@@ -228,13 +276,14 @@ static void print_flags(struct pv_script *s, uint32_t flags)
 
 static void print_brstack(struct pv_script *s, const struct perfev_sample *smp)
 {
-	static const char *const types[] = {"-", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	static const char *const types[] = {"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
 					    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
 					    "EXTEND_ABI"};
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
 		const struct perfev_branch_entry *b = &smp->branches[i];
 		uint64_t fl = b->flags;
 		char mp = !(fl & 3) ? '-' : (fl & 2) ? 'P' : 'M';
+		/* perf 6.1's layout: no speculation field */
 		P(" 0x%llx/0x%llx/%c/%c/%c/%u/%s ", (unsigned long long)b->from, (unsigned long long)b->to, mp,
 		  (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff), types[fl >> 20 & 0xf]);
 	}
@@ -266,8 +315,10 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 	pv_buf_reset(&s->line);
 	pv_script_start(s, r, f, smp->pid, smp->tid, smp->time, smp->cpu, (f & F_IP) && chain);
-	if (f & F_PERIOD)
-		P("%10llu ", (unsigned long long)period);
+	if (f & F_PERIOD) {
+		put_num(s, period, 10, 10, false, ' ');
+		pv_buf_putc(&s->line, ' ');
+	}
 	if (f & F_EVNAME) {
 		if (!s->name_width) {
 			for (size_t i = 0; i < perfev_perfdata_nr_events(s->pd); i++) {
@@ -284,22 +335,40 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	}
 	if (f & F_FLAGS)
 		print_flags(s, 0);
+	if (f & F_TRACE)
+		pv_script_trace(s, smp);
 	if (f & F_ADDR) {
 		P("%16llx", (unsigned long long)smp->addr);
+		/* perf resolves the address of page faults */
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		     a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+			print_sym(s, r, f & (F_SYM | F_SYMOFF | F_DSO), r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->addr);
 	}
 	if (f & F_DATA_SRC) {
-		char d[128];
+		/* perf pads to the longest one printed so far */
+		char d[160], o[200];
 		perfev_data_src_str(d, sizeof(d), smp->data_src);
-		P("%16llx |OP %s", (unsigned long long)smp->data_src, d);
+		int len = snprintf(o, sizeof(o), "%16llx %s", (unsigned long long)smp->data_src, d);
+		if (len > (int)sizeof(o) - 1)
+			len = (int)sizeof(o) - 1;
+		if (len > s->data_src_width)
+			s->data_src_width = len;
+		P("%-*s", s->data_src_width, o);
 	}
+	/* WEIGHT_STRUCT: var1_dw is the weight, var2_w the instruction latency */
+	bool wstruct = smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT;
 	if (f & F_WEIGHT)
-		P("%16llu", (unsigned long long)smp->weight);
+		P("%16llu", (unsigned long long)(wstruct ? (smp->weight & 0xffffffffu) : smp->weight));
+	if (f & F_INS_LAT)
+		P("%16u", wstruct ? (unsigned)(smp->weight >> 32 & 0xffff) : 0u);
 	if (f & F_IP) {
 		if (chain) {
 			P("\n");
 			print_callchain(s, r, f);
 		} else {
-			P(" %16llx", (unsigned long long)smp->ip);
+			pv_buf_putc(&s->line, ' ');
+			put_num(s, smp->ip, 16, 16, false, ' ');
 			print_sym(s, r, f, r->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
 		}
 	}
@@ -317,9 +386,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		P(" %llu", (unsigned long long)smp->code_page_size);
 	if (f & F_CGROUP)
 		P(" %llu", (unsigned long long)smp->cgroup);
-	P("\n");
+	pv_buf_putc(&s->line, '\n');
 	fwrite(s->line.data, 1, s->line.len, s->out);
-	(void)kernel_mode;
 }
 
 static int on_record(void *ctx, const struct perfev_record *r)
@@ -332,17 +400,28 @@ static int on_record(void *ctx, const struct perfev_record *r)
 				  "for this file, or perfev script --json for its raw records", r->u.auxtrace_info.type);
 		return s->err;
 	}
-	if (r->type == PERF_RECORD_SAMPLE && !s->checked && !s->o->json) {
-		/* pipe mode: the events are known once the first sample arrives */
-		s->checked = true;
-		int e = pv_script_check(s);
-		if (e < 0) {
-			s->err = e;
-			return e;
+	if (r->type == PERFEV_RECORD_HEADER_ATTR && !s->checked && !s->o->json) {
+		/* pipe mode: perf checks each attr as it arrives, the first of its type */
+		const struct perfev_attr *a = r->u.header_attr.attr;
+		size_t n = perfev_perfdata_nr_events(s->pd);
+		bool first = true;
+		for (size_t i = 0; i + 1 < n; i++)
+			if (perfev_perfdata_event_attr(s->pd, i)->type == a->type)
+				first = false;
+		if (first && a->sample_type) {
+			char name[256];
+			perfev_attr_name(a, name, sizeof(name));
+			int e = pv_script_check_attr(s, a, name);
+			if (e < 0) {
+				s->err = e;
+				return e;
+			}
 		}
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
 		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_TRACING_DATA)
+		pv_script_load_tracing(s); /* pipe mode: the reader kept its payload */
 	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
 		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
 		const struct perfev_attr *a = r->u.header_attr.attr;
@@ -390,9 +469,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	if (!perfev_perfdata_is_pipe(pd))
+		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
+	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);
 	fflush(s.out);

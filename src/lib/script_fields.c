@@ -16,11 +16,11 @@ static const struct {
 	{"iregs", F_IREGS}, {"uregs", F_UREGS}, {"brstack", F_BRSTACK}, {"flags", F_FLAGS},
 	{"data_src", F_DATA_SRC}, {"weight", F_WEIGHT}, {"phys_addr", F_PHYS_ADDR}, {"misc", F_MISC},
 	{"data_page_size", F_DATA_PAGE_SIZE}, {"code_page_size", F_CODE_PAGE_SIZE}, {"cgroup", F_CGROUP},
-	{"bpf-output", F_BPF_OUTPUT},
+	{"bpf-output", F_BPF_OUTPUT}, {"ins_lat", F_INS_LAT},
 	/* perf names perfev accepts without printing them yet */
 	{"brstacksym", F_OTHER}, {"brstackinsn", F_OTHER}, {"brstackinsnlen", F_OTHER}, {"brstackoff", F_OTHER},
 	{"callindent", F_OTHER}, {"insn", F_OTHER}, {"insnlen", F_OTHER}, {"synth", F_OTHER},
-	{"metric", F_OTHER}, {"srccode", F_OTHER}, {"ipc", F_OTHER}, {"tod", F_OTHER}, {"ins_lat", F_OTHER},
+	{"metric", F_OTHER}, {"srccode", F_OTHER}, {"ipc", F_OTHER}, {"tod", F_OTHER},
 	{"machine_pid", F_OTHER}, {"vcpu", F_OTHER}, {"retire_lat", F_OTHER}, {"dsoff", F_OTHER},
 	{"disasm", F_OTHER},
 };
@@ -37,7 +37,7 @@ static void defaults(struct pv_script *s)
 	s->fields[PERF_TYPE_TRACEPOINT] = F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE;
 	s->fields[PERF_TYPE_HW_CACHE] = F_SAMPLE_DEFAULT;
 	s->fields[PERF_TYPE_RAW] = F_SAMPLE_DEFAULT | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR |
-				   F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE;
+				   F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE | F_INS_LAT;
 	s->fields[PERF_TYPE_BREAKPOINT] = F_SAMPLE_DEFAULT;
 	s->fields[6] = s->fields[PERF_TYPE_RAW];
 }
@@ -132,44 +132,53 @@ static int need(struct pv_script *s, int t, const struct perfev_attr *a, const c
 	return 0;
 }
 
+/* The checks of one attr, the first of its output type. */
+int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const char *name)
+{
+	int t = pv_out_type(a->type);
+	if (t == 6 || !s->fields[t]) /* perf checks the kernel's own types only */
+		return 0;
+	int e;
+	if ((e = need(s, t, a, name, F_IP, PERF_SAMPLE_IP, "IP", "ip")) < 0 ||
+	    (e = need(s, t, a, name, F_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr")) < 0 ||
+	    (e = need(s, t, a, name, F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src")) < 0 ||
+	    (e = need(s, t, a, name, F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight")) < 0 ||
+	    (e = need(s, t, a, name, F_TID | F_PID, PERF_SAMPLE_TID, "TID", "tid")) < 0 ||
+	    (e = need(s, t, a, name, F_TIME, PERF_SAMPLE_TIME, "TIME", "time")) < 0 ||
+	    (e = need(s, t, a, name, F_CPU, PERF_SAMPLE_CPU, "CPU", "cpu")) < 0 ||
+	    (e = need(s, t, a, name, F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs")) < 0 ||
+	    (e = need(s, t, a, name, F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs")) < 0 ||
+	    (e = need(s, t, a, name, F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr")) < 0 ||
+	    (e = need(s, t, a, name, F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
+		      "data_page_size")) < 0 ||
+	    (e = need(s, t, a, name, F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat")) < 0 ||
+	    (e = need(s, t, a, name, F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
+		      "code_page_size")) < 0)
+		return e;
+	if ((s->fields[t] & (F_SYM | F_DSO)) && !(a->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+		if (s->user_set[t] & (F_SYM | F_DSO))
+			return pv_error(EINVAL, "Display of symbols requested but neither sample IP nor sample "
+					"address available: record with IP to print sym or dso");
+		s->fields[t] &= ~(uint32_t)(F_SYM | F_DSO | F_SYMOFF);
+	}
+	if ((s->fields[t] & F_SYMOFF) && !(s->fields[t] & F_SYM))
+		return pv_error(EINVAL, "Display of offsets requested but symbol is not selected: add sym to -F");
+	return 0;
+}
+
 int pv_script_check(struct pv_script *s)
 {
 	size_t n = perfev_perfdata_nr_events(s->pd);
 	bool seen[PV_OUT_TYPES] = {0};
 	for (size_t i = 0; i < n; i++) {
 		const struct perfev_attr *a = perfev_perfdata_event_attr(s->pd, i);
-		const char *name = perfev_perfdata_event_name(s->pd, i);
 		int t = pv_out_type(a->type);
 		if (seen[t])
 			continue;
 		seen[t] = true;
-		if (!s->fields[t])
-			continue;
-		int e;
-		if ((e = need(s, t, a, name, F_IP, PERF_SAMPLE_IP, "IP", "ip")) < 0 ||
-		    (e = need(s, t, a, name, F_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr")) < 0 ||
-		    (e = need(s, t, a, name, F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src")) < 0 ||
-		    (e = need(s, t, a, name, F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT",
-			      "weight")) < 0 ||
-		    (e = need(s, t, a, name, F_TID | F_PID, PERF_SAMPLE_TID, "TID", "tid")) < 0 ||
-		    (e = need(s, t, a, name, F_TIME, PERF_SAMPLE_TIME, "TIME", "time")) < 0 ||
-		    (e = need(s, t, a, name, F_CPU, PERF_SAMPLE_CPU, "CPU", "cpu")) < 0 ||
-		    (e = need(s, t, a, name, F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs")) < 0 ||
-		    (e = need(s, t, a, name, F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs")) < 0 ||
-		    (e = need(s, t, a, name, F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr")) < 0 ||
-		    (e = need(s, t, a, name, F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE",
-			      "data_page_size")) < 0 ||
-		    (e = need(s, t, a, name, F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE",
-			      "code_page_size")) < 0)
+		int e = pv_script_check_attr(s, a, perfev_perfdata_event_name(s->pd, i));
+		if (e < 0)
 			return e;
-		if ((s->fields[t] & (F_SYM | F_DSO)) && !(a->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
-			if (s->user_set[t] & (F_SYM | F_DSO))
-				return pv_error(EINVAL, "Display of symbols requested but neither sample IP nor sample "
-						"address available: record with IP to print sym or dso");
-			s->fields[t] &= ~(uint32_t)(F_SYM | F_DSO | F_SYMOFF);
-		}
-		if ((s->fields[t] & F_SYMOFF) && !(s->fields[t] & F_SYM))
-			return pv_error(EINVAL, "Display of offsets requested but symbol is not selected: add sym to -F");
 	}
 	return 0;
 }

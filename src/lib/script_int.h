@@ -12,7 +12,7 @@ enum pv_field {
 	F_IREGS = 1u << 14, F_UREGS = 1u << 15, F_BRSTACK = 1u << 16, F_FLAGS = 1u << 17,
 	F_DATA_SRC = 1u << 18, F_WEIGHT = 1u << 19, F_PHYS_ADDR = 1u << 20, F_MISC = 1u << 21,
 	F_DATA_PAGE_SIZE = 1u << 22, F_CODE_PAGE_SIZE = 1u << 23, F_CGROUP = 1u << 24,
-	F_BPF_OUTPUT = 1u << 25, F_OTHER = 1u << 31 /* accepted perf names perfev does not print */
+	F_BPF_OUTPUT = 1u << 25, F_INS_LAT = 1u << 26, F_OTHER = 1u << 31 /* accepted perf names perfev does not print */
 };
 
 #define PV_OUT_TYPES 7 /* hw, sw, tracepoint, hw_cache, raw, breakpoint, other */
@@ -28,15 +28,22 @@ struct pv_script {
 	uint64_t combined_sample_type; /* of the attrs seen so far (pipe mode) */
 	bool checked;
 	int name_width;
+	int data_src_width;
 	struct pv_buf line;
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
+	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
+	bool tp_loaded;
 	int err;
 };
 
 bool pv_script_in_buildids(struct pv_script *s, const char *path);
 int pv_script_parse_fields(struct pv_script *s, const char *spec);
 int pv_script_check(struct pv_script *s);
+int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const char *name);
 int pv_out_type(uint32_t attr_type);
+/* script_trace.c: the file's tracepoint formats; the `trace` field. */
+void pv_script_load_tracing(struct pv_script *s);
+void pv_script_trace(struct pv_script *s, const struct perfev_sample *smp);
 void pv_script_sample(struct pv_script *s, const struct perfev_record *r);
 void pv_script_side(struct pv_script *s, const struct perfev_record *r);
 void pv_script_json(struct pv_script *s, const struct perfev_record *r);

@@ -23,8 +23,7 @@ static bool wanted(const struct perfev_script_opts *o, uint32_t type)
 		return o->show_switch_events;
 	case PERF_RECORD_NAMESPACES:
 		return o->show_namespace_events;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_LOST: /* perf does not show LOST_SAMPLES */
 		return o->show_lost_events;
 	case PERFEV_RECORD_FINISHED_ROUND:
 		return o->show_round_events;
@@ -51,6 +50,10 @@ void pv_script_side(struct pv_script *s, const struct perfev_record *r)
 		case PERF_RECORD_MMAP2: rtid = r->u.mmap.tid; pid = a && !a->sample_id_all ? r->u.mmap.pid : pid; break;
 		case PERF_RECORD_FORK:
 		case PERF_RECORD_EXIT: rtid = r->u.fork.tid; pid = a && !a->sample_id_all ? r->u.fork.pid : pid; break;
+		case PERF_RECORD_NAMESPACES:
+			rtid = r->u.namespaces.tid;
+			pid = a && !a->sample_id_all ? r->u.namespaces.pid : pid;
+			break;
 		default: break;
 		}
 		if (a && !a->sample_id_all) {
@@ -63,7 +66,8 @@ void pv_script_side(struct pv_script *s, const struct perfev_record *r)
 			/* the name shown is the record's thread's */
 			uint32_t save = f & F_COMM;
 			if (save) {
-				P("%16s ", perfev_session_comm(s->session, rtid));
+				bool wide = (s->fields[pv_out_type(a->type)] & F_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
+				P(wide ? "%s " : "%16s ", perfev_session_comm(s->session, rtid));
 				f &= ~(uint32_t)F_COMM;
 			}
 			pv_script_start(s, r, f, pid, tid, time, cpu, false);
@@ -122,10 +126,19 @@ void pv_script_side(struct pv_script *s, const struct perfev_record *r)
 	case PERF_RECORD_LOST_SAMPLES:
 		P(" lost %llu\n", (unsigned long long)r->u.lost_samples.lost);
 		break;
-	case PERF_RECORD_NAMESPACES:
-		P(" %d/%d - nr_namespaces: %llu\n", (int)r->u.namespaces.pid, (int)r->u.namespaces.tid,
-		  (unsigned long long)r->u.namespaces.nr);
+	case PERF_RECORD_NAMESPACES: {
+		static const char *const ns[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
+		uint32_t nr = (uint32_t)r->u.namespaces.nr;
+		P(" %d/%d - nr_namespaces: %u\n\t\t[", (int)r->u.namespaces.pid, (int)r->u.namespaces.tid, nr);
+		for (uint32_t i = 0; i < nr; i++) {
+			if (i && i % 4 == 0)
+				P("\n\t\t ");
+			P("%u/%s: %llu/%#llx%s", i, i < 7 ? ns[i] : "UNKNOWN",
+			  (unsigned long long)r->u.namespaces.dev_inode[2 * i],
+			  (unsigned long long)r->u.namespaces.dev_inode[2 * i + 1], i + 1 != nr ? ", " : "]\n");
+		}
 		break;
+	}
 	default:
 		P("\n");
 	}

@@ -38,6 +38,10 @@ struct perfev_session {
 	size_t cap_hash;
 	struct sproc *procs;
 	size_t nr_procs, cap_procs;
+	int32_t *phash; /* pid -> index into procs, -1 empty; size cap_phash */
+	size_t cap_phash;
+	/* the last map found, per address space kind (user, kernel): samples hit the same few */
+	struct { int64_t pid; size_t proc, map; bool valid; } last[2];
 	char **strings; /* paths, owned */
 	size_t nr_strings, cap_strings;
 };
@@ -65,6 +69,7 @@ PERFEV_API void perfev_session_free(struct perfev_session *s)
 	for (size_t i = 0; i < s->nr_procs; i++)
 		free(s->procs[i].maps);
 	free(s->procs);
+	free(s->phash);
 	for (size_t i = 0; i < s->nr_strings; i++)
 		free(s->strings[i]);
 	free(s->strings);
@@ -136,16 +141,53 @@ static int set_comm(struct sthread *t, const char *comm, uint64_t time)
 	return 0;
 }
 
+static size_t phash(int64_t pid, size_t cap) { return ((uint64_t)pid * 0x9E3779B97F4A7C15ULL >> 20) & (cap - 1); }
+
+static struct sproc *find_proc(struct perfev_session *s, int64_t pid)
+{
+	if (!s->cap_phash)
+		return NULL;
+	for (size_t h = phash(pid, s->cap_phash); s->phash[h] >= 0; h = (h + 1) & (s->cap_phash - 1))
+		if (s->procs[s->phash[h]].pid == pid)
+			return &s->procs[s->phash[h]];
+	return NULL;
+}
+
+static int prehash(struct perfev_session *s)
+{
+	size_t cap = s->cap_phash ? s->cap_phash * 2 : 256;
+	int32_t *h = malloc(cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	memset(h, 0xff, cap * sizeof(*h));
+	for (size_t i = 0; i < s->nr_procs; i++) {
+		size_t k = phash(s->procs[i].pid, cap);
+		while (h[k] >= 0)
+			k = (k + 1) & (cap - 1);
+		h[k] = (int32_t)i;
+	}
+	free(s->phash);
+	s->phash = h;
+	s->cap_phash = cap;
+	return 0;
+}
+
 static struct sproc *get_proc(struct perfev_session *s, int64_t pid)
 {
-	for (size_t i = s->nr_procs; i-- > 0;)
-		if (s->procs[i].pid == pid)
-			return &s->procs[i];
+	struct sproc *p = find_proc(s, pid);
+	if (p)
+		return p;
+	if ((s->nr_procs + 1) * 2 > s->cap_phash && prehash(s) < 0)
+		return NULL;
 	if (pv_grow(&s->procs, &s->cap_procs, s->nr_procs + 1, sizeof(*s->procs)) < 0)
 		return NULL;
-	struct sproc *p = &s->procs[s->nr_procs++];
+	p = &s->procs[s->nr_procs];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	size_t k = phash(pid, s->cap_phash);
+	while (s->phash[k] >= 0)
+		k = (k + 1) & (s->cap_phash - 1);
+	s->phash[k] = (int32_t)s->nr_procs++;
 	return p;
 }
 
@@ -247,7 +289,7 @@ static int process_fork(struct perfev_session *s, const struct perfev_record *r,
 	parent = find_thread(s, r->u.fork.ptid); /* get_thread may have moved it */
 	child = find_thread(s, r->u.fork.tid);
 	child->pid = (int32_t)r->u.fork.pid;
-	if (parent && parent != child && parent->nr_comms) {
+	if (parent != child && ((parent && parent->nr_comms) || r->u.fork.ptid == 0)) {
 		const char *pc = perfev_session_comm(s, r->u.fork.ptid);
 		if (set_comm(child, pc, time) < 0)
 			return -ENOMEM;
@@ -317,7 +359,7 @@ PERFEV_API const char *perfev_session_comm(struct perfev_session *s, uint32_t ti
 		return "swapper";
 	if (!t && !(t = get_thread(s, -1, tid)))
 		return ":?";
-	if (!t->unnamed && asprintf(&t->unnamed, ":%u", tid) < 0)
+	if (!t->unnamed && asprintf(&t->unnamed, ":%d", (int)tid) < 0) /* perf: pid_t, so -1 is ":-1" */
 		t->unnamed = NULL;
 	return t->unnamed ? t->unnamed : ":?";
 }
@@ -360,14 +402,28 @@ static const struct smap *lookup(const struct sproc *p, uint64_t addr, uint64_t 
 PERFEV_API const struct perfev_map *perfev_session_find_map(struct perfev_session *s, uint32_t pid, uint32_t tid,
 							    uint8_t cpumode, uint64_t addr, uint64_t time)
 {
-	int64_t key = kernel_mode(cpumode) ? -1 : (int64_t)pid;
-	if (key != -1 && (int32_t)pid == -1) {
+	bool k = kernel_mode(cpumode);
+	int64_t key = k ? -1 : (int64_t)pid;
+	if (!k && (int32_t)pid == -1)
 		key = perfev_session_thread_pid(s, tid);
-	}
-	for (size_t i = 0; i < s->nr_procs; i++)
-		if (s->procs[i].pid == key) {
-			const struct smap *m = lookup(&s->procs[i], addr, time);
-			return m ? &m->map : NULL;
+	/* a map valid at `time` is the only one there: later ones end it */
+	if (s->last[k].valid && s->last[k].pid == key && s->last[k].proc < s->nr_procs) {
+		const struct sproc *p = &s->procs[s->last[k].proc];
+		if (s->last[k].map < p->nr) {
+			const struct smap *m = &p->maps[s->last[k].map];
+			if (addr >= m->map.start && addr < m->map.end && m->t_start <= time && time < m->t_end)
+				return &m->map;
 		}
-	return NULL;
+	}
+	struct sproc *p = find_proc(s, key);
+	if (!p)
+		return NULL;
+	const struct smap *m = lookup(p, addr, time);
+	if (!m)
+		return NULL;
+	s->last[k].pid = key;
+	s->last[k].proc = (size_t)(p - s->procs);
+	s->last[k].map = (size_t)(m - p->maps);
+	s->last[k].valid = true;
+	return &m->map;
 }

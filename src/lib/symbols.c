@@ -8,7 +8,7 @@
 #include "symbols_int.h"
 #include "perfev/symbols.h"
 
-#include <elfutils/debuginfod.h>
+#include "debuginfod_dl.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

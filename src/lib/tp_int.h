@@ -44,4 +44,10 @@ struct pv_td_visitor {
 int pv_tracing_data_walk(const void *data, size_t len, const struct pv_td_visitor *v,
 			 size_t *used);
 
+/* perf.data's TRACING_DATA feature for the tracepoint events among attrs
+ * (empty when there are none, or tracefs cannot be read). */
+struct pv_buf;
+struct perfev_attr;
+void pv_feat_tracing_data(struct pv_buf *out, const struct perfev_attr *attrs, size_t nr);
+
 #endif

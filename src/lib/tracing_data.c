@@ -160,6 +160,21 @@ PERFEV_API int perfev_tracing_data_write_evlist(const struct perfev_evlist *list
 	return r;
 }
 
+void pv_feat_tracing_data(struct pv_buf *out, const struct perfev_attr *attrs, size_t nr)
+{
+	uint64_t *ids = calloc(nr ? nr : 1, sizeof(*ids));
+	size_t n = 0;
+	for (size_t i = 0; ids && i < nr; i++)
+		if (attrs[i].type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = attrs[i].config;
+	void *data = NULL;
+	size_t len = 0;
+	if (n && perfev_tracing_data_write(ids, n, 0, &data, &len) == 0)
+		pv_buf_add(out, data, len);
+	free(data);
+	free(ids);
+}
+
 /* ---- reading ---------------------------------------------------------------- */
 struct reader {
 	const uint8_t *p;

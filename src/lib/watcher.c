@@ -116,6 +116,8 @@ static int resolve_target(struct perfev_watcher *w, const char *target)
 	if ((r = pv_wsym_bias(w->sym, w->exe, &bias)) < 0)
 		return r;
 	w->addr = vaddr + bias;
+	if (!w->len && w->type == PERFEV_WATCH_X)
+		w->len = sizeof(long); /* an execute breakpoint covers one instruction */
 	if (!w->len)
 		w->len = (size == 1 || size == 2 || size == 4 || size == 8) ? size : 8;
 	return 0;
@@ -221,8 +223,11 @@ static void on_sample(struct perfev_watcher *w, const struct perfev_sample *s)
 	a.time = s->time;
 	a.addr = s->addr ? s->addr : w->addr;
 	a.trap_ip = s->ip;
-	uint64_t insn;
-	pv_wsym_insn_before(w->sym, s->ip, &insn);
+	uint64_t insn = s->ip;
+	/* data breakpoints trap after the access; an execute breakpoint faults
+	 * before its instruction, so the IP is the instruction itself */
+	if (w->type != PERFEV_WATCH_X)
+		pv_wsym_insn_before(w->sym, s->ip, &insn);
 	frame_of(w, insn, &a.insn);
 	size_t n = 0;
 	if (pv_grow(&w->frames, &w->cap_frames, s->callchain_nr + 1, sizeof(*w->frames)) == 0) {

@@ -275,7 +275,7 @@ Test(interop_parse, raw_pmu_and_groups, .timeout = 120)
 		"{cs,faults}:S", "{cs,faults}:W", "{cs:p,faults}:p", "{cs,faults}:G",
 		"cs,{faults,dummy}:H", "{cs:u,faults:k}:k", "{task-clock,cs,faults}:uD",
 		"{cs:G,faults}:p", "{cs,faults}:P", "{cs:H,faults:pp}:pu", "msr/event=0x1ff/",
-		"grp{cs,faults}:u", "{cs,faults}:u,grp2{dummy}", "{cs},{faults}", "{cs,faults},cs",
+		"{cs,faults:D}", "{cs,faults:e}:D", "{cs:e,faults}:k", "grp{cs,faults}:u", "{cs,faults}:u,grp2{dummy}", "{cs},{faults}", "{cs,faults},cs",
 	};
 	TABLE(t);
 }

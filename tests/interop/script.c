@@ -28,11 +28,16 @@ ParameterizedTest(int *shard, interop_script, corpus)
 	cr_assert_gt(n, 0, "no perf.data files in %s", CORPUS_DIR);
 	for (size_t i = (size_t)*shard; i < n; i += SHARDS) {
 		if (!compare_script(files[i], "pid,tid,time,ip,period")) {
-			cr_log_warn("%s holds an Intel PT trace: perfev refuses it with an explanation", files[i]);
+			cr_log_info("%s holds an Intel PT trace: perfev refuses it with an explanation", files[i]);
 			cr_assert(strstr(files[i], "intel_pt"), "%s refused as an AUX trace", files[i]);
 			continue;
 		}
 		compare_script(files[i], "comm,tid,time,event,ip,dso,period");
+		/* side-band lines among the samples, as perf shows them */
+		compare_script(files[i], "comm,pid,tid,time,event,ip,period --show-task-events --show-mmap-events "
+					 "--show-switch-events --show-lost-events --show-namespace-events");
+		/* the default fields, symbol names aside (the symbolizer's, tested with it) */
+		compare_script_filtered(files[i], NULL, "sed -E 's/ [^ ]+ \\(/ SYM (/'");
 	}
 	free_list(files);
 }
@@ -71,6 +76,22 @@ Test(interop_script, perf_record_compressed) { compare_recording("z", "-e cpu-cl
 Test(interop_script, perf_record_system_wide)
 {
 	compare_recording("a", "-e cpu-clock,task-clock -F 1000 -a --switch-events", false);
+}
+
+/* Branch stacks, weights and data sources of the corpus files that have them. */
+Test(interop_script, branch_weight_data_src)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const br[] = {"branch-4.14", "branch_stack_hw_index", "branch_stack_spec",
+					 "callgraph_and_branch-3.8", "raw_callgraph_branch-3.4"};
+	char f[512];
+	for (size_t i = 0; i < sizeof(br) / sizeof(br[0]); i++) {
+		snprintf(f, sizeof(f), "%s/perf.data.%s", CORPUS_DIR, br[i]);
+		compare_script(f, "tid,time,ip,brstack");
+	}
+	snprintf(f, sizeof(f), "%s/perf.data.weight_struct", CORPUS_DIR);
+	compare_script(f, "tid,time,ip,addr,weight,data_src");
 }
 
 /* Where perf refuses a file, perfev says why and fails. */

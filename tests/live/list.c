@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 /* perfev list and perfev attr as commands, on this machine. */
 #include "support.h"
+#include "perfev.h"
 #include <string.h>
 
 Test(live_list, probes_and_json, .timeout = 60)
@@ -47,5 +48,27 @@ Test(live_list, attr_command, .timeout = 60)
 	cr_assert_not_null(caret, "%s", r.err);
 	cr_assert_eq((int)(caret - l2), (int)(q - l1) + 1 + 10, "%s", r.err);
 	cr_assert(strstr(caret, "'q' is not a modifier"));
+	run_result_free(&r);
+}
+
+Test(live_list, unprivileged_user_sees_what_is_allowed, .timeout = 60)
+{
+	require_root();
+	struct perfev_sysctl s;
+	perfev_sysctl_read(&s);
+	if (s.paranoid < 2)
+		cr_skip_test("perf_event_paranoid is %lld here; the user-only case needs 2", (long long)s.paranoid);
+	struct run_result r = run_cmd("setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "
+				      "'%s' list sw --json", PERFEV_BIN);
+	if (r.status == 127 || strstr(r.err, "setpriv:")) {
+		run_result_free(&r);
+		cr_skip_test("cannot run as nobody here (setpriv)");
+	}
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"root\": false"), "%s", r.out);
+	cr_assert(strstr(r.out, "\"kernel\": false"), "%s", r.out);
+	cr_assert(strstr(r.out, "\"name\": \"task-clock\", \"alias\": null, \"pmu\": null, "
+			 "\"description\": \"task time (per-task clock) in ns\", \"type\": 1, \"config\": 1, "
+			 "\"access\": \"user-only\""), "%s", r.out);
 	run_result_free(&r);
 }

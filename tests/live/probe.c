@@ -204,3 +204,42 @@ Test(live_probe, command_leaves_nothing_behind)
 	cr_assert(!probe_events_mention(atoi(pid + 4)), "perfev attr left its probe in uprobe_events");
 	run_result_free(&r);
 }
+
+/* The acceptance, through the command line: perfev stat counts N entries
+ * and N returns, and no probe is left once perfev has ended. */
+static void stat_probes(bool tracefs)
+{
+	require_uprobes();
+	if (tracefs && access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	struct run_result r = run_cmd(
+		"%s %s stat -e 'u:%s:probe_target,u:%s:probe_target%%return' -- %s calls %d 2>&1 & "
+		"p=$!; wait $p; echo pid=$p", tracefs ? "PERFEV_PROBE_TRACEFS=1" : "", PERFEV_BIN,
+		WORKLOAD("calls_n"), WORKLOAD("calls_n"), WORKLOAD("calls_n"), N);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	char want[160];
+	snprintf(want, sizeof(want), "%d      %s", N, tracefs ? "perfev_" : "probe_calls_n:probe_target");
+	const char *first = strstr(r.out, want);
+	cr_assert(first, "no count of %d entries:\n%s", N, r.out);
+	cr_assert(strstr(first + 1, want) && strstr(r.out, "probe_target__return"),
+		  "no count of %d returns:\n%s", N, r.out);
+	const char *pid = strstr(r.out, "pid=");
+	cr_assert(pid);
+	cr_assert(!probe_events_mention(atoi(pid + 4)), "a probe was left behind:\n%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_probe, stat_counts_n_through_the_pmu) { stat_probes(false); }
+Test(live_probe, stat_counts_n_through_tracefs) { stat_probes(true); }
+
+/* A shared library by its name: `calls_n syscalls 25` calls libc's
+ * syscall() 25 + 12 + 1 times. */
+Test(live_probe, library_by_name)
+{
+	require_uprobes();
+	struct run_result r = run_cmd("%s stat -e u:libc.so.6:syscall -- %s syscalls 25 2>&1",
+				      PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "38      probe_libc_so_6:syscall"), "%s", r.out);
+	run_result_free(&r);
+}

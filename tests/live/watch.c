@@ -124,3 +124,22 @@ Test(live_watch, command_explains_a_bad_target)
 	cr_assert(strstr(r.err, "1, 2, 4 or 8"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* -x: an execute breakpoint on a function called N times; -rw: writes too */
+Test(live_watch, command_execute_and_rw)
+{
+	require_root();
+	struct run_result r = run_cmd("%s watch -x -q probe_target -- %s calls 9", PERFEV_BIN,
+				      WORKLOAD("calls_n"));
+	if (r.status != 0 && strstr(r.err, "breakpoint"))
+		cr_skip_test("no hardware breakpoints: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "9 accesses to 0x"), "%s", r.out);
+	cr_assert(strstr(r.out, " probe_target+0x0 ("), "not at the function's entry:\n%s", r.out);
+	cr_assert_null(strstr(r.out, "access #"), "-q printed accesses:\n%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("%s watch -rw -q watched -- %s writes 11", PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "11 accesses to 0x"), "%s", r.out);
+	run_result_free(&r);
+}

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD)
 
@@ -131,6 +133,11 @@ static void check_file(const char *path, bool pipe)
 		cr_assert(perfev_perfdata_feature(pd, PERFEV_FEAT_BUILD_ID, &sz) && sz > 36);
 		cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_CPU_TOPOLOGY));
 		cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_CMDLINE));
+		/* the recorder's path, then its arguments */
+		cr_assert_str_eq(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 1), "record");
+		cr_assert_str_eq(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 3), "cpu-clock");
+		cr_assert_null(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 4));
+		cr_assert(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CPU_TOPOLOGY, 0));
 	}
 	/* unordered: file order */
 	struct seen u = {0};
@@ -335,4 +342,57 @@ Test(unit_perfdata, not_perf_data)
 	cr_assert(strstr(perfev_errmsg(), "version 1"), "%s", perfev_errmsg());
 	cr_assert_null(perfev_perfdata_open("/nonexistent/perf.data"));
 	cr_assert_eq(errno, ENOENT);
+}
+
+/* SIGINT in the middle of writing: a handler that calls finalize and exits
+ * leaves a file that reads back whole. */
+static struct perfev_perfdata_writer *sig_writer;
+static void on_sigint(int sig)
+{
+	(void)sig;
+	perfev_perfdata_writer_finalize(sig_writer);
+	_exit(0);
+}
+
+Test(unit_perfdata, sigint_leaves_a_valid_file)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/sig.data", test_tmpdir());
+	int ready[2];
+	cr_assert_eq(pipe(ready), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct perfev_attr a = attr_of(0);
+		struct perfev_perfdata_event ev = {&a, "cpu-clock", (uint64_t[]){5}, 1};
+		struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true, .compress_level = 1};
+		sig_writer = perfev_perfdata_writer_open(p, -1, &ev, 1, &o);
+		if (!sig_writer)
+			_exit(2);
+		signal(SIGINT, on_sigint);
+		uint8_t buf[256];
+		for (uint64_t t = 1;; t++) {
+			perfev_perfdata_writer_write(sig_writer, buf, sample(buf, &a, 5, t, 0x400000 + t));
+			if (t % 100 == 0)
+				perfev_perfdata_writer_finish_round(sig_writer);
+			if (t == 20000 && write(ready[1], "x", 1) != 1)
+				_exit(3);
+		}
+	}
+	char c;
+	cr_assert_eq(read(ready[0], &c, 1), 1);
+	kill(pid, SIGINT);
+	int st;
+	waitpid(pid, &st, 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer child status %d", st);
+	struct perfev_perfdata *pd = perfev_perfdata_open(p);
+	cr_assert(pd, "%s", perfev_errmsg());
+	struct seen s = {0};
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, collect, &s), 0, "%s", perfev_errmsg());
+	struct perfev_perfdata_stats st2;
+	perfev_perfdata_stats(pd, &st2);
+	cr_assert_geq(st2.nr_records[PERF_RECORD_SAMPLE], 20000);
+	perfev_perfdata_close(pd);
+	close(ready[0]);
+	close(ready[1]);
 }

@@ -337,7 +337,7 @@ Test(unit_record, words)
 	ds.mem_op = PERF_MEM_OP_LOAD;
 	ds.mem_lvl = PERF_MEM_LVL_HIT | PERF_MEM_LVL_L1;
 	perfev_data_src_str(b, sizeof(b), ds.val);
-	cr_assert_str_eq(b, "LOAD|lvl HIT|lvl L1");
+	cr_assert_str_eq(b, "|OP LOAD|LVL L1 hit|SNP N/A|TLB N/A|LCK No|BLK  N/A");
 	cr_assert_str_eq(perfev_record_type_name(PERFEV_RECORD_FINISHED_ROUND), "FINISHED_ROUND");
 	cr_assert_str_eq(perfev_record_type_name(PERF_RECORD_MMAP2), "MMAP2");
 }
