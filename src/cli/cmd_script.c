@@ -32,15 +32,21 @@ static int resolve(void *ctx, struct perfev_session *session, const struct perfe
 		   struct perfev_location *out)
 {
 	struct resolver *r = ctx;
+	/* no map recorded there (another machine's kernel, a user-mode sample
+	 * of a kernel address): perf leaves it unknown, our kallsyms is not asked */
+	if (!map)
+		return -1;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		/* another kernel's addresses: this machine's kallsyms would misname them */
-		if (!r->kernel_syms || !map)
+		if (!r->kernel_syms)
 			return -1;
 		perfev_symbolizer_resolve_kernel(r->sym, addr, r->flags, out);
-	}
-	else
+	} else {
 		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, r->flags, out);
-	return out->symbol || out->dso ? 0 : -1;
+	}
+	/* unresolved: script names the DSO from the map itself, as perf does
+	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
+	return out->symbol ? 0 : -1;
 }
 
 static int run(int argc, char **argv)
