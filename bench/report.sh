@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # bench/report.sh — perfev report against perf report --stdio on the same
 # perf.data files: a frame-pointer recording (-g) and a DWARF one
-# (--call-graph dwarf), each with at least 100k samples of workloads/calls.
-# Prints wall time and peak RSS (/usr/bin/time -v) side by side with ratios.
+# (--call-graph dwarf of a build without frame pointers), each with at least
+# 100k samples of workloads/calls; the flat view alone (--no-children -g none,
+# where neither tool needs the stacks) and with --children (every stack
+# walked, DWARF-unwound). Prints wall time, CPU time (user+sys: the fair
+# number on a shared machine) and peak RSS side by side, with ratios.
 # usage: bench/report.sh [BUILD_DIR=build] [WORK_DIR=/tmp/perfev-bench-report]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,41 +17,41 @@ command -v perf >/dev/null || { echo "bench/report: perf not installed (linux-pe
 [ -x /usr/bin/time ] || { echo "bench/report: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$work"
 
-# 10 us cpu-clock period: 100k samples per CPU-second.
+samples() { perf report -i "$1" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}'; }
+# cpu-clock every 25 us of CPU: 40k samples per CPU-second; calls 1200 runs ~3 s under sampling
 if [ ! -s "$work/fp.data" ]; then
-  perf record -q -g -e cpu-clock -c 10000 -o "$work/fp.data" -- "$build/workloads/calls" 1200 >/dev/null
+  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$build/workloads/calls" 1200 >/dev/null
 fi
 if [ ! -s "$work/dwarf.data" ]; then
   cc -O1 -g -fomit-frame-pointer -fno-inline -o "$work/calls_nofp" workloads/calls.c
-  perf record -q --call-graph dwarf,2048 -e cpu-clock -c 10000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
+  perf record -q --call-graph dwarf,2048 -e cpu-clock -c 25000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
 fi
 
-# run LABEL CMD...: prints "seconds kilobytes" of one run
+# measure CMD...: "wall cpu rss_kb" of the fastest of three runs
 measure() {
-  local log="$work/time.log"
-  /usr/bin/time -v "$@" >"$work/out.txt" 2>"$log" || { echo "failed: $*" >&2; tail -5 "$log" >&2; exit 1; }
-  local wall rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$log" | awk -F: '{ if (NF==3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log")
-  echo "$wall $rss"
+  local best="" line
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" ||
+      { echo "failed: $*" >&2; tail -5 "$work/err.txt" >&2; exit 1; }
+    line=$(awk '{printf "%s %.2f %s", $1, $2 + $3, $4}' "$work/time.txt")
+    if [ -z "$best" ] || awk -v a="${line#* }" -v b="${best#* }" 'BEGIN{split(a,x," "); split(b,y," "); exit !(x[1] < y[1])}'; then
+      best=$line
+    fi
+  done
+  echo "$best"
 }
 
-printf '%-6s %9s | %10s %10s %7s | %10s %10s %7s\n' file samples "perf s" "perfev s" speedup "perf MB" "perfev MB" "mem"
+printf '%-6s %-12s %7s | %7s %7s | %7s %7s %6s | %8s %8s %6s\n' file view samples "perf s" "perfev s" \
+  "perf cpu" "perfev" speedup "perf MB" "perfev MB" mem
 for kind in fp dwarf; do
   f="$work/$kind.data"
-  samples=$(perf report -i "$f" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}')
-  # best of three for the time, the RSS of that run
-  best_p="" best_q=""
-  for i in 1 2 3; do
-    p=$(measure perf report -i "$f" --stdio --sort sym -g none --no-children)
-    q=$(measure "$perfev" report -i "$f" --stdio --sort sym -g none --no-children)
-    if [ -z "$best_p" ] || awk -v a="${p% *}" -v b="${best_p% *}" 'BEGIN{exit !(a<b)}'; then best_p=$p; fi
-    if [ -z "$best_q" ] || awk -v a="${q% *}" -v b="${best_q% *}" 'BEGIN{exit !(a<b)}'; then best_q=$q; fi
+  n=$(samples "$f")
+  for view in --no-children --children; do
+    read -r pw pc pm <<<"$(measure perf report -i "$f" --stdio --sort sym -g none $view)"
+    read -r qw qc qm <<<"$(measure "$perfev" report -q -i "$f" --stdio --sort sym -g none $view)"
+    awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {
+      printf "%-6s %-12s %7s | %7.2f %7.2f | %7.2f %7.2f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw, pc, qc,
+             (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
   done
-  read -r pt pm <<<"$best_p"
-  read -r qt qm <<<"$best_q"
-  awk -v k="$kind" -v n="$samples" -v pt="$pt" -v qt="$qt" -v pm="$pm" -v qm="$qm" 'BEGIN {
-    printf "%-6s %9s | %10.3f %10.3f %6.1fx | %10.1f %10.1f %6.2fx\n", k, n, pt, qt,
-           (qt > 0 ? pt / qt : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
 done
-echo "(speedup: perf time / perfev time, target >= 5x fp, >= 10x dwarf; mem: perfev RSS / perf RSS, target <= 0.5)"
+echo "speedup: perf CPU time / perfev CPU time (targets: >= 5x fp, >= 10x dwarf); mem: perfev peak RSS / perf's (target <= 0.5)"

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: perf event strings. Any input must parse or fail with an
+ * Fuzz target: perf event strings (and sysfs format/ texts). Any input must parse or fail with an
  * error position inside the string, never crash, leak or hang; what parses
  * must print as JSON. PMUs and tracepoints come from the fake trees under
  * tests/data/, so runs do not depend on the machine.
@@ -59,6 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	perfev_evlist_free(l);
+	/* the same bytes as a sysfs format/ file ("config1:0-7,32-35") */
+	int field;
+	uint64_t mask;
+	if (perfev_pmu_format_parse(s, &field, &mask) == 0 && (field < 0 || field > 3 || !mask))
+		abort();
 	free(s);
 	return 0;
 }

@@ -113,7 +113,8 @@ struct perfev_counters;
  * Opens every event of list on every place the target names: one fd per
  * event per CPU (CPUS, CGROUP) or per thread (THREAD, PROCESS, CHILD).
  * Groups of the list become kernel groups, read in one read(2) with
- * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|LOST. The
+ * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|LOST (on kernels
+ * that refuse LOST, or GROUP with inherit, without them: one read each). The
  * attrs in list get those read_format bits, `inherit` (unless no_inherit),
  * and, for leaders, `disabled` (plus `enable_on_exec` for a CHILD).
  * As perf does, an event the kernel rejects (EINVAL) with exclude_guest or

@@ -97,9 +97,15 @@ struct perfev_parse_error {
 /*
  * Parses an event string in perf's syntax (comma lists, groups {a,b}:mod,
  * symbolic/cache/raw/pmu/tracepoint/breakpoint events, modifiers, terms)
- * and appends its events to list. On failure nothing is appended, err (if
- * not NULL) says where and why, and -EINVAL (or -ENOENT for an unknown
- * event or PMU) is returned.
+ * and appends its events to list, with perf 6.1's semantics: the attrs
+ * perf's parser builds (exclude_guest by default, modifier rules, sample
+ * period 1 for breakpoints and tracepoints, which counting callers clear as
+ * perf stat does), names as perf gives them, groups as leaders, and what is
+ * not an attr bit in perfev_evsel_flags(). On failure nothing is appended,
+ * err (if not NULL) says where and why, perfev_errmsg() says the same, and
+ * -errno is returned: EINVAL (syntax), ENOENT (unknown event, PMU or
+ * tracepoint), ERANGE (a value too big for its bits), EACCES (tracefs not
+ * readable), ENOMEM.
  */
 PERFEV_API int perfev_evlist_parse(struct perfev_evlist *list, const char *events,
 				   struct perfev_parse_error *err);

@@ -122,6 +122,12 @@ PERFEV_API bool perfev_perfdata_has_feature(const struct perfev_perfdata *pd, in
 PERFEV_API const void *perfev_perfdata_feature(const struct perfev_perfdata *pd, int feat, size_t *size);
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID), or NULL. */
 PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata *pd, int feat);
+/*
+ * The idx-th string of a list feature, or NULL past its end: CMDLINE (the
+ * recorder's path, then its arguments), CPU_TOPOLOGY (the core sibling lists,
+ * then the thread sibling lists), PMU_MAPPINGS ("type name" pairs as "name").
+ */
+PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx);
 /* The name perf gives a feature ("hostname", "build_id", ...). */
 PERFEV_API const char *perfev_feat_name(int feat);
 

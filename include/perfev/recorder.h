@@ -61,6 +61,7 @@ struct perfev_record_stats {
 	uint64_t wakeups;       /* times the drain loop woke */
 	bool command_ran;       /* a command was started and has been waited for */
 	int command_status;     /* its wait status (see waitpid(2)) */
+	bool user_only;         /* perf_event_paranoid forbade the kernel: user space only */
 };
 
 struct perfev_recorder;

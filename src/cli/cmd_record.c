@@ -2,6 +2,7 @@
  * system into perf.data (the recorder library does the work). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "report.h"
 #include "cli_events.h"
 #include "perfev.h"
 
@@ -36,14 +37,19 @@ static void usage(FILE *f)
 		"                          perf.data.old); '-' writes a pipe-mode stream to stdout\n"
 		"      --switch-events     record context switches\n"
 		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
-		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n");
+		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n"
+		"      --flame FILE.svg    then write a flame graph of the recording (as perfev report --flame)\n"
+		"      --pprof FILE.pb.gz  ... a pprof profile; --firefox FILE.json a Firefox Profiler one;\n"
+		"      --folded FILE       ... folded stacks\n");
 }
 
-static struct perfev_recorder *g_rec;
+static struct perfev_recorder *volatile g_rec;
+static volatile sig_atomic_t g_stop; /* a signal came before the recorder existed */
 
 static void on_signal(int sig)
 {
 	(void)sig;
+	g_stop = 1;
 	perfev_recorder_stop(g_rec); /* async-signal-safe */
 }
 
@@ -92,9 +98,13 @@ static int cmd_record(int argc, char **argv)
 		{"mmap-pages", required_argument, 0, 'm'},
 		{"compression-level", optional_argument, 0, 'z'},
 		{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
+		{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
+		{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
 		{"filter", required_argument, 0, 'f'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
+	struct report_exports x = {0}; /* record, then report's exports of the file */
+	const char *export_from = NULL;
 	struct perfev_record_opts o = {.size = sizeof(o)};
 	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
@@ -155,6 +165,10 @@ static int cmd_record(int argc, char **argv)
 		case 'S':
 			o.switch_events = true;
 			break;
+		case 256: x.flame = optarg; break;
+		case 257: x.pprof = optarg; break;
+		case 258: x.firefox = optarg; break;
+		case 259: x.folded = optarg; break;
 		case 'h':
 			usage(stdout);
 			ret = 0;
@@ -175,6 +189,11 @@ static int cmd_record(int argc, char **argv)
 		if (!fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode))
 			o.output = "-";
 	}
+	if (report_exports_wanted(&x) && o.output && !strcmp(o.output, "-")) {
+		cli_error("record", "--flame/--pprof/--firefox/--folded read the recording back: "
+			  "write it to a file (-o FILE), not a pipe");
+		goto out;
+	}
 	/* Signals before the recorder exists must not kill us half-way either. */
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
@@ -186,6 +205,14 @@ static int cmd_record(int argc, char **argv)
 		cli_error("record", "%s", perfev_errmsg());
 		goto out;
 	}
+	if (g_stop)
+		perfev_recorder_stop(g_rec);
+	struct perfev_record_stats s0;
+	perfev_recorder_stats(g_rec, &s0);
+	if (s0.user_only)
+		fprintf(stderr, "perfev record: kernel.perf_event_paranoid forbids kernel samples to this "
+				"user: recording user space only (fix: run as root, or "
+				"sysctl -w kernel.perf_event_paranoid=1)\n");
 	int e = perfev_recorder_run(g_rec);
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
@@ -209,12 +236,15 @@ static int cmd_record(int argc, char **argv)
 				"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
 			(unsigned long long)s.throttled);
 	ret = e < 0 ? 1 : s.command_ran ? perfev_exit_code(s.command_status) : 0;
+	export_from = e >= 0 && report_exports_wanted(&x) ? name : NULL;
 	if (e < 0 && s.command_ran && perfev_exit_code(s.command_status))
 		ret = perfev_exit_code(s.command_status);
 out:
-	perfev_recorder_free(g_rec);
+	perfev_recorder_free(g_rec); /* finishes the file */
 	g_rec = NULL;
 	perfev_evlist_free(events);
+	if (export_from && report_export_file("record", export_from, &x))
+		ret = ret ? ret : 1;
 	return ret;
 }
 CLI_COMMAND(record, cmd_record, "sample a command or the system into perf.data");

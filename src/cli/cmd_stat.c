@@ -492,9 +492,14 @@ static int cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	r.out = stderr;
-	if (o.output && !(r.out = fopen(o.output, "w"))) {
-		status = cli_error("stat", "cannot write %s: %s", o.output, strerror(errno));
-		goto out;
+	if (o.output) {
+		if (!(r.out = fopen(o.output, "w"))) {
+			status = cli_error("stat", "cannot write %s: %s", o.output, strerror(errno));
+			goto out;
+		}
+		/* as perf, a file says when the counting began (ctime ends in \n) */
+		time_t now = time(NULL);
+		fprintf(r.out, "# started on %s\n", ctime(&now));
 	}
 	r.what = describe(&o);
 	r.stat = perfev_stat_new(r.list, o.per_place ? PERFEV_AGGR_PLACE : PERFEV_AGGR_GLOBAL);

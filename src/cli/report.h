@@ -30,4 +30,19 @@ int report_print_stdio(const struct perfev_profile *p, const struct report_view 
 /* The same entries as JSON. */
 int report_print_json(const struct perfev_profile *p, const struct report_view *v, FILE *out);
 
+/* The export files of report (and record, which exports what it recorded). */
+struct report_exports {
+	const char *flame, *pprof, *firefox, *folded; /* paths; NULL: not wanted ("-": stdout) */
+	const char *title;
+};
+static inline bool report_exports_wanted(const struct report_exports *x)
+{
+	return x->flame || x->pprof || x->firefox || x->folded;
+}
+/* Writes the wanted exports of p; 0, or 1 after printing what failed. */
+int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
+			 const char *subtitle, enum perfev_profile_value value);
+/* Loads a perf.data file (quietly, notes aside) and writes its exports. */
+int report_export_file(const char *cmd, const char *input, const struct report_exports *x);
+
 #endif

@@ -492,3 +492,63 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 	free(e);
 	return pv_export_write(&b, out, "report JSON") < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
 }
+
+/* ---- exports ------------------------------------------------------------------- */
+static int write_export(const char *cmd,
+			int (*fn)(const struct perfev_profile *, const struct perfev_export_options *, FILE *),
+			const struct perfev_profile *p, const struct perfev_export_options *o,
+			const char *path, const char *what)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f)
+		return cli_error(cmd, "cannot write the %s to %s: %s (check the directory exists and is writable)",
+				 what, path, strerror(errno));
+	int r = fn(p, o, f);
+	if (f != stdout && fclose(f) != 0 && r >= 0)
+		r = pv_error(EIO, "closing %s: %s", path, strerror(errno));
+	if (r < 0)
+		return cli_error(cmd, "writing the %s to %s: %s", what, path, perfev_errmsg());
+	if (f != stdout)
+		fprintf(stderr, "perfev %s: wrote the %s to %s\n", cmd, what, path);
+	return 0;
+}
+
+int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
+			 const char *subtitle, enum perfev_profile_value value)
+{
+	struct perfev_export_options eo = {.size = sizeof(eo), .value = value, .title = x->title,
+					   .subtitle = subtitle};
+	int ret = 0;
+	if (x->flame && write_export(cmd, perfev_export_flame, p, &eo, x->flame, "flame graph"))
+		ret = 1;
+	if (x->pprof && write_export(cmd, perfev_export_pprof, p, &eo, x->pprof, "pprof profile"))
+		ret = 1;
+	if (x->firefox && write_export(cmd, perfev_export_firefox, p, &eo, x->firefox, "Firefox profile"))
+		ret = 1;
+	if (x->folded && write_export(cmd, perfev_export_folded, p, &eo, x->folded, "folded stacks"))
+		ret = 1;
+	return ret;
+}
+
+static void quiet_note(void *ctx, const char *msg)
+{
+	fprintf(stderr, "perfev %s: note: %s\n", (const char *)ctx, msg);
+}
+
+int report_export_file(const char *cmd, const char *input, const struct report_exports *x)
+{
+	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD,
+					      .event = -1, .note = quiet_note, .note_ctx = (void *)cmd};
+	if (x->firefox)
+		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
+	if (!p)
+		return cli_error(cmd, "reading %s back for the exports: %s", input, perfev_errmsg());
+	char subtitle[256];
+	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s",
+		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name);
+	int ret = report_write_exports(cmd, p, x, subtitle, PERFEV_VALUE_SAMPLES);
+	perfev_profile_free(p);
+	return ret;
+}

@@ -176,6 +176,14 @@ static int open_one(struct perfev_counters *c, const struct perfev_target *t, si
 		flags = PERF_FLAG_PID_CGROUP;
 	}
 	int fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	if (fd == -EINVAL && a->inherit && (c->read_format & PERF_FORMAT_GROUP) && ev == 0) {
+		/* kernels before 4.13 refuse inherit with PERF_FORMAT_GROUP (the
+		 * manual's "inherit does not work for ... PERF_FORMAT_GROUP"):
+		 * read every counter on its own instead */
+		c->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+		a->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	}
 	if (fd == -EINVAL && (c->read_format & PERF_FORMAT_LOST)) {
 		/* kernels before 6.0 do not know PERF_FORMAT_LOST */
 		c->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
@@ -434,9 +442,35 @@ static int read_group(struct perfev_counters *c, size_t li, size_t pl)
 	return r;
 }
 
+/* Without PERF_FORMAT_GROUP: { value, time_enabled, time_running, id, [lost] }. */
+static int read_single(struct perfev_counters *c, size_t ev, size_t pl)
+{
+	uint64_t buf[5] = {0};
+	size_t words = c->read_format & PERF_FORMAT_LOST ? 5 : 4;
+	ssize_t n;
+	do
+		n = read(c->fd[AT(c, ev, pl)], buf, words * sizeof(uint64_t));
+	while (n < 0 && errno == EINTR);
+	const char *name = perfev_evsel_name(perfev_evlist_at(c->list, ev));
+	if (n < 0)
+		return pv_error(errno, "reading '%s': %s", name, strerror(errno));
+	if ((size_t)n < words * sizeof(uint64_t))
+		return pv_error(EIO, "reading '%s': short read (%zd bytes)", name, n);
+	c->count[AT(c, ev, pl)] = (struct perfev_count){buf[0], buf[1], buf[2], words == 5 ? buf[4] : 0};
+	return 0;
+}
+
 PERFEV_API int perfev_counters_read(struct perfev_counters *c)
 {
 	for (size_t ev = 0; ev < c->nev; ev++) {
+		if (!(c->read_format & PERF_FORMAT_GROUP)) {
+			for (size_t pl = 0; pl < c->nplaces; pl++) {
+				int r = c->fd[AT(c, ev, pl)] < 0 ? 0 : read_single(c, ev, pl);
+				if (r < 0)
+					return r;
+			}
+			continue;
+		}
 		if (!perfev_evsel_is_leader(perfev_evlist_at(c->list, ev)))
 			continue;
 		for (size_t pl = 0; pl < c->nplaces; pl++) {

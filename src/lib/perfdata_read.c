@@ -458,6 +458,31 @@ PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata 
 	return s;
 }
 
+PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, feat) ? perfev_perfdata_feature(pd, feat, &size) : NULL;
+	if (!p)
+		return NULL;
+	struct pv_cur c = {p, p + size, pd->swap, false, NULL};
+	int lists = feat == PERFEV_FEAT_CPU_TOPOLOGY ? 2 : 1;
+	for (int l = 0; l < lists; l++) {
+		uint32_t nr = cur_u32(&c, "nr");
+		for (uint32_t i = 0; i < nr && !c.bad; i++) {
+			const char *str;
+			if (feat == PERFEV_FEAT_PMU_MAPPINGS) {
+				cur_u32(&c, "pmu type");
+			}
+			str = pv_feat_get_string(&c);
+			if (!str)
+				return NULL;
+			if (idx-- == 0)
+				return str;
+		}
+	}
+	return NULL;
+}
+
 PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct perfev_perfdata_info *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -780,10 +805,22 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
 }
 
+/* Pages of the map this far behind the reading point are given back
+ * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
+ * record still queued for time ordering, just reads the file again), so a
+ * report's peak memory does not grow with the file. */
+#define PV_MAP_KEEP (16ull << 20)
+
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
-	uint64_t off = start;
+	uint64_t off = start, released = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
+		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
+			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
+			released = upto;
+		}
 		const uint8_t *b = pd->map + off;
 		uint16_t sz;
 		memcpy(&sz, b + 6, 2);

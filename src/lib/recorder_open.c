@@ -78,6 +78,7 @@ static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, in
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+		r->stats.user_only = fd >= 0;
 	}
 	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
 		return -ESRCH; /* the thread exited meanwhile: skip it */
@@ -116,14 +117,20 @@ int rec_open_events(struct perfev_recorder *r)
 				int fd = open_one(r, ev, c, t, group_fd);
 				if (fd == -ESRCH)
 					continue;
-				if (fd < 0)
+				if (fd < 0) {
+					char why[1024]; /* errmsg's buffer is about to be rewritten */
+					snprintf(why, sizeof(why), "%s", perfev_errmsg());
 					return pv_error(-fd, "cannot open %s on CPU %d: %s",
-							perfev_evsel_name(es), r->cpus[c], perfev_errmsg());
+							perfev_evsel_name(es), r->cpus[c], why);
+				}
 				REC_FD(r, ev, c, t) = fd;
 				const char *filter = perfev_evsel_filter(es);
-				if (filter && perfev_tp_filter_set(NULL, 0, fd, filter) < 0)
-					return pv_error(errno, "event %s: %s", perfev_evsel_name(es),
-							perfev_errmsg());
+				if (filter && perfev_tp_filter_set(NULL, 0, fd, filter) < 0) {
+					int e = errno;
+					char why[1024];
+					snprintf(why, sizeof(why), "%s", perfev_errmsg());
+					return pv_error(e, "event %s: %s", perfev_evsel_name(es), why);
+				}
 				perfev_ioc_id(fd, &r->ids[ev][c * r->ntids + t]);
 				if (!r->rings[c]) {
 					r->rings[c] = perfev_ring_mmap(fd, r->opts.mmap_pages, false);

@@ -210,14 +210,17 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 		}
 	}
 	if (f & F_DSO) {
-		const char *dso = have && loc.dso ? loc.dso : NULL;
+		/* the dso is the map's, as perf names it: an address no map of the
+		 * recording holds is [unknown] whatever the symbolizer could guess */
 		char kbuf[256];
-		if (!dso && map)
-			dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+		const char *dso = map ? dso_name(s, map, smp->pid, kbuf, sizeof(kbuf)) : NULL;
 		P(" (%s)", dso ? dso : "[unknown]");
 	}
-	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file)
-		P("\n  %s:%u", loc.lines[loc.nr_lines - 1].file, loc.lines[loc.nr_lines - 1].line);
+	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file) {
+		/* perf shows the file's base name (its srcline_full_filename is off) */
+		const char *file = loc.lines[loc.nr_lines - 1].file, *slash = strrchr(file, '/');
+		P("\n  %s:%u", slash ? slash + 1 : file, loc.lines[loc.nr_lines - 1].line);
+	}
 }
 
 /* perf prints a callchain entry relative to its map (ip - start + pgoff)

@@ -8,7 +8,7 @@
 #include "symbols_int.h"
 #include "perfev/symbols.h"
 
-#include <elfutils/debuginfod.h>
+#include "debuginfod_dl.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +103,8 @@ static const char *sym_name(struct perfev_symbolizer *s, const char *raw, unsign
 	return d;
 }
 
-static struct pv_dso *dso_for(struct perfev_symbolizer *s, int pid, const char *path,
-			      const uint8_t *bid, size_t bid_len, const struct perfev_map *m)
+struct pv_dso *pv_symbolizer_dso(struct perfev_symbolizer *s, int pid, const char *path,
+				 const uint8_t *bid, size_t bid_len, const struct perfev_map *m)
 {
 	char key[PATH_MAX + 128];
 	if (bid_len && bid_len <= PERFEV_BUILD_ID_MAX) {
@@ -147,7 +147,7 @@ PERFEV_API int perfev_symbolizer_load(struct perfev_symbolizer *s, int pid, cons
 {
 	if (!s || !path)
 		return pv_error(EINVAL, "perfev_symbolizer_load: no symbolizer or path");
-	struct pv_dso *d = dso_for(s, pid, path, build_id, build_id_len, NULL);
+	struct pv_dso *d = pv_symbolizer_dso(s, pid, path, build_id, build_id_len, NULL);
 	if (!d)
 		return pv_error(ENOMEM, "out of memory loading %s", path);
 	return (int)d->syms.nr;
@@ -284,7 +284,7 @@ PERFEV_API int perfev_symbolizer_resolve(struct perfev_symbolizer *s, int pid,
 	if (s->last_dso && s->last_pid == pid && same_map(&s->last_map, map)) {
 		d = s->last_dso;
 	} else {
-		d = dso_for(s, pid, map->path, map->build_id, map->build_id_len, map);
+		d = pv_symbolizer_dso(s, pid, map->path, map->build_id, map->build_id_len, map);
 		if (!d)
 			return 0; /* out of memory: unresolved */
 		s->last_map = *map;
@@ -303,7 +303,7 @@ PERFEV_API int perfev_symbolizer_resolve_file(struct perfev_symbolizer *s, const
 	memset(loc, 0, sizeof(*loc));
 	loc->ip = vaddr;
 	loc->dso = "[unknown]";
-	struct pv_dso *d = dso_for(s, -1, path, NULL, 0, NULL);
+	struct pv_dso *d = pv_symbolizer_dso(s, -1, path, NULL, 0, NULL);
 	if (!d)
 		return 0;
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? vaddr - 1 : vaddr;

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "symbols_int.h"
 
-#include <elfutils/debuginfod.h>
+#include "debuginfod_dl.h"
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <lzma.h>

@@ -153,6 +153,9 @@ struct perfev_symbolizer {
 };
 
 void pv_sym_note(struct perfev_symbolizer *s, const char *fmt, ...) PV_PRINTF(2, 3);
+/* The cached binary of a map (found by build-id, path, /proc/PID/root...); NULL on ENOMEM. */
+struct pv_dso *pv_symbolizer_dso(struct perfev_symbolizer *s, int pid, const char *path,
+				 const uint8_t *bid, size_t bid_len, const struct perfev_map *m);
 
 /* symbols_dso.c: find and open a binary, its debug file, its MiniDebugInfo. */
 struct pv_dso *pv_dso_load(struct perfev_symbolizer *s, int pid, const char *path,

@@ -4,7 +4,9 @@
  * the sampled registers seed the first frame, memory reads are served from
  * the copied stack or, outside it, from the mapped ELF files, and each
  * frame's module is reported to libdwfl as it is reached so its CFI
- * (.eh_frame, .debug_frame) is found. One Dwfl per process is kept.
+ * (.eh_frame, .debug_frame) is found. One Dwfl per process is kept; the
+ * binaries are found and cached by a private symbolizer (build-id, path,
+ * /proc/PID/root, [vdso], debuginfod), as for symbols.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -29,12 +31,11 @@ struct uw_proc {
 	size_t nr_mods, cap_mods;
 };
 
+/* What the unwinder adds to a binary the symbolizer found. */
 struct uw_file {
-	struct pv_elf elf; /* elf NULL: could not be opened */
-	uint64_t first_vaddr; /* of the first PT_LOAD, page-aligned down (libdwfl's base) */
+	struct pv_dso *dso;   /* dso->bin.elf is set */
+	uint64_t first_vaddr; /* of the first PT_LOAD, aligned down (libdwfl's base) */
 	bool is_dyn;
-	struct pv_segment *segs;
-	size_t nr_segs;
 };
 
 struct perfev_unwinder {
@@ -42,7 +43,9 @@ struct perfev_unwinder {
 	struct uw_proc *procs;
 	size_t nr_procs, cap_procs;
 	struct pv_strpool *pool;
-	struct pv_u64map files; /* pooled path -> struct uw_file */
+	/* binaries are found and cached as the symbolizer does it */
+	struct perfev_symbolizer *finder;
+	struct pv_u64map files; /* struct pv_dso * -> struct uw_file */
 	struct perfev_unwind_stats st;
 	/* the sample being unwound */
 	const struct perfev_unwind_sample *smp;
@@ -69,7 +72,9 @@ PERFEV_API struct perfev_unwinder *perfev_unwinder_new(enum perfev_arch arch)
 		return pv_error_null(EINVAL, "DWARF unwinding supports x86_64 and aarch64 samples, "
 				     "not architecture %d", (int)arch);
 	struct perfev_unwinder *u = calloc(1, sizeof(*u));
-	if (!u || !(u->pool = pv_strpool_new())) {
+	if (!u || !(u->pool = pv_strpool_new()) || !(u->finder = perfev_symbolizer_new(NULL))) {
+		if (u)
+			pv_strpool_free(u->pool);
 		free(u);
 		return pv_error_null(ENOMEM, "out of memory creating an unwinder");
 	}
@@ -94,14 +99,11 @@ PERFEV_API void perfev_unwinder_free(struct perfev_unwinder *u)
 		proc_free(&u->procs[i]);
 	free(u->procs);
 	for (size_t i = 0; i < u->files.cap; i++) {
-		struct uw_file *f = u->files.vals ? u->files.vals[i] : NULL;
-		if (f) {
-			pv_elf_close(&f->elf);
-			free(f->segs);
-			free(f);
-		}
+		if (u->files.vals && u->files.vals[i])
+			free(u->files.vals[i]);
 	}
 	pv_u64map_free(&u->files);
+	perfev_symbolizer_free(u->finder);
 	pv_strpool_free(u->pool);
 	free(u);
 }
@@ -141,51 +143,37 @@ static struct uw_proc *get_proc(struct perfev_unwinder *u, int pid)
 	return p;
 }
 
-/* The mapped file, opened once (directly or through /proc/PID/root). */
-static struct uw_file *get_file(struct perfev_unwinder *u, const char *path, int pid)
+/* The binary mapped by m, found once like the symbolizer finds it (build-id,
+ * path, /proc/PID/root, [vdso], debuginfod); NULL if there is none. */
+static struct uw_file *get_file(struct perfev_unwinder *u, const struct perfev_map *m, int pid)
 {
-	const char *key = pv_strpool_add(u->pool, path);
-	if (!key)
+	struct pv_dso *d = pv_symbolizer_dso(u->finder, pid, m->path, m->build_id,
+					     m->build_id_len, m);
+	if (!d || !d->bin.elf || !d->bin.path)
 		return NULL;
-	struct uw_file *f = pv_u64map_get(&u->files, (uint64_t)(uintptr_t)key);
+	struct uw_file *f = pv_u64map_get(&u->files, (uint64_t)(uintptr_t)d);
 	if (f)
-		return f->elf.elf ? f : NULL;
+		return f;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	if (strcmp(path, "[vdso]") == 0) {
-		const char *v = pv_vdso_path();
-		if (v)
-			pv_elf_open_file(&f->elf, v);
-	} else if (pv_elf_open_file(&f->elf, path) < 0 && pid > 0) {
-		char buf[PATH_MAX + 32];
-		snprintf(buf, sizeof(buf), "/proc/%d/root%s", pid, path);
-		pv_elf_open_file(&f->elf, buf);
-	}
-	if (f->elf.elf) {
-		GElf_Ehdr eh;
-		f->is_dyn = gelf_getehdr(f->elf.elf, &eh) && eh.e_type == ET_DYN;
-		pv_elf_read_segments(f->elf.elf, &f->segs, &f->nr_segs);
-		if (f->nr_segs)
-			f->first_vaddr = f->segs[0].vaddr & ~(uint64_t)0xfff;
-		size_t phnum;
-		if (elf_getphdrnum(f->elf.elf, &phnum) == 0)
-			for (size_t i = 0; i < phnum; i++) {
-				GElf_Phdr ph;
-				if (gelf_getphdr(f->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
-					if (ph.p_align > 1)
-						f->first_vaddr = ph.p_vaddr & -ph.p_align;
-					break;
-				}
+	f->dso = d;
+	GElf_Ehdr eh;
+	f->is_dyn = gelf_getehdr(d->bin.elf, &eh) && eh.e_type == ET_DYN;
+	size_t phnum;
+	if (elf_getphdrnum(d->bin.elf, &phnum) == 0)
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(d->bin.elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+				f->first_vaddr = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align : ph.p_vaddr;
+				break;
 			}
-	}
-	if (pv_u64map_put(&u->files, (uint64_t)(uintptr_t)key, f) < 0) {
-		pv_elf_close(&f->elf);
-		free(f->segs);
+		}
+	if (pv_u64map_put(&u->files, (uint64_t)(uintptr_t)d, f) < 0) {
 		free(f);
 		return NULL;
 	}
-	return f->elf.elf ? f : NULL;
+	return f;
 }
 
 static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp, uint64_t addr)
@@ -214,14 +202,14 @@ static bool report_module(struct perfev_unwinder *u, uint64_t addr)
 	const struct perfev_map *m = find_map(u->smp, addr);
 	if (!file_backed(m))
 		return false;
-	struct uw_file *f = get_file(u, m->path, u->smp->pid);
+	struct uw_file *f = get_file(u, m, u->smp->pid);
 	if (!f)
 		return false;
 	/* load bias from the segment that holds the map's file offset */
 	uint64_t bias = 0;
 	bool found = false;
-	for (size_t i = 0; i < f->nr_segs; i++) {
-		const struct pv_segment *g = &f->segs[i];
+	for (size_t i = 0; i < f->dso->nr_segs; i++) {
+		const struct pv_segment *g = &f->dso->segs[i];
 		if (m->pgoff >= (g->offset & ~(uint64_t)0xfff) && m->pgoff < g->offset + g->filesz) {
 			bias = m->start - (m->pgoff - g->offset + g->vaddr);
 			found = true;
@@ -240,7 +228,7 @@ static bool report_module(struct perfev_unwinder *u, uint64_t addr)
 		}
 	}
 	dwfl_report_begin_add(p->dwfl);
-	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, f->elf.path, -1,
+	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, f->dso->bin.path, -1,
 					   f->is_dyn ? bias + f->first_vaddr : 0, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod)
@@ -273,13 +261,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	const struct perfev_map *m = find_map(smp, addr);
 	if (!file_backed(m))
 		return false;
-	struct uw_file *f = get_file(u, m->path, smp->pid);
+	struct uw_file *f = get_file(u, m, smp->pid);
 	if (!f)
 		return false;
+	const struct pv_elf *e = &f->dso->bin;
 	uint64_t off = addr - m->start + m->pgoff;
-	if (off > f->elf.size || f->elf.size - off < 8)
+	if (off > e->size || e->size - off < 8)
 		return false;
-	memcpy(result, (const uint8_t *)f->elf.image + off, 8);
+	memcpy(result, (const uint8_t *)e->image + off, 8);
 	return true;
 }
 

@@ -154,8 +154,8 @@ Test(interop_record, attach_to_pid_and_sigint, .timeout = 180)
 {
 	require_perf_tool();
 	struct run_result r = run_cmd(
-		"cd %s; " WORKLOAD("spin") " 3000 & p=$!; sleep 0.2; "
-		PERFEV_BIN " record -o p.data -p $p & r=$!; sleep 0.7; kill -INT $r; wait $r; echo rc=$?; kill $p; "
+		"cd %s; " WORKLOAD("spin") " 6000 & p=$!; sleep 0.2; "
+		PERFEV_BIN " record -o p.data -p $p & r=$!; sleep 1.5; kill -INT $r; wait $r; echo rc=$?; kill $p; "
 		"perf report --stdio --sort comm,sym -i %s/p.data 2>&1 | grep -v '^#' | grep '%%' | head -3",
 		test_tmpdir(), test_tmpdir());
 	cr_assert(strstr(r.out, "rc=0"), "%s %s", r.out, r.err);

@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 
 Test(live_recorder, command_samples_and_exit_status, .timeout = 120)
 {
@@ -95,7 +97,7 @@ static int see(void *ctx, const struct perfev_record *rec)
 
 static void *stop_later(void *rec)
 {
-	usleep(300000);
+	usleep(1500000); /* describing every process takes a while on a busy machine */
 	perfev_recorder_stop(rec);
 	return NULL;
 }
@@ -121,6 +123,7 @@ Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
 	struct seen s = {0};
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, see, &s), 0, "%s", perfev_errmsg());
+	cr_assert_gt(st.samples, 0, "no samples in 1.5 s on every CPU");
 	cr_assert_geq(s.comm_init, 1, "no COMM for pid 1");
 	cr_assert_eq(s.kernel_map, 1, "no [kernel.kallsyms]_text map");
 	cr_assert_gt(s.mmap2, 10);
@@ -128,4 +131,32 @@ Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
 	cr_assert_eq(s.samples, st.samples, "the file holds every sample counted");
 	cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_BUILD_ID));
 	perfev_perfdata_close(pd);
+}
+
+/* An unprivileged user at perf_event_paranoid 2 still records, user space only, and is told so. */
+Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
+{
+	require_root();
+	struct perfev_sysctl sc;
+	perfev_sysctl_read(&sc);
+	if (sc.paranoid < 2)
+		cr_skip_test("perf_event_paranoid is %lld: the kernel is allowed", (long long)sc.paranoid);
+	char out[512];
+	snprintf(out, sizeof(out), "%s/u.data", test_tmpdir());
+	cr_assert_eq(chmod(test_tmpdir(), 0777), 0);
+	cr_assert_eq(setgid(65534), 0);
+	cr_assert_eq(setuid(65534), 0);
+	/* setuid made us non-dumpable, and so the held child until its exec:
+	 * perf_event_open would refuse it (a perfev started as a user is dumpable). */
+	prctl(PR_SET_DUMPABLE, 1);
+	char *argv[] = {WORKLOAD("spin"), "100", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	cr_assert(s.user_only);
+	cr_assert_gt(s.samples, 50, "%llu samples", (unsigned long long)s.samples);
+	perfev_recorder_free(r);
 }

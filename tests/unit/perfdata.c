@@ -133,6 +133,11 @@ static void check_file(const char *path, bool pipe)
 		cr_assert(perfev_perfdata_feature(pd, PERFEV_FEAT_BUILD_ID, &sz) && sz > 36);
 		cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_CPU_TOPOLOGY));
 		cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_CMDLINE));
+		/* the recorder's path, then its arguments */
+		cr_assert_str_eq(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 1), "record");
+		cr_assert_str_eq(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 3), "cpu-clock");
+		cr_assert_null(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CMDLINE, 4));
+		cr_assert(perfev_perfdata_feature_list(pd, PERFEV_FEAT_CPU_TOPOLOGY, 0));
 	}
 	/* unordered: file order */
 	struct seen u = {0};
