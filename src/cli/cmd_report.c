@@ -111,6 +111,7 @@ static int cmd_report(int argc, char **argv)
 {
 	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
 	const char *sort = "comm,dso,sym";
+	bool sort_given = false;
 	int children = -1, json = 0, folded = 0, order_given = 0;
 	bool quiet = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
@@ -123,7 +124,7 @@ static int cmd_report(int argc, char **argv)
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
-		case 's': sort = optarg; break;
+		case 's': sort = optarg, sort_given = true; break;
 		case O_CHILDREN: children = 1; break;
 		case O_NO_CHILDREN: children = 0; break;
 		case 'g':
@@ -183,6 +184,11 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
+		int tr = report_tracepoint_sort(input, sort);
+		if (tr != -ENOENT)
+			return tr;
+	}
 	if (report_parse_sort(&v, sort) < 0)
 		return 1;
 	lo.filter = filtered ? &filter : NULL;

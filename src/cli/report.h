@@ -45,4 +45,9 @@ int report_write_exports(const char *cmd, const struct perfev_profile *p, const 
 /* Loads a perf.data file (quietly, notes aside) and writes its exports. */
 int report_export_file(const char *cmd, const char *input, const struct report_exports *x);
 
+/* --sort keys that are all tracepoint fields (prev_comm, sched_switch.next_comm,
+ * sys:event.field, trace): perf's dynamic-key report of every event, printed;
+ * returns the exit status, or -ENOENT when a key is one of the profile's. */
+int report_tracepoint_sort(const char *input, const char *sort);
+
 #endif

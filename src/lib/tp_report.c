@@ -289,7 +289,8 @@ static void print_event(struct rep *r, size_t i, FILE *out)
 		perfev_perfdata_event_name(r->pd, i), (unsigned long long)e->period);
 	sort_ev = e;
 	sort_nkeys = r->nr_keys;
-	qsort(e->g, e->nr, sizeof(*e->g), cmp_group);
+	if (e->nr)
+		qsort(e->g, e->nr, sizeof(*e->g), cmp_group);
 	size_t nk = r->nr_keys;
 	char **text = calloc(e->nr * nk + 1, sizeof(*text));
 	int width[MAX_KEYS] = {0};

@@ -112,9 +112,17 @@ static int open_process(struct perfev_tracer *tr, pid_t pid)
 				dir, strerror(errno));
 	struct dirent *e;
 	int r = 0;
-	while (r == 0 && (e = readdir(d)))
-		if (e->d_name[0] != '.')
-			r = open_pair(tr, (pid_t)atoi(e->d_name), -1, false);
+	while (r == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		pid_t tid = (pid_t)atoi(e->d_name);
+		r = open_pair(tr, tid, -1, false);
+		/* threads that exist already: their names now (perf synthesizes COMMs) */
+		char path[96], comm[64];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+		if (r == 0 && pv_read_line(path, comm, sizeof(comm)) == 0)
+			perfev_sctrace_comm(tr->sum, pid, tid, comm);
+	}
 	closedir(d);
 	return r;
 }

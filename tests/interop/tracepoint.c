@@ -179,6 +179,11 @@ static void compare_report(const char *path, const char *sort)
 	cr_assert_eq(r, 0, "--sort %s: %s", sort, perfev_errmsg());
 	cr_assert_str_eq(text, p.out, "--sort %s differs", sort);
 	free(text);
+	/* and through the command */
+	struct run_result q = run_cmd("%s report -i '%s' --sort '%s'", PERFEV_BIN, path, sort);
+	cr_assert_eq(q.status, 0, "%s", q.err);
+	cr_assert_str_eq(q.out, p.out, "perfev report --sort %s differs", sort);
+	run_result_free(&q);
 	run_result_free(&p);
 }
 
@@ -202,6 +207,10 @@ Test(interop_tracepoint, report_sort_by_fields, .timeout = 120)
 	free(text);
 	perfev_perfdata_close(pd);
 	cr_assert(strstr(perfev_errmsg(), "no_such_field"), "%s", perfev_errmsg());
+	struct run_result r = run_cmd("%s report -i '%s' --sort no_such_field", PERFEV_BIN, path);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "no_such_field") && strstr(r.err, "tracepoint fields"), "%s", r.err);
+	run_result_free(&r);
 }
 
 /* perfev record of tracepoints (file and pipe): perf script decodes the

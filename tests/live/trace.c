@@ -116,6 +116,7 @@ Test(live_trace, follows_a_process_until_it_ends)
 		WORKLOAD("calls_n"), PERFEV_BIN);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "Summary of events"), "%s", r.out);
+	cr_assert(strstr(r.out, " calls_n ("), "the thread is not named:\n%s", r.out);
 	struct count p[128];
 	size_t np = parse_perfev(r.out, p, 128);
 	const struct count *g = find(p, np, "getppid");

@@ -156,8 +156,14 @@ Test(live_tracepoint, openat_samples_decode)
 	char *argv[] = {(char *)WORKLOAD("calls_n"), "calls", "1", NULL};
 	struct decoded d = {0};
 	sample_command("syscalls", "sys_enter_openat", argv, &d);
-	/* ld.so opens the cache and libc: strace shows 2 openat for calls_n */
-	cr_assert_eq(d.n, 2, "%d openat samples", d.n);
+	/* as many as strace sees (ld.so opens its cache and libc) */
+	struct run_result r = run_cmd("strace -qq -e trace=openat -o /dev/stdout %s calls 1 | grep -c '^openat('",
+				      WORKLOAD("calls_n"));
+	int want = atoi(r.out);
+	run_result_free(&r);
+	if (want > 0)
+		cr_assert_eq(d.n, want, "%d openat samples, strace saw %d", d.n, want);
+	cr_assert_geq(d.n, 2, "%d openat samples", d.n);
 	for (int i = 0; i < d.n; i++)
 		cr_assert(!strncmp(d.lines[i], "dfd: 0xffffff9c, filename: 0x", 29) &&
 			  strstr(d.lines[i], ", flags: 0x00080000, mode: 0x00000000"), "%s", d.lines[i]);
