@@ -171,7 +171,8 @@ static int add_sample(struct rep *r, struct tevent *e, const struct perfev_sampl
 		}
 		uint32_t l = (uint32_t)n;
 		pv_buf_add(&key, &l, sizeof(l));
-		pv_buf_add(&key, p, n);
+		if (n)
+			pv_buf_add(&key, p, n);
 		free(t);
 	}
 	if (key.oom)
