@@ -83,7 +83,8 @@ void pv_buf_add(struct pv_buf *b, const void *data, size_t len)
 {
 	if (!buf_reserve(b, len))
 		return;
-	memcpy(b->data + b->len, data, len);
+	if (len) /* data may be NULL for an empty add; memcpy may not take NULL */
+		memcpy(b->data + b->len, data, len);
 	b->len += len;
 	b->data[b->len] = 0;
 }
