@@ -9,6 +9,8 @@
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
+ *   perfev/symbols.h  symbolizer: ELF/DWARF symbols, source lines, kallsyms, JIT maps
+ *   perfev/unwind.h   call stacks: frame-pointer callchains, DWARF unwinding
  *   perfev/pmu.h      sysfs PMUs (formats, aliases) and tracefs tracepoints
  *   perfev/counter.h  counting: CPU lists, a held child, counters opened and read
  *   perfev/stat.h     perf stat: repeats, aggregation, derived metrics, output
@@ -25,6 +27,7 @@
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
  *   perfev/tracepoint.h tracepoint formats: decoding raw samples, filters, TRACING_DATA
+ *   perfev/trace.h    syscall summaries (perf trace -s) from raw_syscalls
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
@@ -42,6 +45,8 @@
 #include "perfev/sys.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
+#include "perfev/symbols.h"
+#include "perfev/unwind.h"
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
 #include "perfev/record.h"
@@ -57,6 +62,7 @@
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"
+#include "perfev/trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
  * calls_n — known call and write counts, for probes and watchpoints.
  *   calls_n calls N    calls probe_target() exactly N times
  *   calls_n writes N   stores to the global `watched` exactly N times
- *                      (each store is the one instruction in store_watched)
+ *                      (each store is the one store instruction of store_watched)
  *   calls_n syscalls N N getppid(), N/2 close(-1) failures, 1 write, for trace -s
  */
 #include <stdio.h>
@@ -20,9 +20,17 @@ __attribute__((noinline)) long probe_target(long x)
 	return sink;
 }
 
+__attribute__((noinline)) void after_store(void)
+{
+	__asm__ volatile("");
+}
+
+/* Not a leaf (it calls after_store), so it keeps a frame pointer and a
+ * frame-pointer call chain through it reaches main. */
 __attribute__((noinline)) void store_watched(long v)
 {
 	watched = v;
+	after_store();
 }
 
 int main(int argc, char **argv)

@@ -51,7 +51,9 @@ struct perfev_child;
 
 /*
  * Forks argv[0] (searched in PATH) and holds it before exec, so counters can
- * be attached to its pid first. The child inherits stdin/stdout/stderr.
+ * be attached to its pid first. The child inherits stdin/stdout/stderr;
+ * it starts with no signal blocked and SIGINT, SIGTERM, SIGCHLD and SIGPIPE
+ * at their default action, whatever the caller set.
  * Returns NULL + errno if fork fails.
  */
 PERFEV_API struct perfev_child *perfev_child_new(char *const argv[]);
@@ -111,9 +113,13 @@ struct perfev_counters;
  * Opens every event of list on every place the target names: one fd per
  * event per CPU (CPUS, CGROUP) or per thread (THREAD, PROCESS, CHILD).
  * Groups of the list become kernel groups, read in one read(2) with
- * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|LOST. The
+ * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|LOST (on kernels
+ * that refuse LOST, or GROUP with inherit, without them: one read each). The
  * attrs in list get those read_format bits, `inherit` (unless no_inherit),
  * and, for leaders, `disabled` (plus `enable_on_exec` for a CHILD).
+ * As perf does, an event the kernel rejects (EINVAL) with exclude_guest or
+ * exclude_host set is opened again without them (PMUs such as msr accept no
+ * exclusion bit; the parser sets exclude_guest by default).
  * Counters start disabled (see perfev_counters_enable) unless enabled is
  * set or the target is a CHILD. Events of PMUs with a cpumask open only on
  * its CPUs. On failure returns NULL, errno set, and perfev_errmsg() names
@@ -134,6 +140,8 @@ PERFEV_API size_t perfev_counters_nr_places(const struct perfev_counters *c);
 /* The CPU of a place (-1 for thread places) and its thread (-1 for CPUs). */
 PERFEV_API int perfev_counters_place_cpu(const struct perfev_counters *c, size_t place);
 PERFEV_API pid_t perfev_counters_place_tid(const struct perfev_counters *c, size_t place);
+/* A thread place's command name (/proc/TID/comm) when opened, else "". */
+PERFEV_API const char *perfev_counters_place_comm(const struct perfev_counters *c, size_t place);
 /* The fd of event ev at place, or -1 where it is not open. */
 PERFEV_API int perfev_counters_fd(const struct perfev_counters *c, size_t ev, size_t place);
 

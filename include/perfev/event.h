@@ -74,9 +74,16 @@ enum perfev_evsel_flag {
 	PERFEV_EVSEL_PERCORE = 1u << 4,      /* percore term: sum the counts of a core's threads */
 	PERFEV_EVSEL_PER_PKG = 1u << 5,      /* sysfs .per-pkg: count once per package */
 	PERFEV_EVSEL_SNAPSHOT = 1u << 6,     /* sysfs .snapshot: a value, not a running total */
+	/* perf's tool events: opened as dummies, their value comes from the tool */
+	PERFEV_EVSEL_TOOL_DURATION = 1u << 7,    /* duration_time: wall-clock ns of the run */
+	PERFEV_EVSEL_TOOL_USER_TIME = 1u << 8,   /* user_time: the child's user CPU ns */
+	PERFEV_EVSEL_TOOL_SYSTEM_TIME = 1u << 9, /* system_time: the child's system CPU ns */
 };
 PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *evsel);
 PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *evsel, unsigned flags);
+/* The name of the group a leader leads (perf's NAME{a,b}), or NULL. */
+PERFEV_API const char *perfev_evsel_group_name(const struct perfev_evsel *evsel);
+PERFEV_API int perfev_evsel_set_group_name(struct perfev_evsel *evsel, const char *name);
 /* The max-events=N term: stop after N samples; 0 means no limit. */
 PERFEV_API uint64_t perfev_evsel_max_events(const struct perfev_evsel *evsel);
 PERFEV_API void perfev_evsel_set_max_events(struct perfev_evsel *evsel, uint64_t n);
@@ -90,9 +97,15 @@ struct perfev_parse_error {
 /*
  * Parses an event string in perf's syntax (comma lists, groups {a,b}:mod,
  * symbolic/cache/raw/pmu/tracepoint/breakpoint events, modifiers, terms)
- * and appends its events to list. On failure nothing is appended, err (if
- * not NULL) says where and why, and -EINVAL (or -ENOENT for an unknown
- * event or PMU) is returned.
+ * and appends its events to list, with perf 6.1's semantics: the attrs
+ * perf's parser builds (exclude_guest by default, modifier rules, sample
+ * period 1 for breakpoints and tracepoints, which counting callers clear as
+ * perf stat does), names as perf gives them, groups as leaders, and what is
+ * not an attr bit in perfev_evsel_flags(). On failure nothing is appended,
+ * err (if not NULL) says where and why, perfev_errmsg() says the same, and
+ * -errno is returned: EINVAL (syntax), ENOENT (unknown event, PMU or
+ * tracepoint), ERANGE (a value too big for its bits), EACCES (tracefs not
+ * readable), ENOMEM.
  */
 PERFEV_API int perfev_evlist_parse(struct perfev_evlist *list, const char *events,
 				   struct perfev_parse_error *err);

@@ -91,11 +91,73 @@ PERFEV_API int perfev_pmu_encode_term(const struct perfev_pmu *pmu, const char *
  */
 PERFEV_API int perfev_pmu_format_parse(const char *text, int *field, uint64_t *mask);
 
+/* ---- every event usable here (perfev list) ------------------------------ */
+enum perfev_event_class {
+	PERFEV_CLASS_HARDWARE,   /* cycles, instructions ... (PERF_TYPE_HARDWARE) */
+	PERFEV_CLASS_SOFTWARE,   /* cpu-clock, page-faults ... */
+	PERFEV_CLASS_CACHE,      /* L1-dcache-load-misses ... (PERF_TYPE_HW_CACHE) */
+	PERFEV_CLASS_PMU,        /* a sysfs alias: pmu/name/ */
+	PERFEV_CLASS_TRACEPOINT, /* sys:name */
+	PERFEV_CLASS_BREAKPOINT, /* the mem:ADDR[/LEN][:rwx] syntax */
+	PERFEV_CLASS_RAW,        /* the rNNNN and pmu/term=value/ syntax */
+	PERFEV_CLASS_TOOL,       /* duration_time, user_time, system_time: counted by the tool */
+};
+
+/* What a probe open (this process, any CPU) found. */
+enum perfev_access {
+	PERFEV_ACCESS_UNKNOWN,     /* not probed */
+	PERFEV_ACCESS_FULL,        /* opens counting user and kernel */
+	PERFEV_ACCESS_USER_ONLY,   /* opens only with exclude_kernel (perf_event_paranoid) */
+	PERFEV_ACCESS_DENIED,      /* permission refused even user-only */
+	PERFEV_ACCESS_UNSUPPORTED, /* this machine lacks it (no such PMU, event or counter) */
+};
+
+struct perfev_event_info {
+	enum perfev_event_class klass;
+	const char *class_name; /* "hardware", "software", "cache", "pmu", "tracepoint", ... */
+	const char *name;       /* as written in an event string */
+	const char *alias;      /* another spelling, or NULL */
+	const char *pmu;        /* the sysfs PMU of a PMU event, else NULL */
+	const char *desc;       /* what it counts, or NULL */
+	struct perfev_attr attr; /* what name parses to (zero for syntax entries) */
+	enum perfev_access access;
+	int err;                /* the probe's errno when not FULL */
+};
+
+/* Probe-open every event to fill perfev_event_info.access. */
+#define PERFEV_LIST_PROBE 1u
+
+typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
+/*
+ * Calls fn for every event usable in an event string here: the symbolic
+ * hardware and software events, every hardware cache combination perf
+ * accepts, each PMU's sysfs events, the tracepoints, and the breakpoint and
+ * raw syntaxes. pattern (NULL: all) is a class name ("hardware"/"hw",
+ * "software"/"sw", "cache", "pmu", "tracepoint", "breakpoint", "raw",
+ * "tool"), a PMU name, or an fnmatch(3) glob on the name (a plain word matches names
+ * containing it). With PERFEV_LIST_PROBE each event is opened and closed
+ * once (tracepoints: one probe for all). A non-zero return from fn stops the
+ * walk and is returned; otherwise returns the number of events reported.
+ */
+PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,
+				     void *arg);
+
+/* What the current credentials and perf_event_paranoid allow. */
+struct perfev_permissions {
+	int64_t paranoid;      /* perf_event_paranoid, PERFEV_SYSCTL_ABSENT if missing */
+	bool root, cap_perfmon, cap_sys_admin;
+	bool kernel;           /* may count kernel code in own processes */
+	bool cpu_wide;         /* may count a whole CPU (-a, -C) */
+	bool tracepoint_raw;   /* may sample tracepoints' raw data */
+	bool any_process;      /* may attach to others' processes */
+};
+PERFEV_API void perfev_permissions_get(struct perfev_permissions *out);
+
 /* ---- tracepoints (the tracepoint PMU's events live in tracefs) ----------- */
 /*
  * The events directory of the mounted tracefs: /sys/kernel/tracing/events,
- * else /sys/kernel/debug/tracing/events. NULL (errno ENOENT, with a message
- * saying how to mount it) when neither exists.
+ * else /sys/kernel/debug/tracing/events. NULL when neither is usable:
+ * errno ENOENT (the message says how to mount it) or EACCES (not root).
  */
 PERFEV_API const char *perfev_tracefs_events_dir(void);
 

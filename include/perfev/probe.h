@@ -8,7 +8,7 @@
  *   k:SYMBOL%return             kernel function return
  *
  * (SYMBOL may also be an address 0xVADDR in PATH's ELF terms; a PATH without
- * '/' is looked up in $PATH.)
+ * '/' is looked up in $PATH, then in the library directories: u:libc.so.6:malloc.)
  *
  * A probe becomes a perf_event_attr in one of two ways. Where the kernel has
  * the uprobe/kprobe PMU, through it: attr.type from the PMU's sysfs `type`,

@@ -169,8 +169,11 @@ struct perfev_profile_entry {
 	const char *srcfile;  /* when keyed by srcline */
 	uint32_t line;
 	bool kernel;
-	/* self: samples whose leaf is this entry. total ("children"): samples with
-	 * this entry anywhere on the stack, each sample counted once. */
+	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
+	/* self: samples whose leaf is this entry (the leaf's samples of an
+	 * inlined frame count for the function it was inlined into, as perf
+	 * does). total ("children"): samples with this entry anywhere on the
+	 * stack, each sample counted once. */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
 };
 
@@ -183,6 +186,46 @@ struct perfev_profile_entry {
 PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys,
 				   enum perfev_profile_value by, bool children, double percent_limit,
 				   struct perfev_profile_entry **out, size_t *nr);
+
+/* ---- from a perf.data file ---------------------------------------------------- */
+struct perfev_profile_load_opts {
+	uint32_t size;                  /* sizeof(struct perfev_profile_load_opts) */
+	enum perfev_profile_group group;
+	unsigned flags;                 /* PERFEV_PROFILE_* of the new profile */
+	const struct perfev_profile_filter *filter;
+	int event;                      /* index of the event to profile; -1: the first one */
+	bool srclines;                  /* resolve source lines into the frames (slower) */
+	bool no_inline;                 /* do not expand inlined frames (faster) */
+	bool no_callchain;              /* only the sampled address, no call stack */
+	const char *kallsyms;           /* NULL: /proc/kallsyms; "": no kernel symbols */
+	/* Called once per degradation (missing binary, stripped, unreadable
+	 * kallsyms...), with a message naming the fix. May be NULL. */
+	void (*note)(void *ctx, const char *msg);
+	void *note_ctx;
+};
+
+struct perfev_profile_load_info {
+	uint32_t size;                  /* sizeof(struct perfev_profile_load_info) */
+	char event_name[128];
+	uint64_t samples;               /* samples of the event profiled (before filtering) */
+	uint64_t other_samples;         /* samples of the other events, not profiled */
+	uint64_t lost;                  /* events lost (LOST records) */
+	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
+	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
+};
+
+/*
+ * Reads a perf.data file (perf's or perfev's; "-" is a pipe on stdin) into a
+ * new profile: samples of one event, mapped through the recording's threads
+ * and memory maps, symbolized (ELF, DWARF inlines and lines, kallsyms), with
+ * call stacks from PERF_SAMPLE_CALLCHAIN and/or DWARF unwinding of
+ * REGS_USER + STACK_USER. Unresolvable addresses become "[unknown]" frames
+ * (and a note), never a failure. info (optional) says what was read.
+ * Returns NULL with errno and perfev_errmsg() when the file cannot be read.
+ */
+PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
+						      const struct perfev_profile_load_opts *o,
+						      struct perfev_profile_load_info *info);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,8 @@ struct perfev_record_opts {
 	bool compress;                /* zstd-compressed records (COMPRESSED2) */
 	int compress_level;           /* 0: default (1) */
 	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
+	int cmdline_argc;             /* the recording's own command line, for the CMDLINE */
+	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
 };
 
 struct perfev_record_stats {
@@ -59,6 +61,7 @@ struct perfev_record_stats {
 	uint64_t wakeups;       /* times the drain loop woke */
 	bool command_ran;       /* a command was started and has been waited for */
 	int command_status;     /* its wait status (see waitpid(2)) */
+	bool user_only;         /* perf_event_paranoid forbade the kernel: user space only */
 };
 
 struct perfev_recorder;

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "perfev/abi.h"
 #include "perfev/event.h"
 
@@ -62,8 +63,10 @@ PERFEV_API int perfev_tp_print(struct perfev_tp *tp, const void *raw, size_t siz
  * (-ENOENT: no such field; -EINVAL: not numeric or out of the data). */
 PERFEV_API int perfev_tp_field_u64(struct perfev_tp *tp, const void *raw, size_t size,
 				   const char *field, uint64_t *value);
-/* Any field as text: numbers in decimal (hex for pointers), char arrays
- * and strings as text. Malloc'ed into *out; returns its length or -errno. */
+/* Any field as text, as perf shows it (report's dynamic sort keys): char
+ * arrays and strings as text, numbers signed or unsigned as the format says,
+ * pointers and longs in hex. Malloc'ed into *out; returns its length or
+ * -errno (-EINVAL: the field or its __data_loc data lies outside raw). */
 PERFEV_API int perfev_tp_field_text(struct perfev_tp *tp, const void *raw, size_t size,
 				    const char *field, char **out);
 
@@ -98,6 +101,18 @@ PERFEV_API int perfev_tracing_data_write_evlist(const struct perfev_evlist *list
  */
 PERFEV_API struct perfev_tp *perfev_tp_from_tracing_data(const void *data, size_t len,
 							  size_t *used);
+
+/*
+ * `perf report --stdio --sort KEYS` where every key is a tracepoint field:
+ * FIELD (every event that has it), EVENT.FIELD or SYS:EVENT.FIELD, or
+ * `trace` (the whole printed line). Per event of the file, samples grouped
+ * by those fields' bytes, shown as the print fmt prints them, with perf's
+ * header, widths and order. pd must not have been processed yet (pipes).
+ * Returns 0, -ENOENT when a key is no tracepoint field of the file (the
+ * message names it; the caller may treat it as an ordinary key), -errno.
+ */
+struct perfev_perfdata;
+PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -69,6 +69,62 @@ PERFEV_API int perfev_watch_fd(const struct perfev_watch *w);
 /* Removes the watch. NULL is accepted. */
 PERFEV_API void perfev_watch_free(struct perfev_watch *w);
 
+/* ---- watching another program: `perfev watch` --------------------------- */
+/*
+ * A watcher runs a command and samples every access to one address of it:
+ * a breakpoint event (sample_period 1, IP|TID|TIME|CALLCHAIN|ADDR) on the
+ * command and what it forks. The target is an address or a symbol of the
+ * command's executable; the command is started stopped at its exec
+ * (ptrace), so a PIE's symbol is resolved at its real load address from
+ * /proc/PID/maps before it runs a single instruction.
+ */
+struct perfev_watch_frame {
+	uint64_t ip;
+	const char *symbol; /* NULL if unknown */
+	uint64_t symoff;
+	const char *dso;    /* the file's path, or "[unknown]" */
+	uint64_t rel;       /* ip in the file's own (ELF vaddr) terms */
+};
+
+struct perfev_watch_access {
+	uint64_t n;        /* 1, 2, ... */
+	uint32_t pid, tid;
+	uint64_t time;     /* perf clock, ns */
+	uint64_t addr;     /* the watched address */
+	uint64_t trap_ip;  /* the IP the kernel sampled (x86: after the access) */
+	struct perfev_watch_frame insn; /* the accessing instruction */
+	size_t nr_frames;  /* the user call chain, frames[0] == insn */
+	const struct perfev_watch_frame *frames;
+};
+
+struct perfev_watcher_opts {
+	size_t size;        /* sizeof(struct perfev_watcher_opts) */
+	char *const *argv;  /* the command (argv[0] searched in PATH) */
+	const char *target; /* "0xADDR", or a symbol of the executable */
+	unsigned type;      /* perfev_watch_type (default w) */
+	size_t len;         /* bytes (0: the symbol's size if 1/2/4/8, else 8) */
+};
+
+struct perfev_watcher;
+typedef void (*perfev_watch_access_fn)(const struct perfev_watch_access *a, void *arg);
+
+/* Starts the command stopped at exec, resolves the target and opens the
+ * breakpoints. NULL + errno; perfev_errmsg() explains. */
+PERFEV_API struct perfev_watcher *perfev_watcher_new(const struct perfev_watcher_opts *opts);
+/* The address being watched, and its length. */
+PERFEV_API uint64_t perfev_watcher_addr(const struct perfev_watcher *w);
+PERFEV_API size_t perfev_watcher_len(const struct perfev_watcher *w);
+/* Lets the command run; calls fn for every access, in time order per CPU,
+ * until the command exits or stop. Returns 0 or -errno. */
+PERFEV_API int perfev_watcher_run(struct perfev_watcher *w, perfev_watch_access_fn fn, void *arg);
+/* Async-signal-safe: makes run() return. */
+PERFEV_API void perfev_watcher_stop(struct perfev_watcher *w);
+/* The command's wait status after run (-1 before), and accesses lost. */
+PERFEV_API int perfev_watcher_status(const struct perfev_watcher *w);
+PERFEV_API uint64_t perfev_watcher_lost(const struct perfev_watcher *w);
+/* Kills a command still running; frees. NULL is fine. */
+PERFEV_API void perfev_watcher_free(struct perfev_watcher *w);
+
 /* "r", "w", "rw", "x" → perfev_watch_type; -EINVAL otherwise. */
 PERFEV_API int perfev_watch_type_parse(const char *s);
 

@@ -25,4 +25,10 @@ struct cli_command {
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* While a command runs something its library can stop (tracer, watcher...):
+ * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)
+ * instead of ending perfev; cli_stop_off() puts the old handlers back. */
+void cli_stop_on_signals(void (*stop)(void *ctx), void *ctx);
+void cli_stop_off(void);
+
 #endif

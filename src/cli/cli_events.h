@@ -11,4 +11,12 @@
  */
 int cli_parse_events(const char *cmd, struct perfev_evlist *list, const char *events);
 
+/*
+ * --filter FILTER for event idx of list (the last one given before it, as
+ * perf): it must be a tracepoint; the filter is checked against its format
+ * (a field that does not exist is named) and kept for the open. On failure
+ * prints the reason to stderr and returns -1.
+ */
+int cli_set_filter(const char *cmd, struct perfev_evlist *list, size_t idx, const char *filter);
+
 #endif

@@ -1,6 +1,7 @@
 /* cmd_attr.c — `perfev attr EVENTS`: the perf_event_attrs perfev would open, as JSON. */
 #include "cli.h"
 #include "cli_events.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,20 +22,19 @@ static void print_event(const struct perfev_evsel *e)
 		return;
 	/* the attr's object, with perfev's details appended as one extra key */
 	json[strlen(json) - 1] = 0;
-	printf("  %s, \"perfev\": {\"name\": \"", json);
-	for (const char *p = perfev_evsel_name(e); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			putchar('\\');
-		if ((unsigned char)*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	const char *pmu = perfev_evsel_pmu_name(e);
-	printf("\", \"index\": %zu, \"leader\": %zu, \"pmu\": \"%s\", \"scale\": %.17g, "
-	       "\"unit\": \"%s\", \"flags\": %u}}",
-	       perfev_evsel_index(e), perfev_evsel_index(perfev_evsel_leader(e)), pmu ? pmu : "",
-	       perfev_evsel_scale(e), perfev_evsel_unit(e), perfev_evsel_flags(e));
+	struct pv_buf b = PV_BUF_INIT;
+	pv_buf_printf(&b, "  %s, \"perfev\": {\"name\": ", json);
+	pv_buf_json_str(&b, perfev_evsel_name(e));
+	pv_buf_printf(&b, ", \"index\": %zu, \"leader\": %zu, \"group_name\": ", perfev_evsel_index(e),
+		      perfev_evsel_index(perfev_evsel_leader(e)));
+	pv_buf_json_str(&b, perfev_evsel_group_name(e) ? perfev_evsel_group_name(e) : "");
+	pv_buf_puts(&b, ", \"pmu\": ");
+	pv_buf_json_str(&b, perfev_evsel_pmu_name(e) ? perfev_evsel_pmu_name(e) : "");
+	pv_buf_printf(&b, ", \"scale\": %.17g, \"unit\": ", perfev_evsel_scale(e));
+	pv_buf_json_str(&b, perfev_evsel_unit(e));
+	pv_buf_printf(&b, ", \"flags\": %u}}", perfev_evsel_flags(e));
+	fputs(b.data ? b.data : "", stdout);
+	pv_buf_free(&b);
 	free(json);
 }
 

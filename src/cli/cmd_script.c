@@ -19,6 +19,36 @@ static void usage(FILE *f)
 		"  --json    one JSON object per record, side-band records included\n");
 }
 
+/* The symbol columns (sym, symoff, dso, srcline) and symbolized callchains:
+ * the symbolizer behind script's resolver hook. */
+struct resolver {
+	struct perfev_symbolizer *sym;
+	unsigned flags;
+	bool kernel_syms; /* the recording's kernel is the running one */
+};
+
+static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
+		   uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
+		   struct perfev_location *out)
+{
+	struct resolver *r = ctx;
+	/* no map recorded there (another machine's kernel, a user-mode sample
+	 * of a kernel address): perf leaves it unknown, our kallsyms is not asked */
+	if (!map)
+		return -1;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		/* another kernel's addresses: this machine's kallsyms would misname them */
+		if (!r->kernel_syms)
+			return -1;
+		perfev_symbolizer_resolve_kernel(r->sym, addr, r->flags, out);
+	} else {
+		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, r->flags, out);
+	}
+	/* unresolved: script names the DSO from the map itself, as perf does
+	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
+	return out->symbol ? 0 : -1;
+}
+
 static int run(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND };
@@ -54,7 +84,18 @@ static int run(int argc, char **argv)
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
+	struct resolver res = {.sym = perfev_symbolizer_new(NULL),
+			       .kernel_syms = perfev_perfdata_kernel_is_running(pd)};
+	if (!res.sym) {
+		perfev_perfdata_close(pd);
+		return cli_error("script", "%s", perfev_errmsg());
+	}
+	if (o.fields && strstr(o.fields, "srcline"))
+		res.flags |= PERFEV_RESOLVE_SRCLINE;
+	o.resolve = resolve;
+	o.resolve_ctx = &res;
 	int err = perfev_script_run(pd, &o);
+	perfev_symbolizer_free(res.sym);
 	perfev_perfdata_close(pd);
 	if (err < 0)
 		return cli_error("script", "%s", perfev_errmsg());

@@ -52,9 +52,15 @@ PERFEV_API struct perfev_child *perfev_child_new(char *const argv[])
 		/* parent closed `go` without writing: it gave up, do not run */
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);
-		/* perfev may ignore SIGINT while it waits; the command must not */
+		/* the caller may block or catch signals while it waits; the
+		 * command starts as from a shell: default dispositions, none blocked */
+		sigset_t none;
+		sigemptyset(&none);
 		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

@@ -25,6 +25,7 @@
 struct place {
 	int cpu;
 	pid_t tid;
+	char comm[16]; /* thread places: its name at open (TASK_COMM_LEN) */
 };
 
 struct perfev_counters {
@@ -43,11 +44,18 @@ struct perfev_counters {
 #define AT(c, ev, pl) ((ev) * (c)->nplaces + (pl))
 
 /* ---- places ----------------------------------------------------------------- */
-static int add_place(struct perfev_counters *c, size_t *cap, int cpu, pid_t tid)
+static int add_place(struct perfev_counters *c, size_t *cap, int cpu, pid_t tid, bool comm)
 {
 	if (pv_grow(&c->places, cap, c->nplaces + 1, sizeof(*c->places)) < 0)
 		return pv_error(ENOMEM, "out of memory");
-	c->places[c->nplaces++] = (struct place){cpu, tid};
+	struct place *p = &c->places[c->nplaces++];
+	*p = (struct place){cpu, tid, ""};
+	if (comm && tid > 0) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+		if (pv_read_line(path, p->comm, sizeof(p->comm)) < 0)
+			p->comm[0] = 0;
+	}
 	return 0;
 }
 
@@ -69,7 +77,7 @@ static int process_threads(struct perfev_counters *c, size_t *cap, pid_t pid)
 	int r = 0;
 	while (r == 0 && (de = readdir(d)))
 		if (de->d_name[0] != '.')
-			r = add_place(c, cap, -1, (pid_t)atoi(de->d_name));
+			r = add_place(c, cap, -1, (pid_t)atoi(de->d_name), true);
 	closedir(d);
 	if (r == 0 && c->nplaces)
 		qsort(c->places, c->nplaces, sizeof(*c->places), cmp_place);
@@ -83,7 +91,7 @@ static int cpu_places(struct perfev_counters *c, size_t *cap, const struct perfe
 		return -errno;
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < perfev_cpus_count(cpus); i++)
-		r = add_place(c, cap, perfev_cpus_at(cpus, i), -1);
+		r = add_place(c, cap, perfev_cpus_at(cpus, i), -1, false);
 	perfev_cpus_free(online);
 	if (r == 0 && c->nplaces == 0)
 		r = pv_error(EINVAL, "the CPU list is empty");
@@ -168,15 +176,29 @@ static int open_one(struct perfev_counters *c, const struct perfev_target *t, si
 		flags = PERF_FLAG_PID_CGROUP;
 	}
 	int fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	if (fd == -EINVAL && a->inherit && (c->read_format & PERF_FORMAT_GROUP) && ev == 0) {
+		/* kernels before 4.13 refuse inherit with PERF_FORMAT_GROUP (the
+		 * manual's "inherit does not work for ... PERF_FORMAT_GROUP"):
+		 * read every counter on its own instead */
+		c->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+		a->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	}
 	if (fd == -EINVAL && (c->read_format & PERF_FORMAT_LOST)) {
 		/* kernels before 6.0 do not know PERF_FORMAT_LOST */
 		c->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
 	}
+	if (fd == -EINVAL && (a->exclude_guest || a->exclude_host)) {
+		/* perf's fallback: some PMUs (msr, uncore, ...) refuse every
+		 * exclusion bit, and exclude_guest is on by default */
+		a->exclude_guest = a->exclude_host = 0;
+		fd = perfev_open(a, pid, c->places[pl].cpu, group_fd, flags);
+	}
 	if (fd < 0) {
 		int err = -fd;
-		char where[128], why[1200];
+		char where[128], why[1800];
 		describe_place(where, sizeof(where), c, t, pl);
 		pv_explain_open_flags(why, sizeof(why), a, pid, c->places[pl].cpu, flags, err);
 		pv_error(err, "cannot count '%s' %s: %s", perfev_evsel_name(e), where, why);
@@ -235,10 +257,13 @@ static int open_event(struct perfev_counters *c, const struct perfev_target *t, 
 }
 
 PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *list,
-							const struct perfev_target *t)
+							const struct perfev_target *target)
 {
-	if (!list || !t || t->size < sizeof(*t) - sizeof(bool))
+	if (!list || !target || target->size < offsetof(struct perfev_target, no_inherit))
 		return pv_error_null(EINVAL, "perfev_counters_open: no list or target (set target.size)");
+	/* a caller's smaller (older) struct reads as zeros past its end */
+	struct perfev_target tcopy = {0}, *t = &tcopy;
+	memcpy(t, target, PV_MIN(target->size, sizeof(tcopy)));
 	struct perfev_counters *c = calloc(1, sizeof(*c));
 	if (!c)
 		return pv_error_null(ENOMEM, "out of memory");
@@ -250,8 +275,8 @@ PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *li
 	int r = 0;
 	switch (t->kind) {
 	case PERFEV_TARGET_THREAD:
-	case PERFEV_TARGET_CHILD:
-		r = add_place(c, &cap, -1, t->pid);
+	case PERFEV_TARGET_CHILD: /* a held child is still named after its parent */
+		r = add_place(c, &cap, -1, t->pid, t->kind == PERFEV_TARGET_THREAD);
 		break;
 	case PERFEV_TARGET_PROCESS:
 		r = process_threads(c, &cap, t->pid);
@@ -293,7 +318,7 @@ PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *li
 	return c;
 fail: {
 	int e = -r;
-	char msg[1024];
+	char msg[2048];
 	snprintf(msg, sizeof(msg), "%s", perfev_errmsg());
 	perfev_counters_close(c);
 	return pv_error_null(e, "%s", msg);
@@ -356,6 +381,11 @@ PERFEV_API pid_t perfev_counters_place_tid(const struct perfev_counters *c, size
 	return pl < c->nplaces ? c->places[pl].tid : -1;
 }
 
+PERFEV_API const char *perfev_counters_place_comm(const struct perfev_counters *c, size_t pl)
+{
+	return pl < c->nplaces ? c->places[pl].comm : "";
+}
+
 PERFEV_API int perfev_counters_fd(const struct perfev_counters *c, size_t ev, size_t pl)
 {
 	return ev < c->nev && pl < c->nplaces ? c->fd[AT(c, ev, pl)] : -1;
@@ -412,9 +442,35 @@ static int read_group(struct perfev_counters *c, size_t li, size_t pl)
 	return r;
 }
 
+/* Without PERF_FORMAT_GROUP: { value, time_enabled, time_running, id, [lost] }. */
+static int read_single(struct perfev_counters *c, size_t ev, size_t pl)
+{
+	uint64_t buf[5] = {0};
+	size_t words = c->read_format & PERF_FORMAT_LOST ? 5 : 4;
+	ssize_t n;
+	do
+		n = read(c->fd[AT(c, ev, pl)], buf, words * sizeof(uint64_t));
+	while (n < 0 && errno == EINTR);
+	const char *name = perfev_evsel_name(perfev_evlist_at(c->list, ev));
+	if (n < 0)
+		return pv_error(errno, "reading '%s': %s", name, strerror(errno));
+	if ((size_t)n < words * sizeof(uint64_t))
+		return pv_error(EIO, "reading '%s': short read (%zd bytes)", name, n);
+	c->count[AT(c, ev, pl)] = (struct perfev_count){buf[0], buf[1], buf[2], words == 5 ? buf[4] : 0};
+	return 0;
+}
+
 PERFEV_API int perfev_counters_read(struct perfev_counters *c)
 {
 	for (size_t ev = 0; ev < c->nev; ev++) {
+		if (!(c->read_format & PERF_FORMAT_GROUP)) {
+			for (size_t pl = 0; pl < c->nplaces; pl++) {
+				int r = c->fd[AT(c, ev, pl)] < 0 ? 0 : read_single(c, ev, pl);
+				if (r < 0)
+					return r;
+			}
+			continue;
+		}
 		if (!perfev_evsel_is_leader(perfev_evlist_at(c->list, ev)))
 			continue;
 		for (size_t pl = 0; pl < c->nplaces; pl++) {

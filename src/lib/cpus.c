@@ -36,8 +36,12 @@ static long parse_num(const char *list, const char **p)
 
 PERFEV_API struct perfev_cpus *perfev_cpus_parse(const char *list)
 {
-	int *v = NULL;
-	size_t nr = 0, cap = 0;
+	/* a bitmap of every possible CPU: memory stays bounded whatever the
+	 * ranges repeat, and the result comes out sorted without duplicates */
+	uint64_t *set = calloc((PV_MAX_CPU + 1) / 64, sizeof(uint64_t));
+	if (!set)
+		return pv_error_null(ENOMEM, "out of memory");
+	size_t nr = 0;
 	const char *p = list;
 	while (isspace((unsigned char)*p))
 		p++;
@@ -54,12 +58,11 @@ PERFEV_API struct perfev_cpus *perfev_cpus_parse(const char *list)
 				goto fail;
 			}
 		}
-		if (pv_grow(&v, &cap, nr + (size_t)(b - a) + 1, sizeof(*v)) < 0) {
-			pv_error(ENOMEM, "out of memory");
-			goto fail;
+		for (long c = a; c <= b; c++) {
+			uint64_t bit = 1ULL << (c % 64);
+			nr += !(set[c / 64] & bit);
+			set[c / 64] |= bit;
 		}
-		for (long c = a; c <= b; c++)
-			v[nr++] = (int)c;
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '\n') {
@@ -68,21 +71,19 @@ PERFEV_API struct perfev_cpus *perfev_cpus_parse(const char *list)
 			goto fail;
 		}
 	}
-	if (nr)
-		qsort(v, nr, sizeof(*v), cmp_int);
 	struct perfev_cpus *c = malloc(sizeof(*c) + nr * sizeof(int));
 	if (!c) {
 		pv_error(ENOMEM, "out of memory");
 		goto fail;
 	}
 	c->nr = 0;
-	for (size_t i = 0; i < nr; i++)
-		if (!c->nr || c->cpu[c->nr - 1] != v[i])
-			c->cpu[c->nr++] = v[i];
-	free(v);
+	for (int cpu = 0; cpu <= PV_MAX_CPU && c->nr < nr; cpu++)
+		if (set[cpu / 64] & (1ULL << (cpu % 64)))
+			c->cpu[c->nr++] = cpu;
+	free(set);
 	return c;
 fail:
-	free(v);
+	free(set);
 	return NULL;
 }
 

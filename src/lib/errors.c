@@ -9,19 +9,10 @@
 #include "counter_int.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
-
-/* Does this process hold capability `cap` in its effective set? */
-static bool has_cap(int cap)
-{
-	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
-	if (syscall(SYS_capget, &h, d) < 0)
-		return false;
-	return (d[cap / 32].effective >> (cap % 32)) & 1;
-}
 
 static const char *paranoid_meaning(int64_t level)
 {
@@ -40,7 +31,16 @@ static const char *paranoid_meaning(int64_t level)
 
 static bool privileged(void)
 {
-	return geteuid() == 0 || has_cap(CAP_PERFMON) || has_cap(CAP_SYS_ADMIN);
+	return geteuid() == 0 || pv_has_cap(CAP_PERFMON) || pv_has_cap(CAP_SYS_ADMIN);
+}
+
+/* Is process pid ours (same real uid)? Then ptrace rules are not the cause. */
+static bool owned_by_us(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) == 0 && st.st_uid == getuid();
 }
 
 /* The permission case shared by EACCES and EPERM. */
@@ -72,11 +72,11 @@ static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pi
 			       "CAP_PERFMON for raw samples. ");
 	if (a->type == PERF_TYPE_BREAKPOINT)
 		pv_buf_puts(b, "A breakpoint on a kernel address needs CAP_PERFMON. ");
-	if (pid > 0 && !cpu_wide)
+	if (pid > 0 && !cpu_wide && !owned_by_us(pid))
 		pv_buf_printf(b, "Attaching to pid %d needs it to be yours and ptrace-able "
 				 "(see /proc/sys/kernel/yama/ptrace_scope). ", (int)pid);
-	pv_buf_puts(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
-		       "or as root: sysctl kernel.perf_event_paranoid=1 (or -1).");
+	pv_buf_printf(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
+			 "or as root: sysctl kernel.perf_event_paranoid=%d (or -1).", cpu_wide ? 0 : 1);
 }
 
 static const char *field_past(uint32_t size)
@@ -241,7 +241,9 @@ int pv_explain_open_flags(char *out, size_t len, const struct perfev_attr *a, pi
 		break;
 	}
 	case ESRCH:
-		pv_buf_printf(&b, "no process or thread %d exists (it may have exited).", (int)pid);
+		pv_buf_printf(&b, "no process or thread %d exists (it may have exited): check the id "
+				  "with ps -eLf, or start the program under perfev (perfev stat -- CMD).",
+			      (int)pid);
 		break;
 	case ENOMEM:
 		pv_buf_puts(&b, "the kernel is out of memory for this event.");

@@ -11,7 +11,7 @@ struct perfev_evsel {
 	struct perfev_evlist *list; /* the owner, where the leader is found */
 	size_t idx;
 	size_t leader; /* index of the group leader; idx for a leader */
-	char *name, *pmu, *unit, *filter;
+	char *name, *pmu, *unit, *filter, *group_name;
 	double scale;
 	unsigned flags;
 	uint64_t max_events;
@@ -36,6 +36,7 @@ static void evsel_free(struct perfev_evsel *e)
 	free(e->pmu);
 	free(e->unit);
 	free(e->filter);
+	free(e->group_name);
 	free(e);
 }
 
@@ -160,3 +161,5 @@ PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *e) { return e-
 PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *e, unsigned flags) { e->flags = flags; }
 PERFEV_API uint64_t perfev_evsel_max_events(const struct perfev_evsel *e) { return e->max_events; }
 PERFEV_API void perfev_evsel_set_max_events(struct perfev_evsel *e, uint64_t n) { e->max_events = n; }
+PERFEV_API const char *perfev_evsel_group_name(const struct perfev_evsel *e) { return e->group_name; }
+PERFEV_API int perfev_evsel_set_group_name(struct perfev_evsel *e, const char *n) { return set_str(&e->group_name, n); }

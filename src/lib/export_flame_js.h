@@ -62,7 +62,7 @@ static const char pv_flame_js[] =
 	"  t.textContent = n < 3 ? '' : (s.length <= n ? s : s.substring(0, n - 2) + '..');\n"
 	"}\n"
 	"function layout(x0, w0, d0) {\n"
-	"  var eps = 1e-9;\n"
+	"  var eps = 1e-6;\n"
 	"  for (var i = 0; i < gs.length; i++) {\n"
 	"    var g = gs[i];\n"
 	"    if (g.fd >= d0 && g.fx >= x0 - eps && g.fx + g.fw <= x0 + w0 + eps) {\n"

@@ -60,6 +60,9 @@ int pv_read_line(const char *path, char *buf, size_t len);
 int pv_read_i64(const char *path, int64_t *out);
 int pv_write_str(const char *path, const char *s);
 
+/* Does this process hold capability cap (CAP_PERFMON ...) in its effective set? */
+bool pv_has_cap(int cap);
+
 /* strdup that records ENOMEM for perfev_errmsg(). */
 char *pv_strdup(const char *s);
 char *pv_strndup(const char *s, size_t n);

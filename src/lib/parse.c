@@ -111,7 +111,7 @@ static struct perfev_evsel *ev_at(struct pctx *c, size_t i) { return perfev_evli
 static int apply_modifiers(struct pctx *c, size_t at, size_t n, size_t first, size_t last, bool add)
 {
 	const char *m = c->s + at;
-	if (n > sizeof(MODIFIER_CHARS) - 1)
+	if (n > sizeof("ukhGHpppPSDIWeb") - 1) /* perf's check_modifier() limit */
 		return pv_fail(c, EINVAL, at, "too many modifiers: '%.*s'", (int)n, m);
 	for (size_t i = 0; i < n; i++)
 		if (m[i] != 'p' && memchr(m + i + 1, m[i], n - i - 1))
@@ -226,16 +226,25 @@ static bool is_number(const char *w, size_t n)
 	return pv_parse_num(w, n, &v) == 0;
 }
 
-/* A name perf knows without sysfs: symbolic, cache, raw. 1 made, 0 not such, <0 error. */
+/* A name perf knows without sysfs: symbolic (2), cache or raw (1); 0 not such, <0 error. */
 static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 {
 	const struct pv_sym *sym = pv_sym_find(w, n);
-	if (sym)
-		return pv_new_event(c, sym->type, sym->config) ? 1 : -ENOMEM;
+	if (sym) { /* 2: perf's value_sym, which takes no ':' after its terms */
+		struct perfev_evsel *e = pv_new_event(c, sym->type, sym->config);
+		if (!e)
+			return -ENOMEM;
+		perfev_evsel_set_flags(e, sym->flags);
+		return 2;
+	}
 	uint64_t config;
 	int r = pv_cache_parse(w, n, &config);
-	if (r == 0)
-		return pv_new_event(c, PERF_TYPE_HW_CACHE, config) ? 1 : -ENOMEM;
+	if (r == 0) {
+		struct perfev_evsel *e = pv_new_event(c, PERF_TYPE_HW_CACHE, config);
+		if (!e || !(c->st[perfev_evsel_index(e)].base_name = strndup(w, n)))
+			return pv_fail(c, ENOMEM, at, "out of memory");
+		return 1;
+	}
 	if (r != -ENOENT)
 		return pv_fail(c, -r, at, "%s", perfev_errmsg());
 	if (is_raw(w, n)) {
@@ -246,7 +255,7 @@ static int builtin_event(struct pctx *c, const char *w, size_t n, size_t at)
 	return 0;
 }
 
-static int load_pmus(struct pctx *c)
+int pv_ctx_pmus(struct pctx *c)
 {
 	if (!c->pmus && !(c->pmus = perfev_pmus_load(c->sysfs)))
 		return -errno;
@@ -257,7 +266,7 @@ static int load_pmus(struct pctx *c)
 static int alias_event(struct pctx *c, const char *w, size_t n, size_t at)
 {
 	char *name = strndup(w, n);
-	if (!name || load_pmus(c) < 0) {
+	if (!name || pv_ctx_pmus(c) < 0) {
 		free(name);
 		return 0;
 	}
@@ -278,24 +287,25 @@ static int alias_event(struct pctx *c, const char *w, size_t n, size_t at)
 	return made;
 }
 
-static void name_events(struct pctx *c, size_t first, size_t start, const char *mods, size_t nmods)
+/*
+ * Names as perf 6.1 gives them: the event as written (modifiers included),
+ * except that tracepoints are "sys:name" and cache events their name
+ * without modifiers, and a breakpoint's name stops at its '/'.
+ */
+static void name_events(struct pctx *c, size_t first, size_t start)
 {
-	size_t last = perfev_evlist_count(c->tmp);
+	size_t last = perfev_evlist_count(c->tmp), end = c->pos;
+	const char *slash = memchr(c->s + start, '/', end - start);
+	if (slash && end - start > 4 && !memcmp(c->s + start, "mem:", 4))
+		end = (size_t)(slash - c->s);
 	for (size_t i = first; i < last; i++) {
 		struct perfev_evsel *e = ev_at(c, i);
 		if (c->st[i].named)
 			continue;
-		if (c->st[i].tp_name) { /* a glob's expansion is named after each match */
-			char *n = NULL;
-			if (asprintf(&n, "%s%s%.*s", c->st[i].tp_name, nmods ? ":" : "", (int)nmods, mods) >= 0)
-				perfev_evsel_set_name(e, n);
-			free(n);
-		} else {
-			char *n = strndup(c->s + start, c->pos - start);
-			if (n)
-				perfev_evsel_set_name(e, n);
-			free(n);
-		}
+		char *n = c->st[i].base_name ? strdup(c->st[i].base_name) : strndup(c->s + start, end - start);
+		if (n)
+			perfev_evsel_set_name(e, n);
+		free(n);
 	}
 }
 
@@ -344,6 +354,7 @@ static int parse_mem(struct pctx *c, size_t start)
 	a->bp_type = bp;
 	a->bp_addr = addr;
 	a->bp_len = len;
+	a->sample_period = 1; /* as perf's parser: a sample per hit (perf stat clears it) */
 	(void)start;
 	return 0;
 }
@@ -359,9 +370,10 @@ static int tp_add(const char *sys, const char *name, int id, void *arg)
 	struct perfev_evsel *e = pv_new_event(w->c, PERF_TYPE_TRACEPOINT, (uint64_t)id);
 	if (!e)
 		return w->err = -ENOMEM;
+	perfev_evsel_attr(e)->sample_period = 1; /* as perf's parser (perf stat clears it) */
 	struct pv_evstate *st = &w->c->st[perfev_evsel_index(e)];
-	if (asprintf(&st->tp_name, "%s:%s", sys, name) < 0) {
-		st->tp_name = NULL;
+	if (asprintf(&st->base_name, "%s:%s", sys, name) < 0) {
+		st->base_name = NULL;
 		return w->err = -ENOMEM;
 	}
 	return 0;
@@ -381,8 +393,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 	if (!s || !n) {
 		r = pv_fail(c, ENOMEM, start, "out of memory");
 	} else if (!c->tracefs && !(c->tracefs = perfev_tracefs_events_dir())) {
-		r = pv_fail(c, ENOENT, start, "'%s:%s' looks like a tracepoint but tracefs is not mounted: "
-			    "mount -t tracefs nodev /sys/kernel/tracing", s, n);
+		r = pv_fail(c, errno, start, "'%s:%s' looks like a tracepoint, but %s", s, n, perfev_errmsg());
 	} else if (has_glob(s) || has_glob(n)) {
 		struct tp_walk w = {c, 0};
 		int found = perfev_tracepoints_foreach(c->tracefs, s, n, tp_add, &w);
@@ -397,7 +408,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 		int id = perfev_tracepoint_id(c->tracefs, s, n);
 		if (id < 0)
 			r = pv_fail(c, -id, start, "%s", perfev_errmsg());
-		else if (!pv_new_event(c, PERF_TYPE_TRACEPOINT, (uint64_t)id))
+		else if (tp_add(s, n, id, &(struct tp_walk){c, 0}) < 0)
 			r = -ENOMEM;
 	}
 	free(s);
@@ -408,9 +419,11 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 
 /*
  * After the event proper: optional /terms/ (not for PMU events, which have
- * theirs already), then ':' modifiers, then the event's end.
+ * theirs already), then modifiers after ':' (or right after the terms'
+ * '/'), then the event's end.
  */
-static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok, bool after_slash)
+static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok, bool after_slash,
+		      bool colon_after_slash)
 {
 	int r;
 	if (terms_ok && c->s[c->pos] == '/') {
@@ -418,23 +431,25 @@ static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok,
 			return r;
 		after_slash = true;
 	}
-	size_t mods = c->pos, nmods = 0;
-	if (c->s[c->pos] == ':' && !(after_slash)) {
+	size_t last = perfev_evlist_count(c->tmp);
+	if (c->s[c->pos] == ':' && !after_slash) {
 		c->pos++;
-		mods = c->pos;
-		if ((r = parse_modifiers(c, first, perfev_evlist_count(c->tmp), false)) < 0)
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
-		nmods = c->pos - mods;
+	} else if (after_slash && c->s[c->pos] == ':' && colon_after_slash) {
+		/* perf's grammar takes r1a8/name=x/:u, but not cycles/name=x/:u or cpu/x/:u */
+		c->pos++;
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
+			return r;
 	} else if (after_slash && !at_end_of_event(c, c->pos)) {
-		/* perf takes a PMU event's modifiers right after its '/' (cpu/x/u) */
-		if ((r = parse_modifiers(c, first, perfev_evlist_count(c->tmp), false)) < 0)
+		/* perf takes modifiers right after the terms' '/' too (cpu/x/u) */
+		if ((r = parse_modifiers(c, first, last, false)) < 0)
 			return r;
-		nmods = c->pos - mods;
 	}
 	if (!at_end_of_event(c, c->pos))
 		return pv_fail(c, EINVAL, c->pos, "unexpected '%c' after the event; events are "
 			       "separated by ','", c->s[c->pos]);
-	name_events(c, first, start, c->s + mods, nmods);
+	name_events(c, first, start);
 	return 0;
 }
 
@@ -453,11 +468,16 @@ static int parse_event(struct pctx *c)
 	}
 	char next = s[c->pos];
 	int r;
+	if (n == 1 && (w[0] == 'u' || w[0] == 'k') && next == ':') {
+		if ((r = pv_parse_probe(c, start)) < 0)
+			return r;
+		return event_tail(c, first, start, false, false, false);
+	}
 	if (n == 3 && !memcmp(w, "mem", 3) && next == ':') {
 		c->pos++;
 		if ((r = parse_mem(c, start)) < 0)
 			return r;
-		return event_tail(c, first, start, false, false);
+		return event_tail(c, first, start, false, false, false);
 	}
 	if (next == ':') {
 		/* name:MODS, else TYPE:CONFIG, else a tracepoint SYS:NAME */
@@ -482,27 +502,31 @@ static int parse_event(struct pctx *c)
 			c->pos = k;
 			if (!pv_new_event(c, (uint32_t)type, config))
 				return -ENOMEM;
-			return event_tail(c, first, start, true, false);
+			return event_tail(c, first, start, true, false, true);
 		}
 		if (!mods) {
 			if ((r = parse_tracepoint(c, w, n, start)) < 0)
 				return r;
-			return event_tail(c, first, start, true, false);
+			return event_tail(c, first, start, true, false, true);
 		}
 	}
 	if ((r = builtin_event(c, w, n, start)) < 0)
 		return r;
 	if (r > 0)
-		return event_tail(c, first, start, true, false);
+		return event_tail(c, first, start, true, false, r == 1);
 	if (next == '/') {
 		if ((r = pv_parse_pmu_event(c, w, n, start)) < 0)
 			return r;
-		return event_tail(c, first, start, false, true);
+		return event_tail(c, first, start, false, true, false);
 	}
 	if ((r = alias_event(c, w, n, start)) < 0)
 		return r;
 	if (r > 0)
-		return event_tail(c, first, start, true, false);
+		return event_tail(c, first, start, true, false, false);
+	char sug[64];
+	if (pv_suggest(w, n, sug, sizeof(sug)))
+		return pv_fail(c, ENOENT, start, "unknown event '%.*s'; did you mean '%s'? ('perfev list' "
+			       "shows the events here)", (int)n, w, sug);
 	return pv_fail(c, ENOENT, start, "unknown event '%.*s'; 'perfev list' shows the events here",
 		       (int)n, w);
 }
@@ -511,8 +535,12 @@ static int parse_event(struct pctx *c)
 
 static int parse_list(struct pctx *c);
 
+/* A group at c->pos: '{' or perf's NAME'{' (which names the group). */
 static int parse_group(struct pctx *c)
 {
+	size_t name_at = c->pos;
+	while (c->s[c->pos] != '{')
+		c->pos++;
 	size_t open = c->pos, first = perfev_evlist_count(c->tmp);
 	if (c->in_group)
 		return pv_fail(c, EINVAL, open, "groups cannot be nested");
@@ -527,6 +555,14 @@ static int parse_group(struct pctx *c)
 	c->pos++;
 	size_t last = perfev_evlist_count(c->tmp);
 	struct perfev_evsel *leader = ev_at(c, first);
+	if (open > name_at) {
+		char *gname = strndup(c->s + name_at, open - name_at);
+		if (!gname || perfev_evsel_set_group_name(leader, gname) < 0) {
+			free(gname);
+			return pv_fail(c, ENOMEM, name_at, "out of memory");
+		}
+		free(gname);
+	}
 	for (size_t i = first + 1; i < last; i++)
 		if ((r = perfev_evsel_set_leader(ev_at(c, i), leader)) < 0)
 			return pv_fail(c, -r, open, "%s", perfev_errmsg());
@@ -544,7 +580,11 @@ static int parse_group(struct pctx *c)
 static int parse_list(struct pctx *c)
 {
 	for (;;) {
-		int r = c->s[c->pos] == '{' ? parse_group(c) : parse_event(c);
+		size_t w = c->pos;
+		while (w < c->len && (isalnum((unsigned char)c->s[w]) || c->s[w] == '_' || c->s[w] == '-' ||
+				      c->s[w] == '.'))
+			w++;
+		int r = c->s[w] == '{' ? parse_group(c) : parse_event(c);
 		if (r < 0)
 			return r;
 		if (c->s[c->pos] != ',')
@@ -566,6 +606,8 @@ static int move_events(struct pctx *c, struct perfev_evlist *list)
 			return -ENOMEM;
 		perfev_evsel_set_flags(e, perfev_evsel_flags(t));
 		perfev_evsel_set_max_events(e, perfev_evsel_max_events(t));
+		if (perfev_evsel_group_name(t) && perfev_evsel_set_group_name(e, perfev_evsel_group_name(t)) < 0)
+			return -ENOMEM;
 		if (!perfev_evsel_is_leader(t)) {
 			size_t li = perfev_evsel_index(perfev_evsel_leader(t));
 			perfev_evsel_set_leader(e, perfev_evlist_at(list, base + li));
@@ -601,7 +643,7 @@ PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *
 		r = pv_fail(&c, ENOMEM, 0, "out of memory");
 	size_t n = perfev_evlist_count(c.tmp);
 	for (size_t i = 0; i < n; i++)
-		free(c.st[i].tp_name);
+		free(c.st[i].base_name);
 	free(c.st);
 	perfev_evlist_free(c.tmp);
 	perfev_pmus_free(c.pmus);

@@ -12,7 +12,7 @@
 struct pv_evstate {
 	bool exclude_gh; /* a G or H modifier chose between guest and host */
 	bool named;      /* a name= term named it */
-	char *tp_name;   /* "sys:name" of a tracepoint matched by a glob */
+	char *base_name; /* the name perf gives regardless of modifiers (tracepoints, cache) */
 };
 
 struct pctx {
@@ -35,6 +35,8 @@ int pv_parse_num(const char *s, size_t n, uint64_t *out);
 /* Appends an event with perf's defaults (exclude_guest). */
 struct perfev_evsel *pv_new_event(struct pctx *c, uint32_t type, uint64_t config);
 
+/* Loads every PMU into c->pmus once; 0 or -errno. */
+int pv_ctx_pmus(struct pctx *c);
 /* /terms/ at c->pos for the events from index first on (generic terms only). */
 int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t first);
 /* PMU/terms/ with the PMU's name w[0..n) at start; c->pos is at the '/'. */
@@ -42,5 +44,8 @@ int pv_parse_pmu_event(struct pctx *c, const char *w, size_t n, size_t start);
 /* One event for sysfs alias al of PMU p, named in the string at byte at. */
 int pv_pmu_event_alias(struct pctx *c, const struct perfev_pmu *p,
 		       const struct perfev_pmu_alias *al, size_t at, size_t n);
+
+/* u:PATH:SYMBOL / k:SYMBOL at start (parse_probe.c): one probe event. */
+int pv_parse_probe(struct pctx *c, size_t start);
 
 #endif

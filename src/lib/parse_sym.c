@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "parse_int.h"
+#include "perfev/event.h"
 
 #include <string.h>
 
@@ -38,8 +39,10 @@ const struct pv_sym pv_syms[] = {
 	SW("dummy", NULL, DUMMY),
 	SW("bpf-output", NULL, BPF_OUTPUT),
 	SW("cgroup-switches", NULL, CGROUP_SWITCHES),
-	/* perf's tool event: counted by perf itself; opened as a dummy */
-	SW("duration_time", NULL, DUMMY),
+	/* perf's tool events: counted by the tool itself; opened as dummies */
+	{"duration_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_DURATION},
+	{"user_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_USER_TIME},
+	{"system_time", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, PERFEV_EVSEL_TOOL_SYSTEM_TIME},
 };
 const size_t pv_nr_syms = PV_ARRAY_SIZE(pv_syms);
 
@@ -63,7 +66,7 @@ static const char *const cache_types[PERF_COUNT_HW_CACHE_MAX][6] = {
 	{"LLC", "L2"},
 	{"dTLB", "d-tlb", "Data-TLB"},
 	{"iTLB", "i-tlb", "Instruction-TLB"},
-	{"branch", "branches", "bpu", "btb", "bpc"},
+	{"branch", "bpu", "btb", "bpc"}, /* perf's lexer lacks "branches" here */
 	{"node"},
 };
 static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][6] = {
@@ -171,4 +174,60 @@ int pv_cache_parse(const char *s, size_t len, uint64_t *config)
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* Edit distance (insert, delete, substitute, swap neighbours) of short names. */
+static int distance(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b);
+	if (n > 63 || m > 63)
+		return 99;
+	int d[64][64];
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = PV_MIN(d[i - 1][j] + 1, d[i][j - 1] + 1);
+			v = PV_MIN(v, d[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+				v = PV_MIN(v, d[i - 2][j - 2] + 1);
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+static void consider(const char *w, size_t n, const char *name, const char **best, int *bestd,
+		     char *buf, size_t len)
+{
+	int d = distance(w, n, name);
+	if (d < *bestd) {
+		*bestd = d;
+		snprintf(buf, len, "%s", name);
+		*best = buf;
+	}
+}
+
+const char *pv_suggest(const char *w, size_t n, char *buf, size_t len)
+{
+	const char *best = NULL;
+	int bestd = n < 5 ? 2 : 3; /* closer than this, or no suggestion */
+	for (size_t i = 0; i < pv_nr_syms; i++) {
+		consider(w, n, pv_syms[i].name, &best, &bestd, buf, len);
+		if (pv_syms[i].alias)
+			consider(w, n, pv_syms[i].alias, &best, &bestd, buf, len);
+	}
+	char name[64];
+	for (int t = 0; t < PERF_COUNT_HW_CACHE_MAX; t++)
+		for (int op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (!pv_cache_op_valid(t, op))
+				continue;
+			snprintf(name, sizeof(name), "%s-%s", cache_types[t][0], cache_ops[op][1]);
+			consider(w, n, name, &best, &bestd, buf, len);
+			snprintf(name, sizeof(name), "%s-%s-misses", cache_types[t][0], cache_ops[op][0]);
+			consider(w, n, name, &best, &bestd, buf, len);
+		}
+	return best;
 }

@@ -15,6 +15,8 @@
 #include "pmu_int.h"
 #include "perfev/sys.h"
 
+#include <ctype.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +321,21 @@ int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t fi
 	size_t end = c->pos;
 	int r = lex_terms(c, c->s, c->len, c->pos + 1, true, 0, &ts, &end);
 	size_t last = perfev_evlist_count(c->tmp);
+	/* perf's config_term_tracepoint: only these terms for tracepoints */
+	static const char *const tp_terms[] = {"call-graph", "stack-size", "inherit", "no-inherit",
+		"max-stack", "overwrite", "no-overwrite", "aux-output", "aux-sample-size"};
+	if (r >= 0 && first < last &&
+	    perfev_evsel_attr(perfev_evlist_at(c->tmp, first))->type == PERF_TYPE_TRACEPOINT)
+		for (size_t i = 0; r >= 0 && i < ts.n; i++) {
+			bool ok = false;
+			for (size_t k = 0; k < PV_ARRAY_SIZE(tp_terms); k++)
+				ok |= key_is(&ts.t[i], tp_terms[k]);
+			if (!ok)
+				r = pv_fail(c, EINVAL, ts.t[i].pos, "unknown term '%.*s' for a tracepoint; valid "
+					    "terms: call-graph, stack-size, inherit, no-inherit, max-stack, "
+					    "overwrite, no-overwrite, aux-output, aux-sample-size",
+					    (int)ts.t[i].klen, ts.t[i].key);
+		}
 	for (size_t i = 0; r >= 0 && i < ts.n; i++)
 		for (size_t j = first; r >= 0 && j < last; j++) {
 			r = apply_generic(c, perfev_evlist_at(c->tmp, j), &ts.t[i]);
@@ -334,15 +351,16 @@ int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t fi
 }
 
 static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct perfev_evsel *e,
-			   const struct terms *ts, int depth);
+			   const struct terms *ts, const struct terms *user, int depth);
 
 static int apply_alias(struct pctx *c, const struct perfev_pmu *p, struct perfev_evsel *e,
-		       const struct perfev_pmu_alias *al, size_t at, int depth)
+		       const struct perfev_pmu_alias *al, size_t at, const struct terms *user,
+		       int depth)
 {
 	struct terms ts = {0};
 	int r = lex_terms(c, al->terms, strlen(al->terms), 0, false, at, &ts, NULL);
 	if (r >= 0)
-		r = apply_pmu_terms(c, p, e, &ts, depth + 1);
+		r = apply_pmu_terms(c, p, e, &ts, user, depth + 1);
 	free(ts.t);
 	if (r < 0)
 		return r;
@@ -365,8 +383,18 @@ static void list_valid_terms(const struct perfev_pmu *p, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "%s, ", perfev_pmu_format_at(p, i)->name);
 }
 
+/* Does the user's term list give key a value? */
+static bool user_gives(const struct terms *user, const struct term *t)
+{
+	for (size_t i = 0; user && i < user->n; i++)
+		if (user->t[i].has_val && user->t[i].klen == t->klen &&
+		    !memcmp(user->t[i].key, t->key, t->klen))
+			return true;
+	return false;
+}
+
 static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct perfev_evsel *e,
-			   const struct terms *ts, int depth)
+			   const struct terms *ts, const struct terms *user, int depth)
 {
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct term *t = &ts->t[i];
@@ -381,7 +409,7 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 		if (!t->has_val && depth == 0)
 			al = perfev_pmu_alias_find(p, key);
 		if (al) {
-			if ((r = apply_alias(c, p, e, al, t->pos, depth)) < 0)
+			if ((r = apply_alias(c, p, e, al, t->pos, ts, depth)) < 0)
 				return r;
 			continue;
 		}
@@ -394,9 +422,13 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 				       valid, "config, config1, config2, name, period, ...", perfev_pmu_name(p));
 		}
 		uint64_t v;
-		if (t->has_val && t->vlen == 1 && t->val[0] == '?')
+		if (t->has_val && t->vlen == 1 && t->val[0] == '?') {
+			/* a parameter of the alias: the user's own term supplies it */
+			if (user_gives(user, t))
+				continue;
 			return pv_fail(c, EINVAL, t->pos, "'%s' needs a value: give %s=N in the event's terms",
 				       key, key);
+		}
 		if ((r = term_num(c, t, &v)) < 0)
 			return r;
 		if (pv_format_encode(f, v, perfev_evsel_attr(e)) < 0)
@@ -415,26 +447,59 @@ static struct perfev_evsel *pmu_event(struct pctx *c, const struct perfev_pmu *p
 	return e;
 }
 
+static int one_pmu_event(struct pctx *c, const struct perfev_pmu *p, const struct terms *ts)
+{
+	struct perfev_evsel *e = pmu_event(c, p);
+	if (!e)
+		return -ENOMEM;
+	return apply_pmu_terms(c, p, e, ts, ts, 0);
+}
+
+/*
+ * perf's PMU matching when no PMU has the exact name: "imc" or "uncore_imc"
+ * names every uncore_imc_N, and a glob names every PMU it matches.
+ */
+static bool pmu_matches(const char *pmu, const char *tok)
+{
+	if (!strncmp(pmu, "uncore_", 7) && strncmp(tok, "uncore_", 7))
+		pmu += 7;
+	char pattern[300];
+	snprintf(pattern, sizeof(pattern), "%s*", tok);
+	if (fnmatch(pattern, pmu, 0))
+		return false;
+	if (strpbrk(tok, "*?["))
+		return true;
+	const char *rest = pmu + strlen(tok);
+	return !*rest || (rest[0] == '_' && isdigit((unsigned char)rest[1]));
+}
+
 int pv_parse_pmu_event(struct pctx *c, const char *w, size_t n, size_t start)
 {
 	char name[256];
 	if (n >= sizeof(name))
 		return pv_fail(c, ENOENT, start, "unknown PMU '%.*s'", (int)n, w);
 	snprintf(name, sizeof(name), "%.*s", (int)n, w);
-	struct perfev_pmu *p = pv_pmu_load(c->sysfs, name);
-	if (!p)
-		return pv_fail(c, ENOENT, start, "unknown PMU '%s' (not in %s); 'perfev list' shows the "
-			       "PMUs here", name, c->sysfs ? c->sysfs : PERFEV_PMU_SYSFS_ROOT);
 	struct terms ts = {0};
 	size_t end = c->pos;
 	int r = lex_terms(c, c->s, c->len, c->pos + 1, true, 0, &ts, &end);
-	struct perfev_evsel *e = r < 0 ? NULL : pmu_event(c, p);
-	if (r >= 0 && !e)
-		r = -ENOMEM;
-	if (r >= 0)
-		r = apply_pmu_terms(c, p, e, &ts, 0);
+	struct perfev_pmu *p = r < 0 ? NULL : pv_pmu_load(c->sysfs, name);
+	if (p) {
+		r = one_pmu_event(c, p, &ts);
+		pv_pmu_free(p);
+	} else if (r >= 0 && (r = pv_ctx_pmus(c)) >= 0) {
+		int found = 0;
+		for (size_t i = 0; r >= 0 && i < perfev_pmus_count(c->pmus); i++) {
+			const struct perfev_pmu *q = perfev_pmus_at(c->pmus, i);
+			if (pmu_matches(perfev_pmu_name(q), name)) {
+				r = one_pmu_event(c, q, &ts);
+				found++;
+			}
+		}
+		if (r >= 0 && !found)
+			r = pv_fail(c, ENOENT, start, "unknown PMU '%s' (not in %s); 'perfev list' shows "
+				    "the PMUs here", name, c->sysfs ? c->sysfs : PERFEV_PMU_SYSFS_ROOT);
+	}
 	free(ts.t);
-	pv_pmu_free(p);
 	if (r < 0)
 		return r;
 	c->pos = end;
@@ -447,5 +512,5 @@ int pv_pmu_event_alias(struct pctx *c, const struct perfev_pmu *p, const struct 
 	struct perfev_evsel *e = pmu_event(c, p);
 	if (!e)
 		return -ENOMEM;
-	return apply_alias(c, p, e, al, at, 0);
+	return apply_alias(c, p, e, al, at, NULL, 0);
 }

@@ -776,6 +776,26 @@ static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
 	return 0;
 }
 
+/* A TRACING_DATA record's payload is kept as the TRACING_DATA feature (pipe
+ * mode carries the formats that way), before the record is delivered. */
+#define TRACING_DATA_MAX (256u << 20)
+static bool is_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint64_t extra)
+{
+	uint32_t type;
+	memcpy(&type, b, 4);
+	if (pd->swap)
+		type = bswap_32(type);
+	return type == PERFEV_RECORD_HEADER_TRACING_DATA && extra && extra <= TRACING_DATA_MAX;
+}
+
+static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint16_t sz, uint64_t extra,
+			     uint64_t avail)
+{
+	if (!is_tracing_data(pd, b, extra) || avail < sz + extra)
+		return 0;
+	return store_feature(pd, PERFEV_FEAT_TRACING_DATA, b + sz, (size_t)extra);
+}
+
 static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint64_t left)
 {
 	if (sz < 8)
@@ -785,10 +805,22 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
 }
 
+/* Pages of the map this far behind the reading point are given back
+ * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
+ * record still queued for time ordering, just reads the file again), so a
+ * report's peak memory does not grow with the file. */
+#define PV_MAP_KEEP (16ull << 20)
+
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
-	uint64_t off = start;
+	uint64_t off = start, released = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
+		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
+			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
+			released = upto;
+		}
 		const uint8_t *b = pd->map + off;
 		uint16_t sz;
 		memcpy(&sz, b + 6, 2);
@@ -798,10 +830,12 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 			return bad_size(pd, off, sz, end - off);
 		pd->offset = off;
 		if (b[4] == 0 && 0) {}
-		int ret = process_bytes(pd, b, sz, true, off);
+		uint64_t extra = payload_after(pd, b);
+		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, true, off);
 		if (ret)
 			return ret;
-		uint64_t extra = payload_after(pd, b);
 		if (extra > end - off - sz)
 			return pv_error(EINVAL, "perf.data: the payload of the record at offset %llu runs past the end",
 					(unsigned long long)off);
@@ -828,9 +862,13 @@ static int run_pipe(struct perfev_perfdata *pd)
 			return err;
 		if (pd->in_len - pd->in_pos < sz)
 			return bad_size(pd, pd->offset, sz, pd->in_len - pd->in_pos);
+		uint64_t extra = payload_after(pd, pd->in + pd->in_pos);
+		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
+			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;
-		uint64_t extra = payload_after(pd, b);
-		int ret = process_bytes(pd, b, sz, false, pd->offset);
+		int ret = keep_tracing_data(pd, b, sz, extra, pd->in_len - pd->in_pos);
+		if (!ret)
+			ret = process_bytes(pd, b, sz, false, pd->offset);
 		if (ret)
 			return ret;
 		pd->in_pos += sz;

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "perfdata_int.h"
 #include "perfev.h"
+#include "tp_int.h"
 
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -108,6 +109,7 @@ static void build_features(struct perfev_perfdata_writer *w, const struct perfev
 	if (!o || !o->no_host_features)
 		pv_host_features(w->feats, o ? o->argc : 0, o ? o->argv : NULL);
 	pv_feat_event_desc(&w->feats[PERFEV_FEAT_EVENT_DESC], ev, w->nr_events, w->attr_size);
+	pv_feat_tracing_data(&w->feats[PERFEV_FEAT_TRACING_DATA], w->attrs, w->nr_events);
 	bool clock = false;
 	int32_t clockid = 0;
 	for (size_t i = 0; i < w->nr_events; i++)
@@ -160,8 +162,9 @@ static int pipe_preamble(struct perfev_perfdata_writer *w)
 			return err;
 	}
 	for (int f = 1; f < PV_FEAT_WRITTEN; f++) {
-		/* perf does not send these two in pipe mode */
-		if (!w->feats[f].len || f == PERFEV_FEAT_EVENT_DESC || f == PERFEV_FEAT_BUILD_ID)
+		/* perf does not send these two in pipe mode; tracing data follows */
+		if (!w->feats[f].len || f == PERFEV_FEAT_EVENT_DESC || f == PERFEV_FEAT_BUILD_ID ||
+		    f == PERFEV_FEAT_TRACING_DATA)
 			continue;
 		if (w->feats[f].len > 65000)
 			continue;
@@ -170,6 +173,20 @@ static int pipe_preamble(struct perfev_perfdata_writer *w)
 		r.u.feature.data = w->feats[f].data;
 		r.u.feature.size = w->feats[f].len;
 		if ((err = emit_record(w, &r, NULL)) < 0)
+			return err;
+	}
+	const struct pv_buf *td = &w->feats[PERFEV_FEAT_TRACING_DATA];
+	if (td->len) {
+		/* a HEADER_TRACING_DATA record, then the data padded to 8 bytes (as perf) */
+		uint32_t aligned = (uint32_t)((td->len + 7) & ~(size_t)7);
+		struct {
+			uint32_t type;
+			uint16_t misc, size;
+			uint32_t data_size, pad;
+		} rec = {PERFEV_RECORD_HEADER_TRACING_DATA, 0, 16, aligned, 0};
+		static const char pad[8];
+		if ((err = emit(w, &rec, sizeof(rec))) < 0 || (err = emit(w, td->data, td->len)) < 0 ||
+		    (err = emit(w, pad, aligned - td->len)) < 0)
 			return err;
 	}
 	return 0;

@@ -130,6 +130,18 @@ static void load_formats(struct perfev_pmu *p, const char *dir)
 		qsort(p->formats, p->nr_formats, sizeof(*p->formats), by_format_name);
 }
 
+static bool is_detail_file(const char *n)
+{
+	static const char *const suffixes[] = {".scale", ".unit", ".per-pkg", ".snapshot"};
+	size_t len = strlen(n);
+	for (size_t i = 0; i < PV_ARRAY_SIZE(suffixes); i++) {
+		size_t l = strlen(suffixes[i]);
+		if (len > l && !strcmp(n + len - l, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
 static void load_aliases(struct perfev_pmu *p, const char *dir)
 {
 	char path[4096];
@@ -142,7 +154,7 @@ static void load_aliases(struct perfev_pmu *p, const char *dir)
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
-		if (n[0] == '.' || strchr(n, '.'))
+		if (n[0] == '.' || is_detail_file(n))
 			continue; /* NAME.scale, NAME.unit ... are read with NAME */
 		char *terms = read_text(path, n, NULL);
 		if (!terms || pv_grow(&p->aliases, &cap, p->nr_aliases + 1, sizeof(*p->aliases)) < 0) {

@@ -13,6 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#define PV_MULTIARCH "x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define PV_MULTIARCH "aarch64-linux-gnu"
+#else
+#define PV_MULTIARCH "."
+#endif
+
 struct perfev_probe {
 	struct perfev_probe_spec spec;
 	struct perfev_attr attr;
@@ -113,14 +121,16 @@ static bool force_tracefs(void)
 	return e && *e && strcmp(e, "0");
 }
 
-/* PATH without '/' is looked up in $PATH, as a shell would. */
+/* A name without '/' is looked up in $PATH (a program), then in the
+ * usual library directories (a shared library such as libc.so.6). */
 static char *resolve_path(const char *path)
 {
 	if (!strchr(path, '/')) {
 		const char *env = getenv("PATH");
-		char *dirs = pv_strdup(env ? env : "/usr/bin:/bin"), *save = NULL;
-		if (!dirs)
-			return NULL;
+		char *dirs = NULL, *save = NULL;
+		if (asprintf(&dirs, "%s:/lib64:/usr/lib64:/lib/" PV_MULTIARCH ":/usr/lib/" PV_MULTIARCH
+			     ":/lib:/usr/lib:/usr/local/lib", env ? env : "/usr/bin:/bin") < 0)
+			return pv_error_null(ENOMEM, "out of memory");
 		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 			char cand[PATH_MAX];
 			if (snprintf(cand, sizeof(cand), "%s/%s", d, path) < (int)sizeof(cand) &&
@@ -134,7 +144,8 @@ static char *resolve_path(const char *path)
 	}
 	char *r = realpath(path, NULL);
 	if (!r)
-		pv_error(errno, "probe file '%s': %s", path, strerror(errno));
+		pv_error(errno, "probe file '%s': %s%s", path, strerror(errno),
+			 strchr(path, '/') ? "" : " (not in $PATH nor the library directories: give its path)");
 	return r;
 }
 
@@ -142,6 +153,36 @@ static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	return b ? b + 1 : path;
+}
+
+/*
+ * The attr, through the PMU (config1 = the string `target` points to) when
+ * the kernel has it, else through a tracefs probe at `location`.
+ */
+static int build_attr(struct perfev_probe *p, const char *pmu, const char *target,
+		      const char *location)
+{
+	int type = force_tracefs() ? -ENOENT : pmu_type(pmu);
+	if (type >= 0) {
+		p->attr.type = (uint32_t)type;
+		p->attr.config1 = (uint64_t)(uintptr_t)target; /* uprobe_path / kprobe_func */
+		p->attr.config2 = p->offset;                   /* probe_offset */
+		if (p->spec.retprobe) {
+			int bit = pmu_retprobe_bit(pmu);
+			if (bit < 0)
+				return pv_error(-bit, "the %s PMU has no format/retprobe: return "
+						"probes need a newer kernel", pmu);
+			p->attr.config |= 1ULL << bit;
+		}
+		return 0;
+	}
+	int64_t id = pv_probe_tracefs_create(p->spec.kernel, p->spec.retprobe, p->spec.symbol,
+					     location, p->tracefs_event, sizeof(p->tracefs_event));
+	if (id < 0)
+		return (int)id;
+	p->attr.type = PERF_TYPE_TRACEPOINT;
+	p->attr.config = (uint64_t)id;
+	return 0;
 }
 
 static int build_uprobe(struct perfev_probe *p)
@@ -163,29 +204,9 @@ static int build_uprobe(struct perfev_probe *p)
 	if (asprintf(&p->name, "probe_%s:%s", file, sym) < 0)
 		return pv_error(ENOMEM, "out of memory");
 
-	int type = force_tracefs() ? -ENOENT : pmu_type("uprobe");
-	if (type >= 0) {
-		p->attr.type = (uint32_t)type;
-		p->attr.uprobe_path = (uint64_t)(uintptr_t)p->path;
-		p->attr.probe_offset = p->offset;
-		if (p->spec.retprobe) {
-			int bit = pmu_retprobe_bit("uprobe");
-			if (bit < 0)
-				return pv_error(-bit, "the uprobe PMU has no format/retprobe: "
-						"return probes need a newer kernel");
-			p->attr.config |= 1ULL << bit;
-		}
-		return 0;
-	}
 	char loc[PATH_MAX + 32];
 	snprintf(loc, sizeof(loc), "%s:0x%llx", p->path, (unsigned long long)p->offset);
-	int64_t id = pv_probe_tracefs_create(false, p->spec.retprobe, p->spec.symbol, loc,
-					     p->tracefs_event, sizeof(p->tracefs_event));
-	if (id < 0)
-		return (int)id;
-	p->attr.type = PERF_TYPE_TRACEPOINT;
-	p->attr.config = (uint64_t)id;
-	return 0;
+	return build_attr(p, "uprobe", p->path, loc);
 }
 
 static int build_kprobe(struct perfev_probe *p)
@@ -196,31 +217,12 @@ static int build_kprobe(struct perfev_probe *p)
 	p->offset = p->spec.offset;
 	if (asprintf(&p->name, "probe:%s%s", p->spec.symbol, p->spec.retprobe ? "__return" : "") < 0)
 		return pv_error(ENOMEM, "out of memory");
-	int type = force_tracefs() ? -ENOENT : pmu_type("kprobe");
-	if (type >= 0) {
-		p->attr.type = (uint32_t)type;
-		p->attr.kprobe_func = (uint64_t)(uintptr_t)p->target;
-		p->attr.probe_offset = p->offset;
-		if (p->spec.retprobe) {
-			int bit = pmu_retprobe_bit("kprobe");
-			if (bit < 0)
-				return pv_error(-bit, "the kprobe PMU has no format/retprobe");
-			p->attr.config |= 1ULL << bit;
-		}
-		return 0;
-	}
 	char loc[300];
 	if (p->offset)
 		snprintf(loc, sizeof(loc), "%s+%llu", p->target, (unsigned long long)p->offset);
 	else
 		snprintf(loc, sizeof(loc), "%s", p->target);
-	int64_t id = pv_probe_tracefs_create(true, p->spec.retprobe, p->spec.symbol, loc,
-					     p->tracefs_event, sizeof(p->tracefs_event));
-	if (id < 0)
-		return (int)id;
-	p->attr.type = PERF_TYPE_TRACEPOINT;
-	p->attr.config = (uint64_t)id;
-	return 0;
+	return build_attr(p, "kprobe", p->target, loc);
 }
 
 PERFEV_API struct perfev_probe *perfev_probe_new(const char *spec)
@@ -274,7 +276,7 @@ static struct perfev_probe **registry;
 static size_t nr_registry, cap_registry;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
-PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, const char *spec)
+struct perfev_probe *pv_probe_keep(const char *spec)
 {
 	struct perfev_probe *p = perfev_probe_new(spec);
 	if (!p)
@@ -288,15 +290,26 @@ PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, con
 		perfev_probe_free(p);
 		return pv_error_null(ENOMEM, "out of memory");
 	}
-	struct perfev_evsel *e = perfev_evlist_add(list, &p->attr, p->name);
-	if (e && p->tracefs_event[0]) {
-		/* name it as a tracepoint: the decoder finds its format by this */
-		char tp[200];
-		snprintf(tp, sizeof(tp), "%s", p->tracefs_event);
-		*strchr(tp, '/') = ':';
-		perfev_evsel_set_name(e, tp);
-	}
-	return e;
+	return p;
+}
+
+void pv_probe_event_name(const struct perfev_probe *p, char *buf, size_t len)
+{
+	/* a tracefs probe is named as the tracepoint it is: its format is found by it */
+	snprintf(buf, len, "%s", p->tracefs_event[0] ? p->tracefs_event : p->name);
+	char *slash = p->tracefs_event[0] ? strchr(buf, '/') : NULL;
+	if (slash)
+		*slash = ':';
+}
+
+PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, const char *spec)
+{
+	struct perfev_probe *p = pv_probe_keep(spec);
+	if (!p)
+		return NULL;
+	char name[300];
+	pv_probe_event_name(p, name, sizeof(name));
+	return perfev_evlist_add(list, &p->attr, name);
 }
 
 PERFEV_API int perfev_probe_cleanup_all(void)

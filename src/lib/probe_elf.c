@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "perfev/probe.h"
+#include "elf_sym_int.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -11,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int find_symbol(Elf *elf, Elf64_Word type, const char *name, uint64_t *vaddr)
+int pv_elf_each_symbol(Elf *elf, Elf64_Word type,
+		       int (*fn)(const char *name, const GElf_Sym *sym, void *ctx), void *ctx)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -19,24 +21,43 @@ static int find_symbol(Elf *elf, Elf64_Word type, const char *name, uint64_t *va
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		size_t n = sh.sh_size / sh.sh_entsize;
+		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Sym s;
 			if (!gelf_getsym(d, (int)i, &s) || !s.st_value || s.st_shndx == SHN_UNDEF)
 				continue;
-			int t = GELF_ST_TYPE(s.st_info);
-			if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT && t != STT_NOTYPE)
-				continue;
-			const char *sn = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (sn && !strcmp(sn, name)) {
-				*vaddr = s.st_value;
-				return 0;
-			}
+			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+			int r = name && *name ? fn(name, &s, ctx) : 0;
+			if (r)
+				return r;
 		}
 	}
-	return -ENOENT;
+	return 0;
+}
+
+struct find {
+	const char *name;
+	uint64_t vaddr;
+};
+
+static int match(const char *name, const GElf_Sym *s, void *ctx)
+{
+	struct find *f = ctx;
+	int t = GELF_ST_TYPE(s->st_info);
+	if ((t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT && t != STT_NOTYPE) ||
+	    strcmp(name, f->name))
+		return 0;
+	f->vaddr = s->st_value;
+	return 1;
+}
+
+static int find_symbol(Elf *elf, Elf64_Word type, const char *name, uint64_t *vaddr)
+{
+	struct find f = {name, 0};
+	if (!pv_elf_each_symbol(elf, type, match, &f))
+		return -ENOENT;
+	*vaddr = f.vaddr;
+	return 0;
 }
 
 /* vaddr → file offset through the PT_LOAD segment that holds it. */

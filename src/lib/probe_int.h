@@ -20,4 +20,12 @@ int pv_probe_tracefs_remove(const char *event);
 /* Removes all; returns how many could not be removed. */
 int pv_probe_tracefs_remove_all(void);
 
+struct perfev_probe;
+/* A probe made from spec and kept (registry) until perfev_probe_cleanup_all
+ * or exit, so the strings its attr points to stay valid. NULL + errno. */
+struct perfev_probe *pv_probe_keep(const char *spec);
+/* The event's name: "perfev_PID:NAME" for a tracefs probe (the tracepoint
+ * it is), else perfev_probe_name(). */
+void pv_probe_event_name(const struct perfev_probe *p, char *buf, size_t len);
+
 #endif

@@ -57,6 +57,7 @@ PERFEV_API void perfev_profile_free(struct perfev_profile *p)
 	free(p->child_hash);
 	free(p->log);
 	free(p->path);
+	free(p->ids);
 	filter_free(&p->filter);
 	free(p);
 }
@@ -351,30 +352,38 @@ static bool accept(const struct perfev_profile *p, const struct perfev_sample_de
 }
 
 /* ---- adding ---------------------------------------------------------------- */
-int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
-			  const struct perfev_profile_frame *frames, size_t nr,
-			  const uint64_t values[PERFEV_VALUE_NR], bool log)
+int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f, uint32_t *id)
 {
-	static const struct perfev_profile_frame unknown_frame = {0};
-	if (nr == 0) {
-		frames = &unknown_frame;
-		nr = 1;
-	}
-	if (nr > PV_MAX_DEPTH)
+	if (intern_frame(p, f, id) < 0)
+		return pv_error(ENOMEM, "profile: out of memory");
+	return 0;
+}
+
+int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id)
+{
+	if (intern_group(p, s, id) < 0)
+		return pv_error(ENOMEM, "profile: out of memory");
+	return 0;
+}
+
+int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t *fids, size_t nr,
+		       const uint64_t values[PERFEV_VALUE_NR], uint64_t time, bool log)
+{
+	if (nr > PV_MAX_DEPTH) {
+		/* callchains are leaf first: keep the innermost frames */
 		nr = PV_MAX_DEPTH;
+	}
 	if (pv_grow(&p->path, &p->cap_path, nr + 1, sizeof(*p->path)) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
-	uint32_t g, node;
-	if (intern_group(p, s, &g) < 0 || child(p, 0, g | PV_NODE_GROUP_BIT, &node) < 0)
+	uint32_t node;
+	if (child(p, 0, group | PV_NODE_GROUP_BIT, &node) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	size_t depth = 0;
 	p->path[depth++] = node;
 	bool callee = p->flags & PERFEV_PROFILE_CALLEE;
 	for (size_t k = 0; k < nr; k++) {
 		/* caller orientation walks from the outermost frame (the end) */
-		const struct perfev_profile_frame *fr = &frames[callee ? k : nr - 1 - k];
-		uint32_t fid;
-		if (intern_frame(p, fr, &fid) < 0 || child(p, node, fid, &node) < 0)
+		if (child(p, node, fids[callee ? k : nr - 1 - k], &node) < 0)
 			return pv_error(ENOMEM, "profile: out of memory");
 		p->path[depth++] = node;
 	}
@@ -387,9 +396,40 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 	if (log) {
 		if (pv_grow(&p->log, &p->cap_log, p->nr_log + 1, sizeof(*p->log)) < 0)
 			return pv_error(ENOMEM, "profile: out of memory");
-		p->log[p->nr_log++] = (struct pv_logged_sample){node, 0, s->time};
+		p->log[p->nr_log++] = (struct pv_logged_sample){node, 0, time};
 	}
 	return 1;
+}
+
+int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
+			  const struct perfev_profile_frame *frames, size_t nr,
+			  const uint64_t values[PERFEV_VALUE_NR], bool log)
+{
+	static const struct perfev_profile_frame unknown_frame = {0};
+	if (nr == 0) {
+		frames = &unknown_frame;
+		nr = 1;
+	}
+	if (nr > PV_MAX_DEPTH)
+		nr = PV_MAX_DEPTH;
+	if (pv_grow(&p->ids, &p->cap_ids, nr, sizeof(*p->ids)) < 0)
+		return pv_error(ENOMEM, "profile: out of memory");
+	uint32_t g;
+	if (pv_profile_group_id(p, s, &g) < 0)
+		return -ENOMEM;
+	for (size_t k = 0; k < nr; k++)
+		if (pv_profile_intern_frame(p, &frames[k], &p->ids[k]) < 0)
+			return -ENOMEM;
+	return pv_profile_add_ids(p, g, p->ids, nr, values, s->time, log);
+}
+
+bool pv_profile_accepts(struct perfev_profile *p, const struct perfev_sample_desc *s,
+			const struct perfev_profile_frame *frames, size_t nr)
+{
+	if (!p->has_filter || accept(p, s, frames, nr))
+		return true;
+	p->filtered++;
+	return false;
 }
 
 PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_sample_desc *s,

@@ -11,7 +11,7 @@
 struct fkey {
 	uint32_t comm, dso, sym, file, line;
 	int32_t pid, tid;
-	uint32_t kernel;
+	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
 };
 
@@ -42,6 +42,7 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;
 		k->kernel = f->kernel;
+		k->inlined = f->inlined;
 		if (!f->sym)
 			k->ip = f->ip;
 	}
@@ -99,6 +100,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->srcfile = pv_strtab_get(&p->strs, k.file);
 	e->line = k.line;
 	e->kernel = f->kernel;
+	e->inlined = k.inlined;
 	e->ip = f->ip;
 	e->rel_ip = f->rel_ip;
 	fl->hash[i] = (uint32_t)fl->nr + 1;
@@ -162,8 +164,13 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 		if (e < 0)
 			goto out;
 		node_entry[id] = e;
+		/* an inlined frame's own samples belong to the function it was
+		 * inlined into (perf's self): the nearest non-inlined caller */
+		uint32_t to = id;
+		while (p->frames[p->nodes[to].what].inlined && !pv_node_is_group(&p->nodes[p->nodes[to].parent]))
+			to = p->nodes[to].parent;
 		for (int v = 0; v < PERFEV_VALUE_NR; v++)
-			fl.ents[e].self[v] += n->self[v];
+			fl.ents[node_entry[to]].self[v] += n->self[v];
 	}
 	if (children) {
 		active = calloc(fl.nr + 1, sizeof(*active));
@@ -199,7 +206,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			memcpy(fl.ents[i].total, fl.ents[i].self, sizeof(fl.ents[i].total));
 	}
 	struct sort_how how = {by, children};
-	qsort_r(fl.ents, fl.nr, sizeof(*fl.ents), cmp_entry, &how);
+	if (fl.nr > 1)
+		qsort_r(fl.ents, fl.nr, sizeof(*fl.ents), cmp_entry, &how);
 	/* drop what is below the limit, and entries with nothing to show (frames
 	 * that only ever called others, without --children) */
 	size_t keep = 0;

@@ -83,6 +83,8 @@ struct perfev_profile {
 	struct perfev_profile_filter filter; /* strings owned (strdup) */
 	uint32_t *path; /* scratch: node path of the sample being added */
 	size_t cap_path;
+	uint32_t *ids;  /* scratch: frame ids of the sample being added */
+	size_t cap_ids;
 };
 
 static inline bool pv_node_is_group(const struct pv_node *n)
@@ -101,5 +103,15 @@ void pv_frame_public(const struct perfev_profile *p, const struct pv_frame *f,
 int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_desc *s,
 			  const struct perfev_profile_frame *frames, size_t nr,
 			  const uint64_t values[PERFEV_VALUE_NR], bool log);
+
+/* The fast path of loaders that intern frames once and reuse their ids:
+ * frame and group ids, then a stack of frame ids (leaf first). */
+int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f, uint32_t *id);
+int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id);
+int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t *fids, size_t nr,
+		       const uint64_t values[PERFEV_VALUE_NR], uint64_t time, bool log);
+/* Whether the profile's filter accepts the sample (true without a filter). */
+bool pv_profile_accepts(struct perfev_profile *p, const struct perfev_sample_desc *s,
+			const struct perfev_profile_frame *frames, size_t nr);
 
 #endif

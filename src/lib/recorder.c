@@ -54,8 +54,18 @@ static int set_targets(struct perfev_recorder *r)
 	if ((o->pid && o->tid) || ((o->pid || o->tid) && (o->argv || system_wide)))
 		return pv_error(EINVAL, "give only one target: a command, -p PID, -t TID, "
 				"or -a/-C (a command with -a records the whole system while it runs)");
-	if ((e = rec_cpu_list(system_wide ? o->cpus : NULL, &r->cpus, &r->ncpus)) < 0)
-		return e;
+	struct perfev_cpus *cl = system_wide && o->cpus && *o->cpus ? perfev_cpus_parse(o->cpus)
+								    : perfev_cpus_online();
+	if (!cl)
+		return -errno;
+	r->ncpus = perfev_cpus_count(cl);
+	if (!(r->cpus = calloc(r->ncpus, sizeof(*r->cpus)))) {
+		perfev_cpus_free(cl);
+		return pv_error(ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < r->ncpus; i++)
+		r->cpus[i] = perfev_cpus_at(cl, i);
+	perfev_cpus_free(cl);
 	if (system_wide) {
 		r->tids = malloc(sizeof(*r->tids));
 		if (!r->tids)
@@ -76,7 +86,7 @@ static int set_targets(struct perfev_recorder *r)
 		if ((e = rec_child_fork(r)) < 0)
 			return e;
 		if (!system_wide)
-			r->tids[0] = r->child;
+			r->tids[0] = r->child_pid;
 	}
 	return 0;
 }
@@ -90,7 +100,7 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
 		return pv_error_null(ENOMEM, "out of memory");
 	memcpy(&r->opts, opts, PV_MIN(opts->size, sizeof(r->opts)));
 	r->opts.size = sizeof(r->opts);
-	r->wake[0] = r->wake[1] = r->child_go = r->child_err = r->pidfd = r->out_fd = -1;
+	r->wake[0] = r->wake[1] = r->pidfd = -1;
 	int e;
 	if (!r->opts.freq && !r->opts.period)
 		r->opts.freq = 4000;
@@ -156,10 +166,12 @@ PERFEV_API void perfev_recorder_free(struct perfev_recorder *r)
 {
 	if (!r)
 		return;
-	if (r->child > 0)
-		rec_child_wait(r, true);
+	if (r->child_pid > 0)
+		rec_child_reap(r, true, true);
+	perfev_child_free(r->child);
 	rec_close_events(r);
 	rec_out_close(r);
+	rec_scan_free(r);
 	perfev_evlist_free(r->own_events);
 	for (int i = 0; i < 2; i++)
 		if (r->wake[i] >= 0)

@@ -1,96 +1,55 @@
-/* recorder_child.c — the recorded command: forked first so its events can
- * be opened on its pid with enable_on_exec, then let go to exec. */
+/* recorder_child.c — the recorded command (a perfev_child held before exec
+ * so its events can be opened with enable_on_exec) and a pidfd that tells
+ * the loop when it ends. */
 #define _GNU_SOURCE
 #include "internal.h"
 #include "recorder_int.h"
+#include "perfev/counter.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 int rec_child_fork(struct perfev_recorder *r)
 {
-	int go[2], err[2];
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return pv_error(errno, "pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return pv_error(errno, "pipe: %s", strerror(errno));
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(go[0]), close(go[1]), close(err[0]), close(err[1]);
-		return pv_error(e, "fork: %s (fix: raise the process limit, ulimit -u)", strerror(e));
-	}
-	if (pid == 0) {
-		char c;
-		close(go[1]);
-		close(err[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		/* No byte: the recorder gave up before starting us. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(r->opts.argv[0], r->opts.argv);
-		int e = errno;
-		ssize_t n = write(err[1], &e, sizeof(e));
-		(void)n;
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	r->child = pid;
-	r->child_go = go[1];
-	r->child_err = err[0];
+	r->child = perfev_child_new(r->opts.argv);
+	if (!r->child)
+		return -errno;
+	r->child_pid = perfev_child_pid(r->child);
 	return 0;
 }
 
 int rec_child_start(struct perfev_recorder *r)
 {
-	if (r->child <= 0)
-		return 0;
-	ssize_t n = write(r->child_go, "g", 1);
-	close(r->child_go);
-	r->child_go = -1;
-	int e = 0;
-	/* EOF (exec closed the CLOEXEC pipe) means the exec succeeded. */
-	n = n == 1 ? read(r->child_err, &e, sizeof(e)) : -1;
-	close(r->child_err);
-	r->child_err = -1;
-	if (n == (ssize_t)sizeof(e)) {
-		rec_child_wait(r, false);
-		return pv_error(e, "cannot run '%s': %s%s", r->opts.argv[0], strerror(e),
-				e == ENOENT ? " (fix: check the command's name and PATH)" : "");
+	int e = perfev_child_start(r->child);
+	if (e < 0) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", perfev_errmsg());
+		rec_child_reap(r, false, true);
+		return pv_error(-e, "%s", msg);
 	}
-	r->pidfd = (int)syscall(SYS_pidfd_open, r->child, 0);
+	r->pidfd = (int)syscall(SYS_pidfd_open, r->child_pid, 0);
 	if (r->pidfd >= 0)
 		return perfev_poller_add(r->poller, r->pidfd, &r->pidfd);
-	return 0; /* no pidfd (old kernel): the loop polls waitpid instead */
+	return 0; /* no pidfd (before Linux 5.3): the loop polls for the exit */
 }
 
-void rec_child_wait(struct perfev_recorder *r, bool kill_it)
+bool rec_child_reap(struct perfev_recorder *r, bool kill_it, bool block)
 {
-	if (r->child <= 0)
-		return;
-	if (r->child_go >= 0) {
-		close(r->child_go); /* never started: it exits by itself */
-		r->child_go = -1;
-	} else if (kill_it) {
-		kill(r->child, SIGTERM);
-	}
-	int status = 0;
-	while (waitpid(r->child, &status, 0) < 0 && errno == EINTR)
-		;
+	if (!r->child || r->child_pid <= 0)
+		return false;
+	if (kill_it)
+		perfev_child_kill(r->child, SIGTERM);
+	int ws = 0, e;
+	do
+		e = block ? perfev_child_wait(r->child, &ws, &r->child_ru)
+			  : perfev_child_poll(r->child, &ws, &r->child_ru);
+	while (e == -EINTR);
+	if (e < 0)
+		return false;
 	r->stats.command_ran = true;
-	r->stats.command_status = status;
-	r->child = 0;
-	if (r->child_err >= 0) {
-		close(r->child_err);
-		r->child_err = -1;
-	}
+	r->stats.command_status = ws;
+	r->child_pid = 0;
+	return true;
 }

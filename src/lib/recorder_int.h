@@ -8,13 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include "perfev/recorder.h"
+#include "perfev/counter.h"
+#include "perfev/sys.h"
 #include "perfev/ring.h"
 #include "perfev/notify.h"
 
-/* "0-3,5" (NULL or "" means every online CPU). Returns 0 or -errno. */
-int rec_cpu_list(const char *spec, int **cpus, size_t *n);
 /* The threads of process pid (/proc/PID/task), sorted. */
 int rec_task_tids(pid_t pid, pid_t **tids, size_t *n);
 /* Every process (/proc/[0-9]*), sorted. */
@@ -56,15 +57,17 @@ struct perfev_recorder {
 	struct perfev_poller *poller;
 	int wake[2];                  /* stop(): a byte here wakes the loop */
 	volatile sig_atomic_t stopping;
-	pid_t child;                  /* the command, or 0 */
-	int child_go;                 /* write end: a byte (or close) starts the command */
-	int child_err;                /* read end: exec's errno if it failed */
+	struct perfev_child *child;   /* the command (counter.h), or NULL */
+	pid_t child_pid;              /* its pid while it runs, else 0 */
+	struct rusage child_ru;       /* its resource use, once waited for */
 	int pidfd;                    /* readable when the command exits */
-	int out_fd;
+	struct perfev_perfdata_writer *writer;
 	unsigned char *out_buf;       /* records waiting to be written */
 	size_t out_len;
 	bool pipe_mode;
 	struct perfev_record_stats stats;
+	struct rec_scan *scan;        /* recorder_scan.c */
+	struct perfev_decoder *dec;   /* side-band records, decoded for the scan */
 };
 
 #define REC_FD(r, ev, c, t) ((r)->fds[((ev) * (r)->ncpus + (c)) * (r)->ntids + (t)])
@@ -73,14 +76,29 @@ struct perfev_recorder {
 int rec_open_events(struct perfev_recorder *r);
 void rec_close_events(struct perfev_recorder *r);
 int rec_enable(struct perfev_recorder *r, bool on);
-/* recorder_child.c: the command, forked to wait until it is started. */
+/* recorder_child.c: the command (perfev_child), and knowing when it ends. */
 int rec_child_fork(struct perfev_recorder *r);
 int rec_child_start(struct perfev_recorder *r);
-void rec_child_wait(struct perfev_recorder *r, bool kill_it);
+/* Reaps the command (after SIGTERM if kill_it); block: wait, else only if ended. */
+bool rec_child_reap(struct perfev_recorder *r, bool kill_it, bool block);
 /* recorder_loop.c */
 int rec_drain_all(struct perfev_recorder *r, bool *wrote);
-/* recorder_scan.c: what samples hit, for the build-ids (every drained record). */
+/* recorder_scan.c: which binaries samples hit, for the build-ids. */
+struct rec_dso {
+	char *path;
+	bool hit;
+};
 void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size);
+void rec_scan_mmap(struct perfev_recorder *r, pid_t pid, uint64_t start, uint64_t len,
+		   const char *path);
+void rec_scan_fork(struct perfev_recorder *r, pid_t pid, pid_t ppid);
+void rec_scan_exec(struct perfev_recorder *r, pid_t pid);
+void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool kernel);
+const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *kernel_hit);
+void rec_scan_free(struct perfev_recorder *r);
+/* recorder_synth.c: the kernel map; COMM, FORK, MMAP2 of running processes. */
+int rec_synth_kernel(struct perfev_recorder *r);
+int rec_synth_processes(struct perfev_recorder *r);
 /* recorder_out.c: the output file. */
 int rec_out_open(struct perfev_recorder *r);
 int rec_out_begin(struct perfev_recorder *r);

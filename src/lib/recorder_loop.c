@@ -69,28 +69,15 @@ int rec_drain_all(struct perfev_recorder *r, bool *wrote)
 	return 0;
 }
 
-static bool child_gone(struct perfev_recorder *r)
-{
-	if (r->child <= 0)
-		return false;
-	int status;
-	pid_t p = waitpid(r->child, &status, WNOHANG);
-	if (p != r->child)
-		return false;
-	r->stats.command_ran = true;
-	r->stats.command_status = status;
-	r->child = 0;
-	return true;
-}
-
 PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 {
 	if (!r)
 		return pv_error(EINVAL, "recorder: NULL");
 	int e = rec_out_begin(r);
-	if (e < 0)
+	if (e < 0 || (e = rec_synth_kernel(r)) < 0 || (e = rec_synth_processes(r)) < 0 ||
+	    (e = rec_out_round(r)) < 0)
 		return e;
-	if (r->child > 0) {
+	if (r->child) {
 		if ((e = rec_child_start(r)) < 0)
 			return e;
 		if (r->tids[0] == -1)
@@ -98,7 +85,7 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 	} else {
 		rec_enable(r, true);
 	}
-	bool had_child = r->child > 0;
+	bool had_child = r->child != NULL;
 	struct perfev_poll_event evs[64];
 	bool done = false, wrote;
 	while (!done && !r->stopping) {
@@ -123,7 +110,7 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 					done = true; /* -p/-t: every followed task exited */
 			}
 		}
-		if (had_child && r->pidfd < 0 && child_gone(r))
+		if (had_child && r->pidfd < 0 && rec_child_reap(r, false, false))
 			done = true;
 		if ((e = rec_drain_all(r, &wrote)) < 0)
 			return e;
@@ -135,7 +122,7 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 		return e;
 	if (wrote && (e = rec_out_round(r)) < 0)
 		return e;
-	if (r->child > 0)
-		rec_child_wait(r, !done); /* stopped by a signal: end the command too */
+	if (r->child_pid > 0)
+		rec_child_reap(r, !done, true); /* stopped by a signal: end the command too */
 	return rec_out_end(r);
 }

@@ -4,6 +4,8 @@
 #include "internal.h"
 #include "recorder_int.h"
 #include "perfev/sys.h"
+#include "perfev/record.h"
+#include "perfev/tracepoint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,8 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			  PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CPU;
 	a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+	if (a->type == PERF_TYPE_TRACEPOINT) /* perf's tracepoint attrs: the fields ride along */
+		a->sample_type |= PERF_SAMPLE_RAW;
 	if (!a->sample_period) { /* the event string did not fix one */
 		if (o->period) {
 			a->freq = 0;
@@ -48,7 +52,7 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->disabled = 1;
 	bool system_wide = r->tids[0] == -1;
 	a->inherit = !system_wide;
-	a->enable_on_exec = r->child > 0 && !system_wide;
+	a->enable_on_exec = r->child && !system_wide;
 	a->watermark = 0;
 	a->wakeup_events = 0; /* wake when half the buffer is full */
 	if (idx == 0) { /* the first event also tracks processes and maps */
@@ -58,6 +62,9 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->comm_exec = 1;
 		a->task = 1;
 		a->context_switch = o->switch_events;
+		/* DWARF unwinding reads .eh_frame_hdr, which lives in a non-executable
+		 * segment: the unwinder needs the data maps too (perf does the same). */
+		a->mmap_data = o->call_graph == PERFEV_CALLGRAPH_DWARF;
 	}
 	a->size = 0;
 }
@@ -71,6 +78,7 @@ static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, in
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+		r->stats.user_only = fd >= 0;
 	}
 	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
 		return -ESRCH; /* the thread exited meanwhile: skip it */
@@ -109,10 +117,20 @@ int rec_open_events(struct perfev_recorder *r)
 				int fd = open_one(r, ev, c, t, group_fd);
 				if (fd == -ESRCH)
 					continue;
-				if (fd < 0)
+				if (fd < 0) {
+					char why[1024]; /* errmsg's buffer is about to be rewritten */
+					snprintf(why, sizeof(why), "%s", perfev_errmsg());
 					return pv_error(-fd, "cannot open %s on CPU %d: %s",
-							perfev_evsel_name(es), r->cpus[c], perfev_errmsg());
+							perfev_evsel_name(es), r->cpus[c], why);
+				}
 				REC_FD(r, ev, c, t) = fd;
+				const char *filter = perfev_evsel_filter(es);
+				if (filter && perfev_tp_filter_set(NULL, 0, fd, filter) < 0) {
+					int e = errno;
+					char why[1024];
+					snprintf(why, sizeof(why), "%s", perfev_errmsg());
+					return pv_error(e, "event %s: %s", perfev_evsel_name(es), why);
+				}
 				perfev_ioc_id(fd, &r->ids[ev][c * r->ntids + t]);
 				if (!r->rings[c]) {
 					r->rings[c] = perfev_ring_mmap(fd, r->opts.mmap_pages, false);
@@ -126,6 +144,11 @@ int rec_open_events(struct perfev_recorder *r)
 			}
 		}
 	}
+	if (!(r->dec = perfev_decoder_new()))
+		return -errno;
+	for (size_t ev = 0; ev < nev; ev++)
+		if (perfev_decoder_add_attr(r->dec, &r->attrs[ev], r->ids[ev], r->ncpus * r->ntids) < 0)
+			return -errno;
 	return 0;
 }
 
@@ -159,4 +182,6 @@ void rec_close_events(struct perfev_recorder *r)
 	r->ids = NULL;
 	free(r->attrs);
 	r->attrs = NULL;
+	perfev_decoder_free(r->dec);
+	r->dec = NULL;
 }

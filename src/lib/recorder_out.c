@@ -1,56 +1,62 @@
-/* recorder_out.c — the recorder's output: records buffered and written in
- * large blocks. */
+/* recorder_out.c — the recorder's output: a perf.data file or pipe-mode
+ * stream through the perf.data writer, records handed over in large blocks,
+ * build-ids of the binaries samples hit added at the end. */
 #define _GNU_SOURCE
 #include "internal.h"
 #include "recorder_int.h"
+#include "perfev/perfdata.h"
+#include "perfev/location.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#define OUT_BUF (256 * 1024)
+#define OUT_BUF (512 * 1024)
 
 int rec_out_open(struct perfev_recorder *r)
 {
-	if (r->pipe_mode) {
-		r->out_fd = STDOUT_FILENO;
-		return 0;
+	if (!r->pipe_mode) {
+		/* Keep the previous recording as FILE.old, as perf does. */
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		if (access(r->output, F_OK) == 0 && rename(r->output, old) < 0)
+			return pv_error(errno, "cannot rename %s to %s: %s (fix: choose another "
+					"place with -o)", r->output, old, strerror(errno));
 	}
-	/* Keep the previous recording as FILE.old, as perf does. */
-	char old[4096];
-	snprintf(old, sizeof(old), "%s.old", r->output);
-	if (access(r->output, F_OK) == 0 && rename(r->output, old) < 0)
-		return pv_error(errno, "cannot rename %s to %s: %s", r->output, old, strerror(errno));
-	r->out_fd = open(r->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (r->out_fd < 0)
-		return pv_error(errno, "cannot create %s: %s (fix: choose a writable place with -o)",
-				r->output, strerror(errno));
-	return 0;
+	struct perfev_perfdata_event *ev = calloc(r->nevents, sizeof(*ev));
+	if (!ev || !(r->out_buf = malloc(OUT_BUF))) {
+		free(ev);
+		return pv_error(ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < r->nevents; i++) {
+		ev[i].attr = &r->attrs[i];
+		ev[i].name = perfev_evsel_name(perfev_evlist_at(r->events, i));
+		ev[i].ids = r->ids[i];
+		ev[i].nr_ids = r->ncpus * r->ntids;
+	}
+	struct perfev_perfdata_write_opts wo = {
+		.size = sizeof(wo),
+		.pipe = r->pipe_mode,
+		.compress_level = r->opts.compress ? (r->opts.compress_level ? r->opts.compress_level : 1) : 0,
+		.argc = r->opts.cmdline_argc,
+		.argv = r->opts.cmdline_argv,
+	};
+	r->writer = perfev_perfdata_writer_open(r->output, -1, ev, r->nevents, &wo);
+	free(ev);
+	return r->writer ? 0 : -errno;
 }
 
 static int flush(struct perfev_recorder *r)
 {
-	size_t off = 0;
-	while (off < r->out_len) {
-		ssize_t n = write(r->out_fd, r->out_buf + off, r->out_len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return pv_error(errno ? errno : EIO, "writing %s: %s", r->output, strerror(errno));
-		off += (size_t)n;
-	}
-	r->stats.bytes += r->out_len;
+	if (!r->out_len)
+		return 0;
+	int e = perfev_perfdata_writer_write(r->writer, r->out_buf, r->out_len);
 	r->out_len = 0;
-	return 0;
+	return e;
 }
 
-int rec_out_begin(struct perfev_recorder *r)
-{
-	if (!r->out_buf && !(r->out_buf = malloc(OUT_BUF)))
-		return pv_error(ENOMEM, "out of memory");
-	return 0;
-}
+int rec_out_begin(struct perfev_recorder *r) { return r->writer ? 0 : -EBADF; }
 
 int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 {
@@ -64,14 +70,49 @@ int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 	return 0;
 }
 
-int rec_out_round(struct perfev_recorder *r) { return flush(r); }
-int rec_out_end(struct perfev_recorder *r) { return flush(r); }
+int rec_out_round(struct perfev_recorder *r)
+{
+	int e = flush(r);
+	return e < 0 ? e : perfev_perfdata_writer_finish_round(r->writer);
+}
+
+/* Binaries that samples hit, and the kernel, into the BUILD_ID feature. */
+static void add_build_ids(struct perfev_recorder *r)
+{
+	size_t n;
+	bool kernel_hit;
+	const struct rec_dso *d = rec_scan_dsos(r, &n, &kernel_hit);
+	uint8_t id[PERFEV_BUILD_ID_MAX];
+	int len;
+	if (kernel_hit && (len = rec_kernel_build_id(id, sizeof(id))) > 0)
+		perfev_perfdata_writer_add_build_id(r->writer, -1, PERF_RECORD_MISC_KERNEL, id,
+						    (size_t)len, "[kernel.kallsyms]");
+	for (size_t i = 0; i < n; i++) {
+		if (!d[i].hit || d[i].path[0] != '/')
+			continue; /* [vdso], //anon, [stack]...: no file to name */
+		if ((len = rec_elf_build_id(d[i].path, id, sizeof(id))) > 0)
+			perfev_perfdata_writer_add_build_id(r->writer, -1, PERF_RECORD_MISC_USER, id,
+							    (size_t)len, d[i].path);
+	}
+}
+
+int rec_out_end(struct perfev_recorder *r)
+{
+	int e = flush(r);
+	add_build_ids(r);
+	int e2 = perfev_perfdata_writer_finalize(r->writer);
+	struct stat st; /* what landed on disk, compressed or not */
+	if (!r->pipe_mode && stat(r->output, &st) == 0)
+		r->stats.bytes = (uint64_t)st.st_size;
+	else
+		r->stats.bytes = perfev_perfdata_writer_data_size(r->writer);
+	return e < 0 ? e : e2;
+}
 
 void rec_out_close(struct perfev_recorder *r)
 {
-	if (r->out_fd >= 0 && r->out_fd != STDOUT_FILENO)
-		close(r->out_fd);
-	r->out_fd = -1;
+	perfev_perfdata_writer_close(r->writer);
+	r->writer = NULL;
 	free(r->out_buf);
 	r->out_buf = NULL;
 	r->out_len = 0;

@@ -17,53 +17,6 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int rec_cpu_list(const char *spec, int **cpus, size_t *n)
-{
-	char online[4096];
-	if (!spec || !*spec) {
-		if (pv_read_line("/sys/devices/system/cpu/online", online, sizeof(online)) < 0)
-			return pv_error(ENOENT, "cannot read /sys/devices/system/cpu/online: is /sys mounted?");
-		spec = online;
-	}
-	int *out = NULL;
-	size_t nr = 0, cap = 0;
-	const char *p = spec;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-		if (end == p || a < 0 || a > 65535)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b > 65535)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++) {
-			if (pv_grow(&out, &cap, nr + 1, sizeof(*out)) < 0) {
-				free(out);
-				return pv_error(ENOMEM, "out of memory");
-			}
-			out[nr++] = (int)c;
-		}
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (!nr)
-		goto bad;
-	qsort(out, nr, sizeof(*out), cmp_int);
-	*cpus = out;
-	*n = nr;
-	return 0;
-bad:
-	free(out);
-	return pv_error(EINVAL, "bad CPU list '%s': want numbers and ranges such as 0-3,5", spec);
-}
-
 static int numeric_dir(const char *dir, pid_t **out, size_t *n)
 {
 	DIR *d = opendir(dir);

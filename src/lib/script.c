@@ -210,14 +210,17 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 		}
 	}
 	if (f & F_DSO) {
-		const char *dso = have && loc.dso ? loc.dso : NULL;
+		/* the dso is the map's, as perf names it: an address no map of the
+		 * recording holds is [unknown] whatever the symbolizer could guess */
 		char kbuf[256];
-		if (!dso && map)
-			dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+		const char *dso = map ? dso_name(s, map, smp->pid, kbuf, sizeof(kbuf)) : NULL;
 		P(" (%s)", dso ? dso : "[unknown]");
 	}
-	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file)
-		P("\n  %s:%u", loc.lines[loc.nr_lines - 1].file, loc.lines[loc.nr_lines - 1].line);
+	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file) {
+		/* perf shows the file's base name (its srcline_full_filename is off) */
+		const char *file = loc.lines[loc.nr_lines - 1].file, *slash = strrchr(file, '/');
+		P("\n  %s:%u", slash ? slash + 1 : file, loc.lines[loc.nr_lines - 1].line);
+	}
 }
 
 /* perf prints a callchain entry relative to its map (ip - start + pgoff)
@@ -332,6 +335,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 	}
 	if (f & F_FLAGS)
 		print_flags(s, 0);
+	if (f & F_TRACE)
+		pv_script_trace(s, smp);
 	if (f & F_ADDR) {
 		P("%16llx", (unsigned long long)smp->addr);
 		/* perf resolves the address of page faults */
@@ -415,6 +420,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 	}
 	if (r->type == PERFEV_RECORD_HEADER_BUILD_ID)
 		add_buildid_name(s, r->u.build_id.filename);
+	if (r->type == PERFEV_RECORD_HEADER_TRACING_DATA)
+		pv_script_load_tracing(s); /* pipe mode: the reader kept its payload */
 	if (r->type == PERFEV_RECORD_HEADER_ATTR) {
 		/* perf script in pipe mode shows callchains with symbols, whatever -F says */
 		const struct perfev_attr *a = r->u.header_attr.attr;
@@ -462,9 +469,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	if (!perfev_perfdata_is_pipe(pd))
+		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
+	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);
 	fflush(s.out);

@@ -31,6 +31,8 @@ struct pv_script {
 	int data_src_width;
 	struct pv_buf line;
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
+	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
+	bool tp_loaded;
 	int err;
 };
 
@@ -39,6 +41,9 @@ int pv_script_parse_fields(struct pv_script *s, const char *spec);
 int pv_script_check(struct pv_script *s);
 int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const char *name);
 int pv_out_type(uint32_t attr_type);
+/* script_trace.c: the file's tracepoint formats; the `trace` field. */
+void pv_script_load_tracing(struct pv_script *s);
+void pv_script_trace(struct pv_script *s, const struct perfev_sample *smp);
 void pv_script_sample(struct pv_script *s, const struct perfev_record *r);
 void pv_script_side(struct pv_script *s, const struct perfev_record *r);
 void pv_script_json(struct pv_script *s, const struct perfev_record *r);

@@ -359,7 +359,7 @@ PERFEV_API const char *perfev_session_comm(struct perfev_session *s, uint32_t ti
 		return "swapper";
 	if (!t && !(t = get_thread(s, -1, tid)))
 		return ":?";
-	if (!t->unnamed && asprintf(&t->unnamed, ":%u", tid) < 0)
+	if (!t->unnamed && asprintf(&t->unnamed, ":%d", (int)tid) < 0) /* perf: pid_t, so -1 is ":-1" */
 		t->unnamed = NULL;
 	return t->unnamed ? t->unnamed : ":?";
 }

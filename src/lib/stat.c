@@ -85,13 +85,29 @@ PERFEV_API void perfev_stat_free(struct perfev_stat *s)
 	free(s);
 }
 
-static char *thread_comm(int tid)
+static char *thread_comm(int tid, const char *fallback)
 {
 	char path[64], comm[64];
 	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
 	if (pv_read_line(path, comm, sizeof(comm)) < 0)
-		strcpy(comm, "?");
+		snprintf(comm, sizeof(comm), "%s", fallback);
 	return strdup(comm);
+}
+
+/* Thread names: as they are now (a thread may exec after the open), or as
+ * the counters saw them at open when the thread is gone. */
+static void comms_from(struct perfev_stat *s, const struct perfev_counters *c)
+{
+	if (s->aggr != PERFEV_AGGR_PLACE || s->labels_cpus)
+		return;
+	for (size_t i = 0; i < s->nlines && i < perfev_counters_nr_places(c); i++) {
+		const char *n = perfev_counters_place_comm(c, i);
+		char *d = thread_comm(s->labels[i], n[0] ? n : "?");
+		if (d) {
+			free(s->comm[i]);
+			s->comm[i] = d;
+		}
+	}
 }
 
 static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces)
@@ -114,7 +130,7 @@ static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size
 	s->labels_cpus = cpus;
 	for (size_t i = 0; i < n && s->aggr == PERFEV_AGGR_PLACE; i++) {
 		s->labels[i] = labels ? labels[i] : (int)i;
-		if (!cpus && !(s->comm[i] = thread_comm(s->labels[i]))) {
+		if (!cpus && !(s->comm[i] = thread_comm(s->labels[i], "?"))) {
 			free_lines(s);
 			return pv_error(ENOMEM, "out of memory");
 		}
@@ -207,6 +223,8 @@ static int add_from(struct perfev_stat *s, const struct perfev_counters *c, uint
 		s->elapsed = (struct pv_acc){0};
 	}
 	r = perfev_stat_add_counts(s, v, labels, cpus, np, status, ns);
+	if (r == 0)
+		comms_from(s, c);
 out:
 	free(v);
 	free(labels);

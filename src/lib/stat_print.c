@@ -100,7 +100,7 @@ static void line_text(struct ctx *c, size_t ev, size_t line, const struct perfev
 	} else {
 		pv_buf_printf(b, "%-*s", METRIC_LEN, "");
 	}
-	if (v->runs > 1)
+	if (v->runs > 1 && noise_pct(v) != 0) /* perf leaves out a zero noise */
 		pv_buf_printf(b, "  ( +-%6.2f%% )", noise_pct(v));
 	if (v->run < v->ena)
 		pv_buf_printf(b, "  (%.2f%%)", v->pcnt_running);
@@ -183,7 +183,7 @@ static void header(struct ctx *c)
 	if (c->o->interval) {
 		if (c->o->interval_header)
 			pv_buf_printf(c->b, "#           time %s            counts %*s events\n",
-				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU    " : "             comm-pid     ") : "",
+				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU        " : "            comm-pid      ") : "",
 				      c->unit_width, "unit");
 		return;
 	}
@@ -213,7 +213,7 @@ static void footer(struct ctx *c)
 	if (s->have_ru && s->elapsed.n == 1) {
 		pv_buf_printf(c->b, " %17.9f seconds user\n",
 			      s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
-		pv_buf_printf(c->b, " %17.9f seconds sys\n\n",
+		pv_buf_printf(c->b, " %17.9f seconds sys\n\n\n",
 			      s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
 	}
 }
@@ -221,9 +221,11 @@ static void footer(struct ctx *c)
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
+	/* NULL, or a caller's smaller (older) struct, reads as zeros: text */
 	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false};
-	if (!o)
-		o = &def;
+	if (o)
+		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
+	o = &def;
 	struct pv_buf b = PV_BUF_INIT;
 	struct ctx c = {s, o, &b, o->format == PERFEV_STAT_CSV ? (o->sep ? o->sep : ",") : " ", 4};
 	for (size_t ev = 0; ev < s->nev; ev++) {

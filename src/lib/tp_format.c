@@ -151,11 +151,11 @@ PERFEV_API int perfev_tp_load_system(struct perfev_tp *tp, int with_kallsyms)
 		free(buf);
 	}
 	load_text(tp, pv_tracefs_path(path, sizeof(path), "printk_formats"),
-		  tep_parse_printk_formats);
+		  pv_tp_parse_printk);
 	load_text(tp, pv_tracefs_path(path, sizeof(path), "saved_cmdlines"),
-		  tep_parse_saved_cmdlines);
+		  pv_tp_parse_cmdlines);
 	if (with_kallsyms)
-		load_text(tp, "/proc/kallsyms", tep_parse_kallsyms);
+		load_text(tp, "/proc/kallsyms", pv_tp_parse_kallsyms);
 	return 0;
 }
 
@@ -189,6 +189,45 @@ static struct tep_event *event_of(struct perfev_tp *tp, const void *raw, size_t 
 	return ev;
 }
 
+/* A field (and, for __data_loc/__rel_loc, the data it points to) within
+ * raw[0..size): libtraceevent reads them without looking at the size. */
+static int field_fits(const struct tep_format_field *f, const void *raw, size_t size)
+{
+	if (f->offset < 0 || f->size < 0 || (size_t)f->offset + (size_t)f->size > size)
+		return pv_error(EINVAL, "field '%s' (offset %d, size %d) lies outside the %zu bytes "
+				"of raw data", f->name, f->offset, f->size, size);
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+		return 0;
+	uint32_t loc;
+	if (f->size != 4)
+		return pv_error(EINVAL, "field '%s': a __data_loc of %d bytes", f->name, f->size);
+	memcpy(&loc, (const char *)raw + f->offset, sizeof(loc));
+	uint64_t off = loc & 0xffff, len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (uint64_t)f->offset + (uint64_t)f->size;
+	if (off + len > size)
+		return pv_error(EINVAL, "field '%s': its data (offset %llu, %llu bytes) lies outside "
+				"the %zu bytes of raw data", f->name, (unsigned long long)off,
+				(unsigned long long)len, size);
+	/* a string is printed with %s: its NUL must be inside its bytes */
+	bool string = (f->flags & TEP_FIELD_IS_STRING) || (f->type && strstr(f->type, "char"));
+	if (string && !memchr((const char *)raw + off, 0, (size_t)len))
+		return pv_error(EINVAL, "field '%s': the string is not terminated within its %llu "
+				"bytes", f->name, (unsigned long long)len);
+	return 0;
+}
+
+static int event_fits(const struct tep_event *ev, const void *raw, size_t size)
+{
+	for (const struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
+		if (field_fits(f, raw, size) < 0)
+			return -EINVAL;
+	for (const struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		if (field_fits(f, raw, size) < 0)
+			return -EINVAL;
+	return 0;
+}
+
 static int seq_detach(struct trace_seq *s, char **out)
 {
 	trace_seq_terminate(s);
@@ -204,8 +243,11 @@ PERFEV_API int perfev_tp_print(struct perfev_tp *tp, const void *raw, size_t siz
 			       char **out)
 {
 	*out = NULL;
-	if (!event_of(tp, raw, size))
+	struct tep_event *ev = event_of(tp, raw, size);
+	if (!ev)
 		return -errno;
+	if (event_fits(ev, raw, size) < 0)
+		return -EINVAL;
 	struct tep_record rec;
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = cpu;
@@ -259,22 +301,13 @@ PERFEV_API int perfev_tp_field_text(struct perfev_tp *tp, const void *raw, size_
 	struct tep_format_field *f = field_of(tp, raw, size, field);
 	if (!f)
 		return -errno;
+	if (field_fits(f, raw, size) < 0)
+		return -EINVAL;
+	/* perf's text for a field (report's dynamic sort keys): strings as text,
+	 * numbers signed/unsigned by the format, pointers and longs in hex */
 	struct trace_seq s;
 	trace_seq_init(&s);
-	if (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) {
-		/* tep_print_field handles __data_loc and char arrays, bounds included */
-		struct tep_record rec = {.data = (void *)raw, .size = (int)size};
-		tep_print_field_content(&s, rec.data, rec.size, f);
-	} else {
-		uint64_t v;
-		perfev_tp_field_u64(tp, raw, size, field, &v);
-		if (f->flags & TEP_FIELD_IS_POINTER)
-			trace_seq_printf(&s, "0x%llx", (unsigned long long)v);
-		else if (f->flags & TEP_FIELD_IS_SIGNED)
-			trace_seq_printf(&s, "%lld", (long long)v);
-		else
-			trace_seq_printf(&s, "%llu", (unsigned long long)v);
-	}
+	tep_print_field_content(&s, (void *)raw, (int)size, f);
 	return seq_detach(&s, out);
 }
 
@@ -329,6 +362,7 @@ PERFEV_API int perfev_tp_filter_check(struct perfev_tp *tp, uint64_t id, const c
 		tep_filter_free(f);
 		return pv_error(ENOMEM, "out of memory");
 	}
+	/* (libtraceevent 1.7 leaks 2 bytes parsing a '!(...)' term) */
 	enum tep_errno e = tep_filter_add_filter_str(f, expr);
 	int r = 0;
 	if (e < 0) {

@@ -17,12 +17,18 @@
 const char *pv_tracefs_root(void)
 {
 	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+	int denied = -1;
 	for (size_t i = 0; i < PV_ARRAY_SIZE(roots); i++) {
 		char p[64];
 		snprintf(p, sizeof(p), "%s/events", roots[i]);
 		if (access(p, F_OK) == 0)
 			return roots[i];
+		if (errno == EACCES && denied < 0)
+			denied = (int)i;
 	}
+	if (denied >= 0)
+		return pv_error_null(EACCES, "%s is not readable: tracepoints need root (or a tracefs "
+				     "mounted with a gid/mode that grants you access)", roots[denied]);
 	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0)
 		return roots[0];
 	return pv_error_null(ENOENT, "tracefs is not mounted: mount it with "
@@ -54,7 +60,7 @@ static bool safe_component(const char *s)
 PERFEV_API int perfev_tracepoint_id(const char *dir, const char *sys, const char *name)
 {
 	if (!dir && !(dir = perfev_tracefs_events_dir()))
-		return -ENOENT;
+		return -errno;
 	if (!safe_component(sys) || !safe_component(name))
 		return pv_error(ENOENT, "'%s:%s' is not a tracepoint name", sys, name);
 	char path[4096];
@@ -77,11 +83,13 @@ PERFEV_API int perfev_tracepoints_foreach(const char *dir, const char *sys_glob,
 					  const char *name_glob, perfev_tracepoint_fn fn, void *arg)
 {
 	if (!dir && !(dir = perfev_tracefs_events_dir()))
-		return -ENOENT;
+		return -errno;
 	struct dirent **sys = NULL;
 	int nsys = scandir(dir, &sys, skip_dots, alphasort);
 	if (nsys < 0)
-		return pv_error(errno, "cannot read %s: %s", dir, strerror(errno));
+		return pv_error(errno, "cannot read %s: %s%s", dir, strerror(errno),
+				errno == EACCES ? " (tracefs is for root unless mounted with a gid/mode "
+						  "that grants you access)" : "");
 	int found = 0, stop = 0;
 	for (int i = 0; i < nsys; i++) {
 		const char *s = sys[i]->d_name;

@@ -160,6 +160,21 @@ PERFEV_API int perfev_tracing_data_write_evlist(const struct perfev_evlist *list
 	return r;
 }
 
+void pv_feat_tracing_data(struct pv_buf *out, const struct perfev_attr *attrs, size_t nr)
+{
+	uint64_t *ids = calloc(nr ? nr : 1, sizeof(*ids));
+	size_t n = 0;
+	for (size_t i = 0; ids && i < nr; i++)
+		if (attrs[i].type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = attrs[i].config;
+	void *data = NULL;
+	size_t len = 0;
+	if (n && perfev_tracing_data_write(ids, n, 0, &data, &len) == 0)
+		pv_buf_add(out, data, len);
+	free(data);
+	free(ids);
+}
+
 /* ---- reading ---------------------------------------------------------------- */
 struct reader {
 	const uint8_t *p;
@@ -242,7 +257,7 @@ static int get_blob(struct reader *r, int hdr, char **out, size_t *len)
 	return 0;
 }
 
-static int read_formats(struct reader *r, struct perfev_tp *tp, const char *sys)
+static int read_formats(struct reader *r, const struct pv_td_visitor *v, const char *sys)
 {
 	uint32_t count;
 	if (get_u32(r, &count) < 0)
@@ -252,7 +267,7 @@ static int read_formats(struct reader *r, struct perfev_tp *tp, const char *sys)
 		size_t len;
 		if (get_blob(r, 8, &fmt, &len) < 0)
 			return -errno;
-		int e = pv_tp_parse_format(tp, sys, fmt, len);
+		int e = v->format ? v->format(v->ctx, sys, fmt, len) : 0;
 		free(fmt);
 		if (e < 0)
 			return e;
@@ -260,8 +275,10 @@ static int read_formats(struct reader *r, struct perfev_tp *tp, const char *sys)
 	return 0;
 }
 
-static int read_all(struct reader *r, struct perfev_tp *tp)
+int pv_tracing_data_walk(const void *data, size_t size, const struct pv_td_visitor *v,
+			 size_t *used)
 {
+	struct reader rd = {data, size, 0, false, ""}, *r = &rd;
 	const uint8_t *q = NULL;
 	const char *version, *s;
 	r->part = "the magic";
@@ -283,9 +300,8 @@ static int read_all(struct reader *r, struct perfev_tp *tp)
 		return -EINVAL;
 	if (long_size != 4 && long_size != 8)
 		return pv_error(EINVAL, "tracing data: long size %d (expected 4 or 8)", long_size);
-	tep_set_file_bigendian(tp->tep, file_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tp->tep, long_size);
-	tep_set_page_size(tp->tep, (int)page);
+	if (v->sizes)
+		v->sizes(v->ctx, file_big, long_size, page);
 
 	char *blob;
 	size_t len;
@@ -296,8 +312,8 @@ static int read_all(struct reader *r, struct perfev_tp *tp)
 		return pv_error(EINVAL, "tracing data: no header_page at offset %zu", r->off - 12);
 	if (get_blob(r, 8, &blob, &len) < 0)
 		return -errno;
-	if (!tep_parse_header_page(tp->tep, blob, len, long_size))
-		tep_set_long_size(tp->tep, tep_get_header_page_size(tp->tep));
+	if (v->header_page)
+		v->header_page(v->ctx, blob, len);
 	free(blob);
 	r->part = "header_event";
 	if (take(r, 13, &q) < 0)
@@ -308,7 +324,7 @@ static int read_all(struct reader *r, struct perfev_tp *tp)
 		return -errno;
 	free(blob);
 	r->part = "the ftrace formats";
-	if (read_formats(r, tp, "ftrace") < 0)
+	if (read_formats(r, v, "ftrace") < 0)
 		return -errno;
 	uint32_t nsys;
 	r->part = "the event systems";
@@ -319,27 +335,143 @@ static int read_all(struct reader *r, struct perfev_tp *tp)
 		if (get_str(r, &s) < 0)
 			return -EINVAL;
 		r->part = "an event format";
-		if (read_formats(r, tp, s) < 0)
+		if (read_formats(r, v, s) < 0)
 			return -errno;
 	}
 	static const struct {
 		const char *part;
 		int hdr;
-		int (*parse)(struct tep_handle *, const char *);
-	} tail[] = {{"kallsyms", 4, tep_parse_kallsyms},
-		    {"the printk formats", 4, tep_parse_printk_formats},
-		    {"saved_cmdlines", 8, tep_parse_saved_cmdlines}};
-	for (size_t i = 0; i < PV_ARRAY_SIZE(tail); i++) {
-		if (i == 2 && strtod(version, NULL) < 0.6)
+	} tail[] = {{"kallsyms", 4}, {"the printk formats", 4}, {"saved_cmdlines", 8}};
+	for (int i = 0; i < (int)PV_ARRAY_SIZE(tail); i++) {
+		if (i == PV_TD_CMDLINES && strtod(version, NULL) < 0.6)
 			break;
 		r->part = tail[i].part;
 		if (get_blob(r, tail[i].hdr, &blob, &len) < 0)
 			return -errno;
-		if (len)
-			tail[i].parse(tp->tep, blob);
+		if (len && v->text)
+			v->text(v->ctx, i, blob);
 		free(blob);
 	}
+	if (used)
+		*used = r->off;
 	return 0;
+}
+
+/* ---- the walk into a tep handle --------------------------------------------- */
+/*
+ * printk_formats lines ("0xADDR : \"fmt\"") registered as perf does, but
+ * skipping formats shorter than 3 characters (after the leading quote):
+ * libtraceevent's tep_register_print_string reads before the string's
+ * start on those.
+ */
+int pv_tp_parse_printk(struct tep_handle *tep, const char *buf)
+{
+	while (*buf) {
+		const char *nl = strchr(buf, '\n');
+		size_t n = nl ? (size_t)(nl - buf) : strlen(buf);
+		const char *colon = memchr(buf, ':', n);
+		if (colon) {
+			unsigned long long addr = strtoull(buf, NULL, 16);
+			const char *fmt = colon + 1 + (colon + 1 < buf + n && colon[1] == ' ');
+			char *f = strndup(fmt, (size_t)(buf + n - fmt));
+			/* the length it will see: after its own strip of one quote */
+			if (f && strlen(f + (f[0] == '"')) >= 3)
+				tep_register_print_string(tep, f, addr);
+			free(f);
+		}
+		buf += n + (nl != NULL);
+	}
+	return 0;
+}
+
+/* Splits buf into lines, each handed to fn as a NUL-terminated copy. */
+static void each_line(struct tep_handle *tep, const char *buf,
+		      void (*fn)(struct tep_handle *, char *line))
+{
+	while (*buf) {
+		const char *nl = strchr(buf, '\n');
+		size_t n = nl ? (size_t)(nl - buf) : strlen(buf);
+		char *line = strndup(buf, n);
+		if (line)
+			fn(tep, line);
+		free(line);
+		buf += n + (nl != NULL);
+	}
+}
+
+/* "ADDR TYPE NAME[\t[MODULE]]", registered as perf does (our own parser:
+ * libtraceevent's leaks on malformed lines). */
+static void kallsyms_line(struct tep_handle *tep, char *line)
+{
+	char *end;
+	unsigned long long addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !end[3])
+		return;
+	char *name = end + 3, *mod = strchr(name, '\t');
+	if (mod) {
+		*mod++ = 0;
+		if (*mod == '[')
+			mod++;
+		char *close = strchr(mod, ']');
+		if (close)
+			*close = 0;
+	}
+	if (*name)
+		tep_register_function(tep, name, addr, mod);
+}
+
+/* "PID COMM" */
+static void cmdline_line(struct tep_handle *tep, char *line)
+{
+	char *end;
+	long pid = strtol(line, &end, 10);
+	if (end == line || *end != ' ' || !end[1] || pid < 0 || pid > INT32_MAX)
+		return;
+	tep_register_comm(tep, end + 1, (int)pid);
+}
+
+int pv_tp_parse_kallsyms(struct tep_handle *tep, const char *buf)
+{
+	each_line(tep, buf, kallsyms_line);
+	return 0;
+}
+
+int pv_tp_parse_cmdlines(struct tep_handle *tep, const char *buf)
+{
+	each_line(tep, buf, cmdline_line);
+	return 0;
+}
+
+static void tp_sizes(void *ctx, bool big, int long_size, uint32_t page)
+{
+	struct perfev_tp *tp = ctx;
+	tep_set_file_bigendian(tp->tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tp->tep, long_size);
+	tep_set_page_size(tp->tep, (int)page);
+}
+
+static void tp_header_page(void *ctx, char *text, size_t len)
+{
+	struct perfev_tp *tp = ctx;
+	/* the commit field's size is the kernel's long: use it, as perf does */
+	if (!tep_parse_header_page(tp->tep, text, len, tep_get_long_size(tp->tep)))
+		tep_set_long_size(tp->tep, tep_get_header_page_size(tp->tep));
+}
+
+static int tp_format(void *ctx, const char *sys, const char *text, size_t len)
+{
+	return pv_tp_parse_format(ctx, sys, text, len);
+}
+
+static void tp_text(void *ctx, int part, const char *text)
+{
+	struct perfev_tp *tp = ctx;
+	if (part == PV_TD_KALLSYMS)
+		pv_tp_parse_kallsyms(tp->tep, text);
+	else if (part == PV_TD_PRINTK)
+		pv_tp_parse_printk(tp->tep, text);
+	else
+		pv_tp_parse_cmdlines(tp->tep, text);
 }
 
 PERFEV_API struct perfev_tp *perfev_tp_from_tracing_data(const void *data, size_t len,
@@ -348,14 +480,12 @@ PERFEV_API struct perfev_tp *perfev_tp_from_tracing_data(const void *data, size_
 	struct perfev_tp *tp = perfev_tp_new();
 	if (!tp)
 		return NULL;
-	struct reader r = {data, len, 0, false, ""};
-	if (read_all(&r, tp) < 0) {
+	struct pv_td_visitor v = {tp, tp_sizes, tp_header_page, tp_format, tp_text};
+	if (pv_tracing_data_walk(data, len, &v, used) < 0) {
 		int e = errno;
 		perfev_tp_free(tp);
 		errno = e;
 		return NULL;
 	}
-	if (used)
-		*used = r.off;
 	return tp;
 }

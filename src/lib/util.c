@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 
-static __thread char errmsg[512];
+static __thread char errmsg[2048]; /* explanations with cause and fix run long */
 static __thread bool errmsg_set;
 
 static void set_errmsg(int err, const char *fmt, va_list ap)
@@ -254,4 +256,13 @@ char *pv_strndup(const char *s, size_t n)
 PERFEV_API const char *perfev_version(void)
 {
 	return PERFEV_VERSION_STRING;
+}
+
+bool pv_has_cap(int cap)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if (cap < 0 || cap >= 64 || syscall(SYS_capget, &h, d) < 0)
+		return false;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
 }

@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "perfev/sys.h"
 #include "perfev/watch.h"
+#include "watch_int.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -106,7 +107,7 @@ static int check_shape(uint64_t addr, size_t len, unsigned type)
 	return 0;
 }
 
-static void explain_bp_failure(int err, unsigned type)
+void pv_watch_explain(int err, unsigned type)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	if (err == EINVAL && type == PERFEV_WATCH_R) {
@@ -152,7 +153,7 @@ PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, u
 	w->fd = perfev_open(a, 0, -1, -1, 0);
 	if (w->fd < 0) {
 		int e = -w->fd;
-		explain_bp_failure(e, type);
+		pv_watch_explain(e, type);
 		free(w);
 		errno = e;
 		return NULL;
@@ -172,7 +173,7 @@ PERFEV_API int perfev_watch_move(struct perfev_watch *w, const void *addr, size_
 	a.bp_type = type;
 	r = perfev_ioc_modify_attributes(w->fd, &a);
 	if (r < 0) {
-		explain_bp_failure(-r, type);
+		pv_watch_explain(-r, type);
 		return r;
 	}
 	w->attr = a;

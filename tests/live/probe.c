@@ -97,8 +97,10 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 				_exit(4);
 			if (write(ready[1], "x", 1) != 1)
 				_exit(5);
-			if (how == 1)
+			if (how == 1) {
+				perfev_evlist_free(l); /* the attr is copied: the fd stays open */
 				exit(0); /* atexit path, fd still open */
+			}
 			pause();
 			_exit(6);
 		}
@@ -162,4 +164,82 @@ Test(live_probe, kprobe_absent_is_explained)
 	cr_assert_null(perfev_probe_new("k:ksys_write"));
 	cr_assert_eq(errno, ENOTSUP);
 	cr_assert(strstr(perfev_errmsg(), "CONFIG_KPROBES"), "%s", perfev_errmsg());
+}
+
+/* The event-string parser hands u:/k: to the probe module. */
+Test(live_probe, event_strings_take_probes)
+{
+	require_uprobes();
+	unsetenv("PERFEV_PROBE_TRACEFS");
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_parse_error err;
+	int r = perfev_evlist_parse(l, "u:" WORKLOAD("calls_n") ":probe_target%return,task-clock", &err);
+	cr_assert_eq(r, 0, "%s", err.msg);
+	cr_assert_eq(perfev_evlist_count(l), 2);
+	struct perfev_evsel *e = perfev_evlist_at(l, 0);
+	cr_assert_str_eq(perfev_evsel_name(e), "probe_calls_n:probe_target__return");
+	const struct perfev_attr *a = perfev_evsel_attr_const(e);
+	cr_assert_str_eq((const char *)(uintptr_t)a->uprobe_path, WORKLOAD("calls_n"));
+	cr_assert_neq(a->probe_offset, 0);
+	cr_assert_eq(a->config & 1, 1, "the retprobe bit (format/retprobe config:0) is not set");
+	r = perfev_evlist_parse(l, "u:" WORKLOAD("calls_n") ":nope", &err);
+	cr_assert_eq(r, -ENOENT);
+	cr_assert(strstr(err.msg, "nope"), "%s", err.msg);
+	perfev_evlist_free(l);
+}
+
+/* A command that takes -e leaves no probe behind once it has ended. */
+Test(live_probe, command_leaves_nothing_behind)
+{
+	require_uprobes();
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	struct run_result r = run_cmd("PERFEV_PROBE_TRACEFS=1 %s attr 'u:%s:probe_target' & "
+				      "p=$!; wait $p; echo pid=$p", PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"type\": 2") || strstr(r.out, "\"type\":2"),
+		  "not opened as a tracepoint: %s", r.out);
+	const char *pid = strstr(r.out, "pid=");
+	cr_assert(pid);
+	cr_assert(!probe_events_mention(atoi(pid + 4)), "perfev attr left its probe in uprobe_events");
+	run_result_free(&r);
+}
+
+/* The acceptance, through the command line: perfev stat counts N entries
+ * and N returns, and no probe is left once perfev has ended. */
+static void stat_probes(bool tracefs)
+{
+	require_uprobes();
+	if (tracefs && access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	struct run_result r = run_cmd(
+		"%s %s stat -e 'u:%s:probe_target,u:%s:probe_target%%return' -- %s calls %d 2>&1 & "
+		"p=$!; wait $p; echo pid=$p", tracefs ? "PERFEV_PROBE_TRACEFS=1" : "", PERFEV_BIN,
+		WORKLOAD("calls_n"), WORKLOAD("calls_n"), WORKLOAD("calls_n"), N);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	char want[160];
+	snprintf(want, sizeof(want), "%d      %s", N, tracefs ? "perfev_" : "probe_calls_n:probe_target");
+	const char *first = strstr(r.out, want);
+	cr_assert(first, "no count of %d entries:\n%s", N, r.out);
+	cr_assert(strstr(first + 1, want) && strstr(r.out, "probe_target__return"),
+		  "no count of %d returns:\n%s", N, r.out);
+	const char *pid = strstr(r.out, "pid=");
+	cr_assert(pid);
+	cr_assert(!probe_events_mention(atoi(pid + 4)), "a probe was left behind:\n%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_probe, stat_counts_n_through_the_pmu) { stat_probes(false); }
+Test(live_probe, stat_counts_n_through_tracefs) { stat_probes(true); }
+
+/* A shared library by its name: `calls_n syscalls 25` calls libc's
+ * syscall() 25 + 12 + 1 times. */
+Test(live_probe, library_by_name)
+{
+	require_uprobes();
+	struct run_result r = run_cmd("%s stat -e u:libc.so.6:syscall -- %s syscalls 25 2>&1",
+				      PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "38      probe_libc_so_6:syscall"), "%s", r.out);
+	run_result_free(&r);
 }

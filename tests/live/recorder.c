@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 
 Test(live_recorder, command_samples_and_exit_status, .timeout = 120)
 {
@@ -52,4 +55,108 @@ Test(live_recorder, no_target_is_explained)
 	o.all_cpus = true;
 	cr_assert_null(perfev_recorder_new(&o));
 	cr_assert(strstr(perfev_errmsg(), "power of two"), "%s", perfev_errmsg());
+}
+
+/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and counted. */
+Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
+	char *argv[] = {WORKLOAD("spin"), "200", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000,
+				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
+				       .dwarf_stack_size = 16384};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	cr_log_info("%llu samples, lost %llu", (unsigned long long)s.samples, (unsigned long long)s.lost);
+	cr_assert_gt(s.lost, 100, "lost %llu", (unsigned long long)s.lost);
+	perfev_recorder_free(r);
+}
+
+struct seen {
+	uint64_t samples, comm_init, kernel_map, mmap2, rounds;
+};
+
+static int see(void *ctx, const struct perfev_record *rec)
+{
+	struct seen *s = ctx;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE: s->samples++; break;
+	case PERF_RECORD_COMM: s->comm_init += rec->u.comm.pid == 1; break;
+	case PERF_RECORD_MMAP:
+		s->kernel_map += !strcmp(rec->u.mmap.filename, "[kernel.kallsyms]_text");
+		break;
+	case PERF_RECORD_MMAP2: s->mmap2++; break;
+	case PERFEV_RECORD_FINISHED_ROUND: s->rounds++; break;
+	}
+	return 0;
+}
+
+static void *stop_later(void *rec)
+{
+	usleep(1500000); /* describing every process takes a while on a busy machine */
+	perfev_recorder_stop(rec);
+	return NULL;
+}
+
+/* -a: what already runs is described (pid 1's COMM, the kernel map, MMAP2s),
+ * stop() from another thread ends with a complete file our reader reads back. */
+Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/a.data", test_tmpdir());
+	struct perfev_record_opts o = {.size = sizeof(o), .all_cpus = true, .output = out, .freq = 500};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	pthread_t t;
+	pthread_create(&t, NULL, stop_later, r);
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	pthread_join(t, NULL);
+	struct perfev_record_stats st;
+	perfev_recorder_stats(r, &st);
+	perfev_recorder_free(r);
+	struct perfev_perfdata *pd = perfev_perfdata_open(out);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	struct seen s = {0};
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, see, &s), 0, "%s", perfev_errmsg());
+	cr_assert_gt(st.samples, 0, "no samples in 1.5 s on every CPU");
+	cr_assert_geq(s.comm_init, 1, "no COMM for pid 1");
+	cr_assert_eq(s.kernel_map, 1, "no [kernel.kallsyms]_text map");
+	cr_assert_gt(s.mmap2, 10);
+	cr_assert_gt(s.rounds, 0);
+	cr_assert_eq(s.samples, st.samples, "the file holds every sample counted");
+	cr_assert(perfev_perfdata_has_feature(pd, PERFEV_FEAT_BUILD_ID));
+	perfev_perfdata_close(pd);
+}
+
+/* An unprivileged user at perf_event_paranoid 2 still records, user space only, and is told so. */
+Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
+{
+	require_root();
+	struct perfev_sysctl sc;
+	perfev_sysctl_read(&sc);
+	if (sc.paranoid < 2)
+		cr_skip_test("perf_event_paranoid is %lld: the kernel is allowed", (long long)sc.paranoid);
+	char out[512];
+	snprintf(out, sizeof(out), "%s/u.data", test_tmpdir());
+	cr_assert_eq(chmod(test_tmpdir(), 0777), 0);
+	cr_assert_eq(setgid(65534), 0);
+	cr_assert_eq(setuid(65534), 0);
+	/* setuid made us non-dumpable, and so the held child until its exec:
+	 * perf_event_open would refuse it (a perfev started as a user is dumpable). */
+	prctl(PR_SET_DUMPABLE, 1);
+	char *argv[] = {WORKLOAD("spin"), "100", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	cr_assert(s.user_only);
+	cr_assert_gt(s.samples, 50, "%llu samples", (unsigned long long)s.samples);
+	perfev_recorder_free(r);
 }

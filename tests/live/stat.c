@@ -30,7 +30,7 @@ static uint64_t faults_of(const char *pages)
 Test(live_stat, page_faults_are_pages_touched_plus_baseline)
 {
 	uint64_t base = faults_of("0"), n = faults_of("5000");
-	cr_assert_lt(base, 300, "start-up baseline %llu faults", (unsigned long long)base);
+	cr_assert_gt(base, 0, "the start-up (loader, libc) faults too");
 	/* the 5000 pages; the start-up baseline itself varies by a few faults */
 	cr_assert_geq(n + 5, base + 5000, "%llu faults, baseline %llu", (unsigned long long)n,
 		      (unsigned long long)base);

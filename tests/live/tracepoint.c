@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 Test(live_tracepoint, formats_load_from_tracefs)
 {
@@ -83,4 +84,106 @@ Test(live_tracepoint, reads_perfs_tracing_data)
 	free(td);
 	r = run_cmd("rm -rf %s", dir);
 	run_result_free(&r);
+}
+
+struct decoded {
+	struct perfev_tp *tp;
+	struct perfev_decoder *dec;
+	char lines[64][256];
+	int n;
+};
+
+static int collect(const void *rec, size_t size, void *ctx)
+{
+	struct decoded *d = ctx;
+	struct perfev_record r;
+	if (perfev_decoder_decode(d->dec, rec, size, &r) < 0 || r.type != PERF_RECORD_SAMPLE)
+		return 0;
+	char *text;
+	cr_assert_gt(perfev_tp_print(d->tp, r.u.sample.raw, r.u.sample.raw_size, 0, &text), 0,
+		     "%s", perfev_errmsg());
+	if (d->n < 64)
+		snprintf(d->lines[d->n++], 256, "%s", text);
+	free(text);
+	return 0;
+}
+
+/* Real samples of a command, decoded: one event per CPU on the held child. */
+static void sample_command(const char *sys, const char *name, char *const argv[], struct decoded *d)
+{
+	d->tp = perfev_tp_new();
+	d->dec = perfev_decoder_new();
+	int64_t id = perfev_tp_load(d->tp, sys, name);
+	if (id < 0)
+		cr_skip_test("no tracepoint %s:%s here", sys, name);
+	struct perfev_attr a = {0};
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = (uint64_t)id;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_RAW;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = 1;
+	perfev_decoder_add_attr(d->dec, &a, NULL, 0);
+	struct held_child c = hold_child(argv);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fds[64];
+	struct perfev_ring *rings[64];
+	for (long i = 0; i < ncpu && i < 64; i++) {
+		fds[i] = perfev_open(&a, c.pid, (int)i, -1, 0);
+		cr_assert_geq(fds[i], 0, "%s", perfev_errmsg());
+		rings[i] = perfev_ring_mmap(fds[i], 8, false);
+		cr_assert(rings[i], "%s", perfev_errmsg());
+	}
+	cr_assert_eq(release_child(&c), 0);
+	for (long i = 0; i < ncpu && i < 64; i++) {
+		perfev_ring_drain(rings[i], collect, d);
+		perfev_ring_munmap(rings[i]);
+		close(fds[i]);
+	}
+}
+
+static void decoded_free(struct decoded *d)
+{
+	perfev_tp_free(d->tp);
+	perfev_decoder_free(d->dec);
+}
+
+Test(live_tracepoint, openat_samples_decode)
+{
+	require_root();
+	require_tracefs();
+	char *argv[] = {(char *)WORKLOAD("calls_n"), "calls", "1", NULL};
+	struct decoded d = {0};
+	sample_command("syscalls", "sys_enter_openat", argv, &d);
+	/* as many as strace sees (ld.so opens its cache and libc) */
+	struct run_result r = run_cmd("strace -qq -e trace=openat -o /dev/stdout %s calls 1 | grep -c '^openat('",
+				      WORKLOAD("calls_n"));
+	int want = atoi(r.out);
+	run_result_free(&r);
+	if (want > 0)
+		cr_assert_eq(d.n, want, "%d openat samples, strace saw %d", d.n, want);
+	cr_assert_geq(d.n, 2, "%d openat samples", d.n);
+	for (int i = 0; i < d.n; i++)
+		cr_assert(!strncmp(d.lines[i], "dfd: 0xffffff9c, filename: 0x", 29) &&
+			  strstr(d.lines[i], ", flags: 0x00080000, mode: 0x00000000"), "%s", d.lines[i]);
+	decoded_free(&d);
+}
+
+Test(live_tracepoint, sched_switch_samples_decode)
+{
+	require_root();
+	require_tracefs();
+	char *argv[] = {"/bin/sleep", "0.05", NULL};
+	struct decoded d = {0};
+	sample_command("sched", "sched_switch", argv, &d);
+	cr_assert_geq(d.n, 1, "sleep never switched out");
+	bool slept = false;
+	for (int i = 0; i < d.n; i++) {
+		cr_assert(!strncmp(d.lines[i], "prev_comm=sleep prev_pid=", 25) &&
+			  strstr(d.lines[i], " ==> next_comm="), "%s", d.lines[i]);
+		slept |= strstr(d.lines[i], " prev_state=S ==> ") != NULL;
+	}
+	cr_assert(slept, "no switch out in state S:\n%s", d.lines[0]);
+	decoded_free(&d);
 }

@@ -3,6 +3,8 @@
 #include "support.h"
 #include "perfev.h"
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static volatile long target[4] __attribute__((aligned(8)));
@@ -70,4 +72,74 @@ Test(live_watch, bad_shapes_are_explained)
 	cr_assert_eq(perfev_watch_type_parse("rw"), PERFEV_WATCH_RW);
 	cr_assert_eq(perfev_watch_type_parse("q"), -EINVAL);
 	perfev_watch_free(NULL);
+}
+
+/* The address of the instruction in `func` of the workload whose
+ * disassembly mentions <var> (objdump), or 0. */
+static unsigned long long insn_touching(const char *func, const char *var)
+{
+	struct run_result r = run_cmd("objdump -d --no-show-raw-insn %s | awk '/<%s>:/{f=1;next} "
+				      "/^$/{f=0} f && /<%s>/ {sub(\":\",\"\",$1); print $1; exit}'",
+				      WORKLOAD("calls_n"), func, var);
+	unsigned long long a = strtoull(r.out, NULL, 16);
+	run_result_free(&r);
+	return a;
+}
+
+Test(live_watch, command_reports_each_write_at_the_store)
+{
+	require_root();
+	struct run_result r = run_cmd("%s watch -w watched -- %s writes 25", PERFEV_BIN,
+				      WORKLOAD("calls_n"));
+	if (r.status != 0 && strstr(r.err, "breakpoint"))
+		cr_skip_test("no hardware breakpoints: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\n25 accesses to 0x"), "%s", r.out);
+	unsigned long long store = insn_touching("store_watched", "watched");
+	cr_assert_neq(store, 0, "objdump found no store to watched");
+	char want[64];
+	snprintf(want, sizeof(want), "  0x%llx store_watched+0x", store);
+	cr_assert(strstr(r.out, want), "no access at the store 0x%llx:\n%s", store, r.out);
+	/* one site only, and every access is listed with its chain through main */
+	size_t accesses = 0, mains = 0;
+	for (const char *p = r.out; (p = strstr(p, "access #")); p++)
+		accesses++;
+	for (const char *p = r.out; (p = strstr(p, " main+0x")); p++)
+		mains++;
+	cr_assert_eq(accesses, 25, "%s", r.out);
+	cr_assert_eq(mains, 25, "call chains without main:\n%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_watch, command_explains_a_bad_target)
+{
+	require_root();
+	struct run_result r = run_cmd("%s watch -w no_such_var -- %s writes 1", PERFEV_BIN,
+				      WORKLOAD("calls_n"));
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "no symbol 'no_such_var'"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s watch -w --len 3 watched -- true", PERFEV_BIN);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "1, 2, 4 or 8"), "%s", r.err);
+	run_result_free(&r);
+}
+
+/* -x: an execute breakpoint on a function called N times; -rw: writes too */
+Test(live_watch, command_execute_and_rw)
+{
+	require_root();
+	struct run_result r = run_cmd("%s watch -x -q probe_target -- %s calls 9", PERFEV_BIN,
+				      WORKLOAD("calls_n"));
+	if (r.status != 0 && strstr(r.err, "breakpoint"))
+		cr_skip_test("no hardware breakpoints: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "9 accesses to 0x"), "%s", r.out);
+	cr_assert(strstr(r.out, " probe_target+0x0 ("), "not at the function's entry:\n%s", r.out);
+	cr_assert_null(strstr(r.out, "access #"), "-q printed accesses:\n%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("%s watch -rw -q watched -- %s writes 11", PERFEV_BIN, WORKLOAD("calls_n"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "11 accesses to 0x"), "%s", r.out);
+	run_result_free(&r);
 }

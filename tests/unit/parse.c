@@ -68,6 +68,12 @@ Test(unit_parse, symbolic_names_and_aliases)
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		expect_sym(t[i].s, t[i].type, t[i].config);
+	struct perfev_evlist *l = parse_ok("duration_time,user_time,system_time:u");
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 0)), PERFEV_EVSEL_TOOL_DURATION);
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 1)), PERFEV_EVSEL_TOOL_USER_TIME);
+	cr_assert_eq(perfev_evsel_flags(perfev_evlist_at(l, 2)), PERFEV_EVSEL_TOOL_SYSTEM_TIME);
+	cr_assert(at(l, 2)->type == PERF_TYPE_SOFTWARE && at(l, 2)->config == PERF_COUNT_SW_DUMMY);
+	perfev_evlist_free(l);
 }
 
 Test(unit_parse, cache_events)
@@ -89,7 +95,7 @@ Test(unit_parse, cache_events)
 		{"l1i-speculative-read", 0x201}, {"L1-instruction-load", 0x1}, {"L2-misses", 0x10002},
 		{"d-tlb-loads", 0x3}, {"Data-TLB-speculative-load-miss", 0x10203},
 		{"i-tlb-load", 0x4}, {"Instruction-TLB-read", 0x4}, {"bpu-loads", 0x5},
-		{"btb-miss", 0x10005}, {"bpc-refs", 0x5}, {"branches-ops", 0x5},
+		{"btb-miss", 0x10005}, {"bpc-refs", 0x5}, {"branch-ops", 0x5},
 		{"LLC", 0x2}, {"dTLB", 0x3}, {"LLC-Reference", 0x2}, {"LLC-access", 0x2},
 		/* the first op wins, then the first result; perf ignores the rest */
 		{"L1-dcache-misses-store", 0x10100}, {"L1-dcache-load-store", 0x0},
@@ -101,6 +107,7 @@ Test(unit_parse, cache_events)
 	parse_bad("iTLB-prefetches", EINVAL, 0, "cannot be counted");
 	parse_bad("branch-stores", EINVAL, 0, "cannot be counted");
 	parse_bad("LLC-bogus", ENOENT, 0, "unknown event");
+	parse_bad("branches-loads", ENOENT, 0, "unknown event"); /* perf rejects it too */
 }
 
 Test(unit_parse, raw_and_numeric)
@@ -155,7 +162,11 @@ Test(unit_parse, modifiers_as_perf)
 	parse_bad("cs:uku", EINVAL, 5, "given twice");
 	parse_bad("cs:ux", EINVAL, 4, "not a modifier");
 	parse_bad("cs:", EINVAL, 3, "expected modifiers");
-	parse_bad("cs:ukhGHpPSDIWebu", EINVAL, 3, "too many");
+	parse_bad("cs:ukhGHpPSDIWebu", EINVAL, 16, "given twice");
+	parse_bad("cs:ukhGHppppPSDIWeb", EINVAL, 3, "too many");
+	l = parse_ok("cs:ukhGHpppPSDIWeb"); /* 15 is perf's limit */
+	cr_assert_eq(at(l, 0)->precise_ip, 3);
+	perfev_evlist_free(l);
 }
 
 Test(unit_parse, groups)
@@ -177,6 +188,13 @@ Test(unit_parse, groups)
 	cr_assert_str_eq(perfev_evsel_name(f), "faults:k");
 	perfev_evlist_free(l);
 
+	l = parse_ok("grp{cs,faults}:u,{dummy}");
+	cr_assert_str_eq(perfev_evsel_group_name(perfev_evlist_at(l, 0)), "grp");
+	cr_assert_null(perfev_evsel_group_name(perfev_evlist_at(l, 2)));
+	cr_assert(at(l, 1)->exclude_kernel);
+	perfev_evlist_free(l);
+	parse_bad("{cs,g{faults}}", EINVAL, 5, "nested");
+	parse_bad("cs:u:k", EINVAL, 4, "not a modifier");
 	parse_bad("{cs,{faults}}", EINVAL, 4, "nested");
 	parse_bad("{cs,faults", EINVAL, 10, "missing '}'");
 	parse_bad("{}", EINVAL, 1, "expected an event");
@@ -200,7 +218,9 @@ Test(unit_parse, breakpoints)
 	cr_assert(at(l, 3)->exclude_kernel && !at(l, 3)->exclude_user);
 	cr_assert_eq(at(l, 4)->bp_type, HW_BREAKPOINT_R);
 	cr_assert_eq(at(l, 4)->bp_len, 1);
-	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "mem:0x2000/8:w");
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "mem:0x2000"); /* as perf */
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 3)), "mem:0x10:rw:u");
+	cr_assert_eq(at(l, 0)->sample_period, 1); /* perf's parser samples every hit */
 	perfev_evlist_free(l);
 	parse_bad("mem:", EINVAL, 4, "address");
 	parse_bad("mem:zz", EINVAL, 4, "address");
@@ -215,10 +235,11 @@ Test(unit_parse, tracepoints_fake_tracefs)
 	cr_assert_eq(perfev_evlist_count(l), 5);
 	cr_assert_eq(at(l, 0)->type, PERF_TYPE_TRACEPOINT);
 	cr_assert_eq(at(l, 0)->config, 101);
+	cr_assert_eq(at(l, 0)->sample_period, 1);
 	cr_assert_eq(at(l, 1)->config, 101);
 	cr_assert_eq(at(l, 2)->config, 102);
 	cr_assert(at(l, 2)->exclude_kernel);
-	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 2)), "fakesys:ev_two:u");
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 2)), "fakesys:ev_two"); /* as perf */
 	cr_assert_eq(at(l, 3)->config, 101);
 	cr_assert_eq(at(l, 4)->config, 201);
 	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 4)), "othersys:ev_one");
@@ -226,6 +247,11 @@ Test(unit_parse, tracepoints_fake_tracefs)
 	parse_bad("cs,fakesys:nope", ENOENT, 3, "unknown tracepoint");
 	parse_bad("fakesys:zz*", ENOENT, 0, "no tracepoint matches");
 	parse_bad("fakesys:", EINVAL, 8, "tracepoint name");
+	parse_bad("fakesys:ev_one/period=1/", EINVAL, 15, "for a tracepoint");
+	l = parse_ok("fakesys:ev_*/max-stack=3/k");
+	cr_assert_eq(perfev_evlist_count(l), 2);
+	cr_assert(at(l, 1)->sample_max_stack == 3 && at(l, 1)->exclude_user);
+	perfev_evlist_free(l);
 	parse_bad("fakesys:../x", ENOENT, 0, "not a tracepoint name");
 }
 
@@ -285,6 +311,32 @@ Test(unit_parse, pmu_aliases)
 	cr_assert(at(l, 4)->exclude_kernel);
 	perfev_evlist_free(l);
 	parse_bad("fakecpu/needs-param/", EINVAL, 8, "needs a value");
+	l = parse_ok("fakecpu/l3.misses/,l3.misses");
+	cr_assert(at(l, 0)->config == 5 && at(l, 1)->config == 5 && at(l, 1)->type == 42);
+	perfev_evlist_free(l);
+	/* the alias's parameter comes from the user's terms */
+	l = parse_ok("fakecpu/needs-param,umask=3/,fakecpu/umask=2,needs-param/");
+	cr_assert_eq(at(l, 0)->config, 0x01 | 3 << 8);
+	cr_assert_eq(at(l, 1)->config, 0x01 | 2 << 8);
+	perfev_evlist_free(l);
+}
+
+Test(unit_parse, pmu_name_matching)
+{
+	/* as perf: "fake" names uncore_fake_0 and _1 (not uncore_fakeother, fakecpu) */
+	struct perfev_evlist *l = parse_ok("fake/event=1/u,uncore_fake/reads/,uncore_fake_*/event=2/,reads");
+	cr_assert_eq(perfev_evlist_count(l), 8);
+	cr_assert_eq(at(l, 0)->type, 50);
+	cr_assert_eq(at(l, 1)->type, 51);
+	cr_assert(at(l, 0)->exclude_kernel && at(l, 1)->exclude_kernel);
+	cr_assert_eq(at(l, 2)->config, 0x10);
+	cr_assert_eq(at(l, 3)->type, 51);
+	cr_assert_eq(at(l, 4)->config, 2);
+	cr_assert_eq(at(l, 5)->type, 51);
+	cr_assert(at(l, 6)->type == 50 && at(l, 7)->type == 51 && at(l, 7)->config == 0x10);
+	cr_assert_str_eq(perfev_evsel_pmu_name(perfev_evlist_at(l, 1)), "uncore_fake_1");
+	perfev_evlist_free(l);
+	parse_bad("fak/event=1/", ENOENT, 0, "unknown PMU");
 }
 
 Test(unit_parse, generic_terms)
@@ -311,6 +363,15 @@ Test(unit_parse, generic_terms)
 	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 9)), "a b");
 	perfev_evlist_free(l);
 	parse_bad("cs/bogus=1/", EINVAL, 3, "unknown term 'bogus'");
+	/* perf's grammar: ':' after the terms for raw, cache, numeric, tracepoints; not symbols */
+	l = parse_ok("r1a8/name=x/:u,L1-dcache-loads/name=y/:k,1:2/name=z/:u,1:2/name=w/u,"
+		     "fakesys:ev_one/max-stack=3/:u,cs/name=v/u");
+	cr_assert_eq(perfev_evlist_count(l), 6);
+	cr_assert(at(l, 0)->exclude_kernel && at(l, 1)->exclude_user && at(l, 2)->exclude_kernel);
+	cr_assert(at(l, 3)->exclude_kernel && at(l, 4)->exclude_kernel && at(l, 5)->exclude_kernel);
+	cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, 1)), "y");
+	perfev_evlist_free(l);
+	parse_bad("cycles/name=x/:u", EINVAL, 14, "not a modifier");
 	parse_bad("cs/call-graph=zz/", EINVAL, 14, "fp, dwarf");
 	parse_bad("cs/branch_type=zz/", EINVAL, 15, "unknown branch_type");
 	parse_bad("cs/name/", EINVAL, 3, "needs a value");
@@ -335,6 +396,10 @@ Test(unit_parse, lists_and_errors)
 	parse_bad("cs faults", EINVAL, 2, "unexpected ' '");
 	parse_bad("cs,nosuchevent", ENOENT, 3, "unknown event 'nosuchevent'");
 	parse_bad("cs,#", EINVAL, 3, "cannot start");
+	parse_bad("cylces", ENOENT, 0, "did you mean 'cycles'?");
+	parse_bad("instrucions:u", ENOENT, 0, "did you mean 'instructions'?");
+	parse_bad("L1-dcache-load-mises", ENOENT, 0, "did you mean 'L1-dcache-load-misses'?");
+	parse_bad("xyzzy", ENOENT, 0, "'perfev list' shows");
 	parse_bad("cs,faults,cs:ppppp", EINVAL, 13, "at most 3");
 }
 

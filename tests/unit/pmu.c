@@ -33,7 +33,7 @@ Test(unit_pmu, load_fake_tree)
 {
 	struct perfev_pmus *s = perfev_pmus_load(SYSFS);
 	cr_assert_not_null(s);
-	cr_assert_eq(perfev_pmus_count(s), 2);
+	cr_assert_eq(perfev_pmus_count(s), 5);
 	cr_assert_str_eq(perfev_pmu_name(perfev_pmus_at(s, 0)), "fakecpu");
 	const struct perfev_pmu *p = perfev_pmus_find(s, "fakecpu");
 	cr_assert_not_null(p);
@@ -44,7 +44,8 @@ Test(unit_pmu, load_fake_tree)
 	cr_assert_eq(perfev_pmu_format_count(p), 7);
 	const struct perfev_pmu_format *f = perfev_pmu_format_find(p, "split");
 	cr_assert(f && f->field == 2 && f->mask == 0xf0f);
-	cr_assert_eq(perfev_pmu_alias_count(p), 4);
+	cr_assert_eq(perfev_pmu_alias_count(p), 5);
+	cr_assert_not_null(perfev_pmu_alias_find(p, "l3.misses")); /* dotted names are events too */
 	const struct perfev_pmu_alias *a = perfev_pmu_alias_find(p, "Energy");
 	cr_assert_not_null(a);
 	cr_assert_str_eq(a->terms, "event=0x02");
@@ -55,7 +56,8 @@ Test(unit_pmu, load_fake_tree)
 	cr_assert(a && a->scale == 1.0 && !strcmp(a->unit, "") && !a->per_pkg);
 	cr_assert_null(perfev_pmus_find(s, "nope"));
 	cr_assert_eq(errno, ENOENT);
-	cr_assert_null(perfev_pmus_at(s, 2));
+	cr_assert_null(perfev_pmus_at(s, 5));
+	cr_assert_str_eq(perfev_pmu_name(perfev_pmus_at(s, 4)), "uncore_fakeother");
 
 	struct perfev_attr attr = {0};
 	attr.config = ~0ULL;

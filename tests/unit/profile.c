@@ -55,9 +55,11 @@ Test(unit_profile, flat_self_and_children)
 	struct perfev_profile_entry *e;
 	size_t nr;
 	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
-	/* self: compute 64, idle 20, memcpy 10, sys_write 5, [sh unknown] 3, 0x4242 2, rec 1 */
+	/* self: compute 64 + 10 of memcpy inlined into it, idle 20, sys_write 5,
+	 * [sh unknown] 3, 0x4242 2, rec 1 */
 	cr_assert_str_eq(e[0].symbol, "compute");
-	cr_assert_eq(e[0].self[0], 64);
+	cr_assert_eq(e[0].self[0], 74);
+	cr_assert_null(find(e, nr, "memcpy"), "an inlined frame's self goes to its caller");
 	cr_assert_eq(find(e, nr, "idle")->self[0], 20);
 	cr_assert(find(e, nr, "sys_write")->kernel);
 	cr_assert_null(find(e, nr, "main"), "main has no self samples");
@@ -72,6 +74,8 @@ Test(unit_profile, flat_self_and_children)
 	cr_assert_eq(e[0].total[0], 102); /* everything but the 3 empty stacks */
 	cr_assert_eq(find(e, nr, "work")->total[0], 79);
 	cr_assert_eq(find(e, nr, "compute")->total[0], 74);
+	cr_assert_eq(find(e, nr, "memcpy")->total[0], 10);
+	cr_assert(find(e, nr, "memcpy")->inlined);
 	cr_assert_eq(find(e, nr, "rec")->total[0], 1, "recursion counted once per sample");
 	free(e);
 

@@ -1,4 +1,4 @@
-/* The recorder's view of the system: CPU lists, /proc maps, build-ids. */
+/* The recorder's view of the system: /proc maps, build-ids. */
 #define _GNU_SOURCE
 #include "support.h"
 #include "recorder_int.h"
@@ -8,24 +8,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-Test(unit_recorder_proc, cpu_lists)
-{
-	int *c;
-	size_t n;
-	cr_assert_eq(rec_cpu_list("0-3,5,7-8", &c, &n), 0);
-	cr_assert_eq(n, 7);
-	cr_assert_eq(c[4], 5);
-	cr_assert_eq(c[6], 8);
-	free(c);
-	cr_assert_eq(rec_cpu_list(NULL, &c, &n), 0);
-	cr_assert_eq((long)n, sysconf(_SC_NPROCESSORS_ONLN));
-	free(c);
-	cr_assert_eq(rec_cpu_list("3-1", &c, &n), -EINVAL);
-	cr_assert_eq(rec_cpu_list("a", &c, &n), -EINVAL);
-	cr_assert_eq(rec_cpu_list("1,", &c, &n), 0);
-	free(c);
-}
 
 static int find_self(const struct rec_proc_map *m, void *ctx)
 {

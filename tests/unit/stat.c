@@ -269,3 +269,68 @@ Test(unit_stat, intervals_print_the_time)
 	perfev_stat_free(s);
 	perfev_evlist_free(l);
 }
+
+/* Every errno of perf_event_open(2)'s ERRORS section gets a cause and a
+ * fix, not strerror() alone. */
+Test(unit_stat, every_manual_errno_is_explained)
+{
+	static const int errs[] = {E2BIG, EACCES, EBADF, EBUSY, EFAULT, EINTR, EINVAL, EMFILE,
+				   ENODEV, ENOENT, ENOSPC, ENOSYS, EOPNOTSUPP, EOVERFLOW, EPERM, ESRCH};
+	struct perfev_attr a = attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.size = PERF_ATTR_SIZE_VER7;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		char buf[2048];
+		int n = perfev_explain_open(buf, sizeof(buf), &a, 1234, -1, errs[i]);
+		cr_assert_gt(n, 60, "errno %d: '%s'", errs[i], buf);
+		cr_assert_null(strstr(buf, strerror(errs[i])), "errno %d is only strerror: %s", errs[i], buf);
+	}
+	char buf[2048];
+	perfev_explain_open(buf, sizeof(buf), &a, -1, 0, EACCES);
+	if (geteuid() != 0)
+		cr_assert(strstr(buf, "system-wide") && strstr(buf, "CAP_PERFMON"), "%s", buf);
+}
+
+Test(unit_stat, cache_and_stall_ratios)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	uint64_t l1d_load = PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8);
+	struct perfev_attr a[] = {
+		attr(PERF_TYPE_HW_CACHE, l1d_load | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16)),
+		attr(PERF_TYPE_HW_CACHE, l1d_load | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16)),
+		attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+		attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND),
+		attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
+		attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES),
+		attr(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES)};
+	const char *n[] = {"L1-dcache-loads", "L1-dcache-load-misses", "cycles",
+			   "stalled-cycles-frontend", "stalled-cycles-backend", "cache-references",
+			   "cache-misses"};
+	for (int i = 0; i < 7; i++)
+		perfev_evlist_add(l, &a[i], n[i]);
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	struct perfev_count c[7] = {{1000, 1, 1, 0}, {50, 1, 1, 0}, {4000, 1, 1, 0}, {1000, 1, 1, 0},
+				    {2000, 1, 1, 0}, {800, 1, 1, 0}, {200, 1, 1, 0}};
+	perfev_stat_add_counts(s, c, NULL, false, 1, NULL, 1000);
+	double v;
+	const char *u;
+	cr_assert(perfev_stat_metric(s, 1, 0, &v, &u));
+	cr_assert_str_eq(u, "of all L1-dcache accesses");
+	cr_assert_float_eq(v, 5.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 3, 0, &v, &u));
+	cr_assert_str_eq(u, "frontend cycles idle");
+	cr_assert_float_eq(v, 25.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 4, 0, &v, &u));
+	cr_assert_str_eq(u, "backend cycles idle");
+	cr_assert_float_eq(v, 50.0, 1e-9);
+	cr_assert(perfev_stat_metric(s, 6, 0, &v, &u));
+	cr_assert_str_eq(u, "of all cache refs");
+	cr_assert_float_eq(v, 25.0, 1e-9);
+	/* no task-clock: no rate for the others */
+	cr_assert_not(perfev_stat_metric(s, 0, 0, &v, &u));
+	char *t = print(s, PERFEV_STAT_TEXT, NULL);
+	cr_assert(strstr(t, "L1-dcache-load-misses            #    5.00% of all L1-dcache accesses"), "%s", t);
+	cr_assert(strstr(t, "cache-misses                     #   25.000 % of all cache refs"), "%s", t);
+	free(t);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}

@@ -163,7 +163,7 @@ Test(unit_tracepoint, filters_are_checked_against_the_format)
 	struct perfev_tp *tp = formats();
 	cr_assert_eq(perfev_tp_filter_check(tp, 372, "prev_pid == 42 && next_comm == \"x\""), 0,
 		     "%s", perfev_errmsg());
-	cr_assert_eq(perfev_tp_filter_check(tp, 372, "next_comm != \"swapper\" && !(prev_pid < 2)"), 0,
+	cr_assert_eq(perfev_tp_filter_check(tp, 372, "next_comm != \"swapper\" && (prev_pid < 2 || prev_prio >= 100)"), 0,
 		     "%s", perfev_errmsg());
 	cr_assert_eq(perfev_tp_filter_check(tp, 372, "no_field > 3"), -EINVAL);
 	cr_assert(strstr(perfev_errmsg(), "no_field"), "%s", perfev_errmsg());
@@ -244,4 +244,51 @@ Test(unit_tracepoint, tracing_data_is_read_and_bounded)
 	buf[3] = 'X';
 	cr_assert_null(perfev_tp_from_tracing_data(buf, n, NULL));
 	cr_assert(strstr(perfev_errmsg(), "magic"), "%s", perfev_errmsg());
+}
+
+static const char str_fmt[] =
+	"name: with_str\nID: 900\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"name=%s ret=%ld\", __get_str(name), REC->ret\n";
+
+/* __data_loc strings, and raw data whose lengths lie (hostile files) */
+Test(unit_tracepoint, data_loc_strings_are_bounded)
+{
+	struct perfev_tp *tp = perfev_tp_new();
+	cr_assert_eq(perfev_tp_add_format(tp, "test", str_fmt, strlen(str_fmt)), 900, "%s", perfev_errmsg());
+	uint8_t raw[32] = {0};
+	uint16_t type = 900;
+	memcpy(raw, &type, 2);
+	uint32_t loc = 24 | 6u << 16;
+	memcpy(raw + 8, &loc, 4);
+	int64_t ret = -2;
+	memcpy(raw + 16, &ret, 8);
+	memcpy(raw + 24, "hello", 6);
+	char *out;
+	cr_assert_gt(perfev_tp_print(tp, raw, 30, 0, &out), 0, "%s", perfev_errmsg());
+	cr_assert_str_eq(out, "name=hello ret=-2");
+	free(out);
+	cr_assert_gt(perfev_tp_field_text(tp, raw, 30, "name", &out), 0);
+	cr_assert_str_eq(out, "hello");
+	free(out);
+	/* the string runs past the data */
+	cr_assert_eq(perfev_tp_print(tp, raw, 28, 0, &out), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "'name'"), "%s", perfev_errmsg());
+	cr_assert_eq(perfev_tp_field_text(tp, raw, 28, "name", &out), -EINVAL);
+	/* a field past the data */
+	cr_assert_eq(perfev_tp_print(tp, raw, 20, 0, &out), -EINVAL);
+	/* a string without its NUL */
+	loc = 24 | 5u << 16;
+	memcpy(raw + 8, &loc, 4);
+	cr_assert_eq(perfev_tp_print(tp, raw, 30, 0, &out), -EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "not terminated"), "%s", perfev_errmsg());
+	loc = 60000 | 6u << 16;
+	memcpy(raw + 8, &loc, 4);
+	cr_assert_eq(perfev_tp_print(tp, raw, 30, 0, &out), -EINVAL);
+	perfev_tp_free(tp);
 }

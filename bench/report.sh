@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bench/report.sh — perfev report against perf report --stdio on the same
+# perf.data files: a frame-pointer recording (-g) and a DWARF one
+# (--call-graph dwarf of a build without frame pointers), each with at least
+# 100k samples of workloads/calls; the flat view alone (--no-children -g none,
+# where neither tool needs the stacks) and with --children (every stack
+# walked, DWARF-unwound). Prints wall time, CPU time (user+sys: the fair
+# number on a shared machine) and peak RSS side by side, with ratios.
+# usage: bench/report.sh [BUILD_DIR=build] [WORK_DIR=/tmp/perfev-bench-report]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+work=${2:-/tmp/perfev-bench-report}
+perfev=$build/perfev
+[ -x "$perfev" ] || { echo "bench/report: $perfev not built (run scripts/build.sh $build)" >&2; exit 1; }
+command -v perf >/dev/null || { echo "bench/report: perf not installed (linux-perf, scripts/deps.sh)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench/report: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+mkdir -p "$work"
+
+samples() { perf report -i "$1" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}'; }
+# cpu-clock every 25 us of CPU: 40k samples per CPU-second; calls 1200 runs ~3 s under sampling
+if [ ! -s "$work/fp.data" ]; then
+  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$build/workloads/calls" 1200 >/dev/null
+fi
+if [ ! -s "$work/dwarf.data" ]; then
+  cc -O1 -g -fomit-frame-pointer -fno-inline -o "$work/calls_nofp" workloads/calls.c
+  perf record -q --call-graph dwarf,2048 -e cpu-clock -c 25000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
+fi
+
+# measure CMD...: "wall cpu rss_kb" of the fastest of three runs
+measure() {
+  local best="" line
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" ||
+      { echo "failed: $*" >&2; tail -5 "$work/err.txt" >&2; exit 1; }
+    line=$(awk '{printf "%s %.2f %s", $1, $2 + $3, $4}' "$work/time.txt")
+    if [ -z "$best" ] || awk -v a="${line#* }" -v b="${best#* }" 'BEGIN{split(a,x," "); split(b,y," "); exit !(x[1] < y[1])}'; then
+      best=$line
+    fi
+  done
+  echo "$best"
+}
+
+printf '%-6s %-12s %7s | %7s %7s | %7s %7s %6s | %8s %8s %6s\n' file view samples "perf s" "perfev s" \
+  "perf cpu" "perfev" speedup "perf MB" "perfev MB" mem
+for kind in fp dwarf; do
+  f="$work/$kind.data"
+  n=$(samples "$f")
+  for view in --no-children --children; do
+    read -r pw pc pm <<<"$(measure perf report -i "$f" --stdio --sort sym -g none $view)"
+    read -r qw qc qm <<<"$(measure "$perfev" report -q -i "$f" --stdio --sort sym -g none $view)"
+    awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {
+      printf "%-6s %-12s %7s | %7.2f %7.2f | %7.2f %7.2f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw, pc, qc,
+             (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
+  done
+done
+echo "speedup: perf CPU time / perfev CPU time (targets: >= 5x fp, >= 10x dwarf); mem: perfev peak RSS / perf's (target <= 0.5)"

@@ -1,0 +1,250 @@
+/* cmd_record.c — `perfev record`: sample a command, processes or the whole
+ * system into perf.data (the recorder library does the work). */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "report.h"
+#include "cli_events.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfev record [OPTIONS] [--] [COMMAND [ARGS...]]\n\n"
+		"Samples COMMAND (or -p/-t/-a) and writes perf.data, which perf report and\n"
+		"perf script read. The command's exit status becomes perfev's.\n\n"
+		"  -e, --event EVENTS      events in perf's syntax (default: cycles, or\n"
+		"                          cpu-clock where no PMU counts cycles)\n"
+		"  -F, --freq HZ           samples per second (default 4000)\n"
+		"  -c, --count PERIOD      a sample every PERIOD events instead\n"
+		"  -g                      call graphs from frame pointers\n"
+		"      --call-graph MODE   fp, or dwarf[,SIZE] (SIZE bytes of user stack, default 8192)\n"
+		"  -a, --all-cpus          every CPU, every process\n"
+		"  -C, --cpu CPUS          these CPUs (system-wide), e.g. 0-3,5\n"
+		"  -p, --pid PID           every thread of the running process PID\n"
+		"  -t, --tid TID           the thread TID\n"
+		"  -m, --mmap-pages PAGES  ring buffer data pages per CPU (a power of two)\n"
+		"  -z, --compression-level[=N]  zstd-compress the records (perf's COMPRESSED2)\n"
+		"  -o, --output FILE       the output (default perf.data; the old one becomes\n"
+		"                          perf.data.old); '-' writes a pipe-mode stream to stdout\n"
+		"      --switch-events     record context switches\n"
+		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
+		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n"
+		"      --flame FILE.svg    then write a flame graph of the recording (as perfev report --flame)\n"
+		"      --pprof FILE.pb.gz  ... a pprof profile; --firefox FILE.json a Firefox Profiler one;\n"
+		"      --folded FILE       ... folded stacks\n");
+}
+
+static struct perfev_recorder *volatile g_rec;
+static volatile sig_atomic_t g_stop; /* a signal came before the recorder existed */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+	perfev_recorder_stop(g_rec); /* async-signal-safe */
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || v == 0)
+		return cli_error("record", "%s '%s': want a positive number", opt, s);
+	*out = v;
+	return 0;
+}
+
+static int parse_callgraph(const char *s, struct perfev_record_opts *o)
+{
+	if (!strcmp(s, "fp")) {
+		o->call_graph = PERFEV_CALLGRAPH_FP;
+		return 0;
+	}
+	if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
+		o->call_graph = PERFEV_CALLGRAPH_DWARF;
+		if (s[5] == ',') {
+			uint64_t v;
+			if (parse_u64("--call-graph dwarf,SIZE", s + 6, &v))
+				return 1;
+			if (v > 65528 || v % 8)
+				return cli_error("record", "--call-graph dwarf,%s: the stack size must be "
+						 "a multiple of 8 up to 65528", s + 6);
+			o->dwarf_stack_size = (uint32_t)v;
+		}
+		return 0;
+	}
+	return cli_error("record", "--call-graph '%s': want fp or dwarf[,SIZE]", s);
+}
+
+static double mb(uint64_t bytes) { return bytes / 1048576.0; }
+
+static int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"event", required_argument, 0, 'e'},    {"freq", required_argument, 0, 'F'},
+		{"count", required_argument, 0, 'c'},    {"call-graph", required_argument, 0, 'G'},
+		{"all-cpus", no_argument, 0, 'a'},       {"cpu", required_argument, 0, 'C'},
+		{"pid", required_argument, 0, 'p'},      {"tid", required_argument, 0, 't'},
+		{"mmap-pages", required_argument, 0, 'm'},
+		{"compression-level", optional_argument, 0, 'z'},
+		{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
+		{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
+		{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
+		{"filter", required_argument, 0, 'f'},
+		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+	};
+	struct report_exports x = {0}; /* record, then report's exports of the file */
+	const char *export_from = NULL;
+	struct perfev_record_opts o = {.size = sizeof(o)};
+	struct perfev_evlist *events = perfev_evlist_new();
+	uint64_t v;
+	int c, ret = 1;
+	if (!events)
+		return cli_error("record", "out of memory");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:m:zo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (cli_parse_events("record", events, optarg) < 0)
+				goto out;
+			break;
+		case 'f':
+			if (cli_set_filter("record", events, perfev_evlist_count(events) - 1, optarg) < 0)
+				goto out;
+			break;
+		case 'F':
+			if (parse_u64("-F", optarg, &o.freq))
+				goto out;
+			break;
+		case 'c':
+			if (parse_u64("-c", optarg, &o.period))
+				goto out;
+			break;
+		case 'g':
+			o.call_graph = PERFEV_CALLGRAPH_FP;
+			break;
+		case 'G':
+			if (parse_callgraph(optarg, &o))
+				goto out;
+			break;
+		case 'a':
+			o.all_cpus = true;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case 'p':
+		case 't':
+			if (parse_u64(c == 'p' ? "-p" : "-t", optarg, &v))
+				goto out;
+			*(c == 'p' ? &o.pid : &o.tid) = (pid_t)v;
+			break;
+		case 'm':
+			if (parse_u64("-m", optarg, &v))
+				goto out;
+			o.mmap_pages = (size_t)v;
+			break;
+		case 'z':
+			o.compress = true;
+			if (optarg && parse_u64("-z", optarg, &v) == 0)
+				o.compress_level = (int)v;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'S':
+			o.switch_events = true;
+			break;
+		case 256: x.flame = optarg; break;
+		case 257: x.pprof = optarg; break;
+		case 258: x.firefox = optarg; break;
+		case 259: x.folded = optarg; break;
+		case 'h':
+			usage(stdout);
+			ret = 0;
+			goto out;
+		default:
+			usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc)
+		o.argv = argv + optind;
+	o.cmdline_argc = argc;
+	o.cmdline_argv = argv;
+	if (perfev_evlist_count(events))
+		o.events = events;
+	if (!o.output) { /* perf writes a pipe-mode stream when stdout is a pipe */
+		struct stat st;
+		if (!fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode))
+			o.output = "-";
+	}
+	if (report_exports_wanted(&x) && o.output && !strcmp(o.output, "-")) {
+		cli_error("record", "--flame/--pprof/--firefox/--folded read the recording back: "
+			  "write it to a file (-o FILE), not a pipe");
+		goto out;
+	}
+	/* Signals before the recorder exists must not kill us half-way either. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, reported */
+	g_rec = perfev_recorder_new(&o);
+	if (!g_rec) {
+		cli_error("record", "%s", perfev_errmsg());
+		goto out;
+	}
+	if (g_stop)
+		perfev_recorder_stop(g_rec);
+	struct perfev_record_stats s0;
+	perfev_recorder_stats(g_rec, &s0);
+	if (s0.user_only)
+		fprintf(stderr, "perfev record: kernel.perf_event_paranoid forbids kernel samples to this "
+				"user: recording user space only (fix: run as root, or "
+				"sysctl -w kernel.perf_event_paranoid=1)\n");
+	int e = perfev_recorder_run(g_rec);
+	struct perfev_record_stats s;
+	perfev_recorder_stats(g_rec, &s);
+	if (e < 0)
+		cli_error("record", "%s", perfev_errmsg());
+	const char *name = o.output && strcmp(o.output, "-") ? o.output : o.output ? "(pipe)" : "perf.data";
+	fprintf(stderr, "[ perfev record: Woken up %llu times to write data ]\n",
+		(unsigned long long)s.wakeups);
+	fprintf(stderr, "[ perfev record: Captured and wrote %.3f MB %s (%llu samples), lost %llu",
+		mb(s.bytes), name, (unsigned long long)s.samples,
+		(unsigned long long)(s.lost + s.lost_samples));
+	if (s.throttled)
+		fprintf(stderr, ", throttled %llu times", (unsigned long long)s.throttled);
+	fprintf(stderr, " ]\n");
+	if (s.lost)
+		fprintf(stderr, "perfev record: the kernel dropped %llu samples because the ring "
+				"buffer was full; fix: more pages (-m) or a lower frequency (-F)\n",
+			(unsigned long long)s.lost);
+	if (s.throttled)
+		fprintf(stderr, "perfev record: the kernel throttled sampling %llu times "
+				"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
+			(unsigned long long)s.throttled);
+	ret = e < 0 ? 1 : s.command_ran ? perfev_exit_code(s.command_status) : 0;
+	export_from = e >= 0 && report_exports_wanted(&x) ? name : NULL;
+	if (e < 0 && s.command_ran && perfev_exit_code(s.command_status))
+		ret = perfev_exit_code(s.command_status);
+out:
+	perfev_recorder_free(g_rec); /* finishes the file */
+	g_rec = NULL;
+	perfev_evlist_free(events);
+	if (export_from && report_export_file("record", export_from, &x))
+		ret = ret ? ret : 1;
+	return ret;
+}
+CLI_COMMAND(record, cmd_record, "sample a command or the system into perf.data");

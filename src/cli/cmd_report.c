@@ -1,0 +1,245 @@
+/* cmd_report.c — perfev report: perf report's core over a perf.data file,
+ * accepting perf's spelling of the options, plus exports (folded stacks,
+ * SVG flame graph, pprof, Firefox Profiler). The library does the work:
+ * perfev_profile_load() builds the profile, report_out.c prints it. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "report.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
+	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --json]\n"
+	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
+	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
+	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline (default comm,dso,sym)\n"
+	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
+	"      --no-children     only the entry's own (self) samples\n"
+	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
+	"  -G, --inverted        same as -g caller\n"
+	"      --percent-limit P hide entries below P percent\n"
+	"      --stdio           the text table (default)\n"
+	"      --json            the entries as JSON\n"
+	"      --folded          folded stacks (comm;outer;...;leaf count) on stdout instead of a table\n"
+	"      --flame FILE      write an interactive SVG flame graph\n"
+	"      --pprof FILE      write a gzipped pprof profile\n"
+	"      --firefox FILE    write a Firefox Profiler JSON profile\n"
+	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
+	"      --time START,END  keep samples within [START, END] (seconds of sample time)\n"
+	"      --value samples|period  what percentages measure (default: period, as perf)\n"
+	"      --event N         the N-th event of the file (default: the first)\n"
+	"      --no-inline       do not expand inlined functions (faster)\n"
+	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"  -q, --quiet           no notes about missing symbols\n";
+
+enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
+       O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
+       O_KALLSYMS, O_TITLE };
+
+static const struct option options[] = {
+	{"input", required_argument, NULL, 'i'},
+	{"sort", required_argument, NULL, 's'},
+	{"children", no_argument, NULL, O_CHILDREN},
+	{"no-children", no_argument, NULL, O_NO_CHILDREN},
+	{"call-graph", required_argument, NULL, 'g'},
+	{"inverted", no_argument, NULL, 'G'},
+	{"percent-limit", required_argument, NULL, O_PERCENT},
+	{"stdio", no_argument, NULL, O_STDIO},
+	{"json", no_argument, NULL, O_JSON},
+	{"folded", no_argument, NULL, O_FOLDED},
+	{"flame", required_argument, NULL, O_FLAME},
+	{"pprof", required_argument, NULL, O_PPROF},
+	{"firefox", required_argument, NULL, O_FIREFOX},
+	{"comm", required_argument, NULL, O_COMM},
+	{"comms", required_argument, NULL, O_COMM},
+	{"pid", required_argument, NULL, O_PID},
+	{"tid", required_argument, NULL, O_TID},
+	{"dso", required_argument, NULL, O_DSO},
+	{"dsos", required_argument, NULL, O_DSO},
+	{"symbol", required_argument, NULL, O_SYMBOL},
+	{"symbols", required_argument, NULL, O_SYMBOL},
+	{"time", required_argument, NULL, O_TIME},
+	{"value", required_argument, NULL, O_VALUE},
+	{"event", required_argument, NULL, O_EVENT},
+	{"no-inline", no_argument, NULL, O_NO_INLINE},
+	{"kallsyms", required_argument, NULL, O_KALLSYMS},
+	{"title", required_argument, NULL, O_TITLE},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{0},
+};
+
+/* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
+static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int ret = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v = strtod(t, &end);
+		if (end != t && !*end)
+			*min = v;
+		else if (!strcmp(t, "none"))
+			*g = GRAPH_NONE, *explicit_order = 1;
+		else if (!strcmp(t, "caller"))
+			*g = GRAPH_CALLER, *explicit_order = 1;
+		else if (!strcmp(t, "callee"))
+			*g = GRAPH_CALLEE, *explicit_order = 1;
+		else if (!strcmp(t, "graph") || !strcmp(t, "fractal") || !strcmp(t, "flat") ||
+			 !strcmp(t, "folded") || !strcmp(t, "function") || !strcmp(t, "address") ||
+			 !strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count"))
+			; /* perf's print types and keys: our graph is perf's "graph" */
+		else
+			ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
+static void note(void *ctx, const char *msg)
+{
+	if (!*(bool *)ctx)
+		fprintf(stderr, "perfev report: note: %s\n", msg);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
+	const char *sort = "comm,dso,sym";
+	bool sort_given = false;
+	int children = -1, json = 0, folded = 0, order_given = 0;
+	bool quiet = false;
+	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
+	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
+	bool filtered = false;
+	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:g:Gqh", options, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 's': sort = optarg, sort_given = true; break;
+		case O_CHILDREN: children = 1; break;
+		case O_NO_CHILDREN: children = 0; break;
+		case 'g':
+			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given) < 0)
+				return cli_error("report", "bad --call-graph '%s': use none, caller, callee or "
+						 "graph,MIN_PERCENT,caller|callee", optarg);
+			break;
+		case 'G': v.graph = GRAPH_CALLER, order_given = 1; break;
+		case O_PERCENT:
+			v.percent_limit = strtod(optarg, &end);
+			if (end == optarg || v.percent_limit < 0)
+				return cli_error("report", "bad --percent-limit '%s': give a percentage, e.g. 0.5", optarg);
+			break;
+		case O_STDIO: json = 0; break;
+		case O_JSON: json = 1; break;
+		case O_FOLDED: folded = 1; break;
+		case O_FLAME: flame = optarg; break;
+		case O_PPROF: pprof = optarg; break;
+		case O_FIREFOX: firefox = optarg; break;
+		case O_COMM: filter.comm = optarg, filtered = true; break;
+		case O_PID: filter.pid = strtol(optarg, NULL, 10), filtered = true; break;
+		case O_TID: filter.tid = strtol(optarg, NULL, 10), filtered = true; break;
+		case O_DSO: filter.dso = optarg, filtered = true; break;
+		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
+		case O_TIME: {
+			double a = 0, b = 0;
+			char *comma = strchr(optarg, ',');
+			a = strtod(optarg, NULL);
+			if (comma)
+				b = strtod(comma + 1, NULL);
+			if (!comma || (b && b < a))
+				return cli_error("report", "bad --time '%s': give START,END in seconds "
+						 "(either may be empty)", optarg);
+			filter.time_start = (uint64_t)(a * 1e9);
+			filter.time_end = (uint64_t)(b * 1e9);
+			filtered = true;
+			break;
+		}
+		case O_VALUE:
+			if (!strcmp(optarg, "samples"))
+				v.value = PERFEV_VALUE_SAMPLES;
+			else if (!strcmp(optarg, "period"))
+				v.value = PERFEV_VALUE_PERIOD;
+			else if (!strcmp(optarg, "weight"))
+				v.value = PERFEV_VALUE_WEIGHT;
+			else
+				return cli_error("report", "bad --value '%s': use samples, period or weight", optarg);
+			break;
+		case O_EVENT: lo.event = (int)strtol(optarg, NULL, 10); break;
+		case O_NO_INLINE: lo.no_inline = true; break;
+		case O_KALLSYMS: lo.kallsyms = optarg; break;
+		case O_TITLE: title = optarg; break;
+		case 'q': quiet = true; break;
+		case 'h': printf(usage_text); return 0;
+		default: fprintf(stderr, usage_text); return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
+		int tr = report_tracepoint_sort(input, sort);
+		if (tr != -ENOENT)
+			return tr;
+	}
+	if (report_parse_sort(&v, sort) < 0)
+		return 1;
+	lo.filter = filtered ? &filter : NULL;
+	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0;
+	if (firefox)
+		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
+	/* Stacks cost most of the time (DWARF unwinding above all): skip them
+	 * when nothing shown needs them, as perf does for -g none --no-children */
+	if (children == 0 && (v.graph == GRAPH_NONE && order_given) && !flame && !pprof && !firefox && !folded)
+		lo.no_callchain = true;
+	lo.note = note;
+	lo.note_ctx = &quiet;
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
+	if (!p)
+		return cli_error("report", "%s", perfev_errmsg());
+	if (children < 0)
+		children = info.has_callchains;
+	v.children = children;
+	if (!info.has_callchains)
+		v.graph = GRAPH_NONE;
+	else if (!order_given)
+		v.graph = children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
+	v.event_name = info.event_name;
+	v.nr_samples = perfev_profile_total(p, PERFEV_VALUE_SAMPLES);
+	v.lost = info.lost;
+	if (!quiet && info.other_samples)
+		fprintf(stderr, "perfev report: note: %llu samples of other events not shown "
+			"(choose one with --event N)\n", (unsigned long long)info.other_samples);
+	if (!quiet && info.dwarf_samples)
+		fprintf(stderr, "perfev report: note: DWARF unwinding reached the root in %.1f%% of %llu samples\n",
+			100.0 * (double)info.dwarf_to_root / (double)info.dwarf_samples,
+			(unsigned long long)info.dwarf_samples);
+
+	int ret = 0;
+	char subtitle[256];
+	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
+		 (unsigned long long)v.nr_samples, info.event_name, input);
+	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
+	ret = report_write_exports("report", p, &x, subtitle,
+				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
+	struct perfev_export_options eo = {.size = sizeof(eo)};
+	if (folded) {
+		if (perfev_export_folded(p, &eo, stdout) < 0)
+			ret = cli_error("report", "%s", perfev_errmsg());
+	} else if (json) {
+		ret |= report_print_json(p, &v, stdout);
+	} else {
+		ret |= report_print_stdio(p, &v, stdout);
+	}
+	perfev_profile_free(p);
+	return ret;
+}
+CLI_COMMAND(report, cmd_report, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");

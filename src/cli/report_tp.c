@@ -1,0 +1,36 @@
+/* report_tp.c — perfev report --sort by tracepoint fields (perf's dynamic
+ * keys), which the library's perfev_tp_report prints as perf does. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "report.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int report_tracepoint_sort(const char *input, const char *sort)
+{
+	static const char *const standard[] = {"comm", "pid", "tid", "dso", "sym", "srcline"};
+	char *copy = strdup(sort), *save = NULL;
+	bool any_standard = false;
+	for (char *k = strtok_r(copy, ",", &save); copy && k; k = strtok_r(NULL, ",", &save)) {
+		while (*k == ' ')
+			k++;
+		for (size_t i = 0; i < sizeof(standard) / sizeof(standard[0]); i++)
+			any_standard |= !strcmp(k, standard[i]);
+	}
+	free(copy);
+	if (any_standard)
+		return -ENOENT; /* the profile's keys (mixing both kinds is not supported) */
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return cli_error("report", "%s", perfev_errmsg());
+	int r = perfev_tp_report(pd, sort, stdout);
+	perfev_perfdata_close(pd);
+	if (r == -ENOENT)
+		return cli_error("report", "%s (the keys are comm, pid, tid, dso, sym, srcline, or "
+				 "tracepoint fields: FIELD, EVENT.FIELD, SYS:EVENT.FIELD, trace)",
+				 perfev_errmsg());
+	return r < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
+}

@@ -1,0 +1,533 @@
+/* profile_load.c — perf.data to profile. Every record goes to the session
+ * (threads, maps); samples of the chosen event become stacks: the
+ * callchain's frames (kernel and user) and DWARF-unwound user frames for
+ * REGS_USER + STACK_USER samples, each resolved by the symbolizer (inlined
+ * frames expanded) through a cache keyed by (pid, address, flags) that holds
+ * the profile's frame ids, so a frame seen in many samples is resolved and
+ * interned once. */
+#define _GNU_SOURCE
+#include "profile_int.h"
+#include "perfev.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#define MAX_RAW 1024    /* frames of one stack */
+#define MAX_EXPANDED 32 /* frames one address may expand to (inlines) */
+
+struct cent {
+	uint64_t ip;
+	int32_t pid;     /* -1 for kernel addresses */
+	uint32_t flags;  /* resolve flags; 0x80000000: slot used */
+	uint32_t off, n; /* ids[off .. off+n) */
+};
+
+/* A process's file mappings, for the DWARF unwinder, which wants them all
+ * (the session answers one address at a time). Copies: paths interned in
+ * the loader's own string table. */
+struct pmaps {
+	int32_t pid;
+	struct perfev_map *maps;
+	size_t nr, cap;
+};
+
+struct loader {
+	const struct perfev_profile_load_opts *o;
+	struct perfev_profile_load_info *info;
+	struct perfev_profile *p;
+	struct perfev_perfdata *pd;
+	struct perfev_session *sess;
+	struct perfev_symbolizer *sym;
+	struct perfev_unwinder *unw;
+	int event;
+	size_t notes_seen;
+	struct cent *cache;
+	size_t ccap, cnr;
+	uint32_t *ids;   /* the cache's frame ids */
+	size_t inr, icap;
+	uint32_t *stack; /* the sample being added */
+	size_t scap;
+	struct perfev_frame raw[MAX_RAW];
+	struct pmaps *procs;
+	size_t nprocs, cap_procs;
+	struct pv_strtab paths;
+	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
+	uint32_t last_tid, last_group;
+	const char *last_comm;
+	bool oom;
+};
+
+static void notes(struct loader *l)
+{
+	size_t n = perfev_symbolizer_nr_notes(l->sym);
+	for (; l->notes_seen < n; l->notes_seen++)
+		if (l->o->note)
+			l->o->note(l->o->note_ctx, perfev_symbolizer_note(l->sym, l->notes_seen));
+}
+
+/* ---- the cache ---------------------------------------------------------------- */
+static uint64_t chash(int32_t pid, uint64_t ip, uint32_t flags)
+{
+	uint64_t h = ip * 0x9e3779b97f4a7c15ull ^ ((uint64_t)(uint32_t)pid << 20) ^ flags;
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 29);
+}
+
+static struct cent *cache_slot(struct loader *l, int32_t pid, uint64_t ip, uint32_t flags)
+{
+	if ((l->cnr + 1) * 2 > l->ccap) {
+		size_t ncap = l->ccap ? l->ccap * 2 : 4096;
+		struct cent *n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < l->ccap; i++) {
+			struct cent *e = &l->cache[i];
+			if (!e->flags)
+				continue;
+			size_t j = chash(e->pid, e->ip, e->flags) & (ncap - 1);
+			while (n[j].flags)
+				j = (j + 1) & (ncap - 1);
+			n[j] = *e;
+		}
+		free(l->cache);
+		l->cache = n;
+		l->ccap = ncap;
+	}
+	uint32_t f = flags | 0x80000000u;
+	size_t i = chash(pid, ip, f) & (l->ccap - 1);
+	while (l->cache[i].flags) {
+		struct cent *e = &l->cache[i];
+		if (e->ip == ip && e->pid == pid && e->flags == f)
+			return e;
+		i = (i + 1) & (l->ccap - 1);
+	}
+	return &l->cache[i]; /* empty: the caller fills it */
+}
+
+/* Forget every resolution of pid (exec, new mappings); kernel ones stay. */
+static void cache_forget(struct loader *l, int32_t pid)
+{
+	if (!l->cnr)
+		return;
+	bool any = false;
+	for (size_t i = 0; i < l->ccap && !any; i++)
+		any = l->cache[i].flags && l->cache[i].pid == pid;
+	if (!any)
+		return;
+	/* rebuild without pid's entries (open addressing cannot just delete) */
+	struct cent *old = l->cache;
+	size_t ocap = l->ccap;
+	l->cache = NULL;
+	l->ccap = l->cnr = 0;
+	for (size_t i = 0; i < ocap; i++) {
+		if (!old[i].flags || old[i].pid == pid)
+			continue;
+		struct cent *e = cache_slot(l, old[i].pid, old[i].ip, old[i].flags & ~0x80000000u);
+		if (!e) {
+			l->oom = true;
+			break;
+		}
+		*e = old[i];
+		l->cnr++;
+	}
+	free(old);
+}
+
+/* ---- processes' maps ------------------------------------------------------------ */
+static struct pmaps *proc(struct loader *l, int32_t pid, bool create)
+{
+	for (size_t i = 0; i < l->nprocs; i++)
+		if (l->procs[i].pid == pid)
+			return &l->procs[i];
+	if (!create || pv_grow(&l->procs, &l->cap_procs, l->nprocs + 1, sizeof(*l->procs)) < 0)
+		return NULL;
+	struct pmaps *pm = &l->procs[l->nprocs++];
+	memset(pm, 0, sizeof(*pm));
+	pm->pid = pid;
+	return pm;
+}
+
+static void side_band(struct loader *l, const struct perfev_record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+			break;
+		int32_t pid = (int32_t)rec->u.mmap.pid;
+		struct pmaps *pm = proc(l, pid, true);
+		uint32_t path = pv_strtab_intern(&l->paths, rec->u.mmap.filename ? rec->u.mmap.filename : "//anon");
+		if (!pm || !path || pv_grow(&pm->maps, &pm->cap, pm->nr + 1, sizeof(*pm->maps)) < 0) {
+			l->oom = true;
+			break;
+		}
+		/* a new mapping hides what it overlaps: drop those (newest wins) */
+		uint64_t lo = rec->u.mmap.addr, hi = lo + rec->u.mmap.len;
+		size_t k = 0;
+		for (size_t i = 0; i < pm->nr; i++)
+			if (pm->maps[i].end <= lo || pm->maps[i].start >= hi)
+				pm->maps[k++] = pm->maps[i];
+		pm->nr = k;
+		struct perfev_map *m = &pm->maps[pm->nr++];
+		memset(m, 0, sizeof(*m));
+		m->start = lo;
+		m->end = hi;
+		m->pgoff = rec->u.mmap.pgoff;
+		m->path = pv_strtab_get(&l->paths, path);
+		m->prot = rec->u.mmap.prot;
+		m->flags = rec->u.mmap.flags;
+		m->maj = rec->u.mmap.maj;
+		m->min = rec->u.mmap.min;
+		m->ino = rec->u.mmap.ino;
+		m->ino_generation = rec->u.mmap.ino_generation;
+		cache_forget(l, pid);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			struct pmaps *pm = proc(l, (int32_t)rec->u.comm.pid, false);
+			if (pm)
+				pm->nr = 0;
+			cache_forget(l, (int32_t)rec->u.comm.pid);
+			if (l->unw)
+				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
+		}
+		l->last_comm = NULL;
+		break;
+	case PERF_RECORD_FORK:
+		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
+			struct pmaps *parent = proc(l, (int32_t)rec->u.fork.ppid, false);
+			struct pmaps *child = parent && parent->nr ? proc(l, (int32_t)rec->u.fork.pid, true) : NULL;
+			parent = proc(l, (int32_t)rec->u.fork.ppid, false); /* proc() may have moved it */
+			if (child && parent && pv_grow(&child->maps, &child->cap, parent->nr, sizeof(*child->maps)) == 0) {
+				memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
+				child->nr = parent->nr;
+			}
+		}
+		break;
+	case PERF_RECORD_LOST:
+		if (l->info)
+			l->info->lost += rec->u.lost.lost;
+		break;
+	}
+}
+
+/* ---- stacks ----------------------------------------------------------------------- */
+/* The frame ids for one address (several when inlined functions expand it). */
+static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f,
+		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
+{
+	unsigned flags = 0;
+	if (!l->o->no_inline && !l->o->no_callchain) /* leaf only: self goes to the symbol anyway */
+		flags |= PERFEV_RESOLVE_INLINE;
+	if (l->o->srclines)
+		flags |= PERFEV_RESOLVE_SRCLINE;
+	if (f->return_addr)
+		flags |= PERFEV_RESOLVE_RETURN_ADDR;
+	int32_t key = f->kernel ? -1 : pid;
+	struct cent *e = cache_slot(l, key, f->ip, flags);
+	if (!e)
+		return -ENOMEM;
+	if (e->flags) {
+		*off = e->off;
+		*n = e->n;
+		return 0;
+	}
+	struct perfev_location loc;
+	memset(&loc, 0, sizeof(loc));
+	if (f->kernel) {
+		/* only where the recording mapped kernel text (as perf): another
+		 * machine's addresses must not take this kernel's names */
+		const struct perfev_map *km =
+			perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, f->ip, time);
+		if (km && !l->foreign_kernel) {
+			perfev_symbolizer_resolve_kernel(l->sym, f->ip, flags, &loc);
+		} else {
+			loc.ip = f->ip, loc.rel_ip = f->ip;
+			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
+			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
+				loc.dso = "[kernel.kallsyms]";
+			else if (km && km->path)
+				loc.dso = km->path;
+		}
+	} else {
+		const struct perfev_map *m = perfev_session_find_map(l->sess, (uint32_t)pid, tid, cpumode,
+								     f->ip, time);
+		if (m) /* no map recorded there: unknown, as perf shows it */
+			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
+		else
+			loc.ip = f->ip, loc.rel_ip = f->ip;
+	}
+	if (!loc.dso)
+		loc.dso = "[unknown]";
+	loc.kernel = loc.kernel || f->kernel;
+	notes(l);
+	struct perfev_profile_frame fr[MAX_EXPANDED];
+	size_t nf = perfev_frames_from_location(&loc, l->o->srclines, fr, MAX_EXPANDED);
+	if (nf > MAX_EXPANDED)
+		nf = MAX_EXPANDED;
+	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
+	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
+	    strcmp(dwarf_name, loc.symbol) != 0 && strncmp(dwarf_name, "__GI_", 5) != 0) {
+		/* perf names the function by its DWARF name when that differs from
+		 * the ELF symbol (an alias: __libc_start_main for
+		 * __libc_start_main_impl) and marks it "(inlined)"; so do we */
+		char *name;
+		if (asprintf(&name, "%s (inlined)", dwarf_name) < 0)
+			return -ENOMEM;
+		fr[nf - 1].symbol = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
+		free(name);
+		if (!fr[nf - 1].symbol)
+			return -ENOMEM;
+	}
+	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < nf; i++)
+		if (pv_profile_intern_frame(l->p, &fr[i], &l->ids[l->inr + i]) < 0)
+			return -ENOMEM;
+	/* the table may have grown: look the slot up again */
+	e = cache_slot(l, key, f->ip, flags);
+	if (!e)
+		return -ENOMEM;
+	e->ip = f->ip;
+	e->pid = key;
+	e->flags = flags | 0x80000000u;
+	e->off = (uint32_t)l->inr;
+	e->n = (uint32_t)nf;
+	l->inr += nf;
+	l->cnr++;
+	*off = e->off;
+	*n = e->n;
+	return 0;
+}
+
+static size_t dwarf_frames(struct loader *l, const struct perfev_sample *s, int32_t pid,
+			   struct perfev_frame *out, size_t max)
+{
+	if (!l->unw) {
+		l->unw = perfev_unwinder_new(PERFEV_ARCH_HOST);
+		if (!l->unw)
+			return 0;
+	}
+	struct pmaps *pm = proc(l, pid, false);
+	size_t nm = pm ? pm->nr : 0;
+	struct perfev_unwind_sample us = {
+		.size = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
+		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
+		.stack = s->stack_user, .stack_size = s->stack_user_dyn_size,
+		.maps = pm ? pm->maps : NULL, .nr_maps = nm,
+	};
+	struct perfev_unwind_stats before, after;
+	perfev_unwinder_stats(l->unw, &before);
+	int n = perfev_unwinder_unwind(l->unw, &us, out, max);
+	perfev_unwinder_stats(l->unw, &after);
+	if (l->info) {
+		l->info->dwarf_samples++;
+		l->info->dwarf_to_root += after.to_root - before.to_root;
+	}
+	return n > 0 ? (size_t)n : 0;
+}
+
+static int sample(struct loader *l, const struct perfev_record *rec)
+{
+	const struct perfev_sample *s = &rec->u.sample;
+	if (rec->attr_idx != l->event) {
+		if (l->info)
+			l->info->other_samples++;
+		return 0;
+	}
+	if (l->info)
+		l->info->samples++;
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
+	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
+	size_t n = 0;
+	bool want_chain = !l->o->no_callchain;
+	if (want_chain && (s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr) {
+		n = perfev_callchain_frames(s->callchain, s->callchain_nr, l->raw, MAX_RAW);
+	}
+	if (want_chain && (s->sample_type & PERF_SAMPLE_STACK_USER) && s->regs_user.abi &&
+	    s->stack_user_dyn_size && !kernel_ip) {
+		/* --call-graph dwarf: the kernel part from the callchain, the user
+		 * part unwound (a user callchain, if any, is the ip alone) */
+		size_t k = 0;
+		while (k < n && l->raw[k].kernel)
+			k++;
+		size_t u = dwarf_frames(l, s, pid, l->raw + k, MAX_RAW - k);
+		if (u)
+			n = k + u;
+	} else if (want_chain && (s->sample_type & PERF_SAMPLE_STACK_USER) && s->regs_user.abi &&
+		   s->stack_user_dyn_size) {
+		/* a kernel sample of a DWARF recording: the kernel chain, then the
+		 * user stack from the registers at the syscall */
+		size_t k = 0;
+		while (k < n && l->raw[k].kernel)
+			k++;
+		size_t u = dwarf_frames(l, s, pid, l->raw + k, MAX_RAW - k);
+		if (u)
+			n = k + u;
+	}
+	if (n == 0) {
+		l->raw[0] = (struct perfev_frame){.ip = s->ip, .kernel = kernel_ip};
+		n = 1;
+	}
+	const char *comm = perfev_session_comm(l->sess, s->tid);
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
+				       .comm = comm, .time = s->time, .period = s->period,
+				       .weight = s->weight};
+	size_t depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t off, nf;
+		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0)
+			return -ENOMEM;
+		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
+			return -ENOMEM;
+		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
+		depth += nf;
+	}
+	struct perfev_profile *p = l->p;
+	if (p->has_filter) {
+		/* filters see the frames by value: expand ids back (filtered runs only) */
+		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		for (size_t i = 0; i < depth; i++)
+			pv_frame_public(p, &p->frames[l->stack[i]], &fr[i]);
+		bool ok = pv_profile_accepts(p, &d, fr, depth);
+		free(fr);
+		if (!ok)
+			return 0;
+	}
+	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {
+		if (pv_profile_group_id(p, &d, &l->last_group) < 0)
+			return -ENOMEM;
+		l->last_tid = s->tid;
+		l->last_comm = comm;
+	}
+	uint64_t values[PERFEV_VALUE_NR] = {1, s->period ? s->period : 1, s->weight};
+	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, s->time,
+				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
+}
+
+static int on_record(void *ctx, const struct perfev_record *rec)
+{
+	struct loader *l = ctx;
+	if (perfev_session_process(l->sess, rec) < 0)
+		return -ENOMEM;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return sample(l, rec);
+	side_band(l, rec);
+	return l->oom ? -ENOMEM : 0;
+}
+
+static void no_event(const char *path, int event, size_t nev)
+{
+	if (!nev)
+		pv_error(EINVAL, "%s: no events recorded (an empty or truncated recording?)", path);
+	else
+		pv_error(EINVAL, "%s: no event %d (the file has %zu; choose one with --event 0..%zu)", path,
+			 event, nev, nev - 1);
+}
+
+/* What info says about the event (once its attr is known). */
+static void event_info(struct loader *l)
+{
+	if (!l->info || l->info->event_name[0] || (size_t)l->event >= perfev_perfdata_nr_events(l->pd))
+		return;
+	const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, (size_t)l->event);
+	l->info->has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
+	const char *name = perfev_perfdata_event_name(l->pd, (size_t)l->event);
+	snprintf(l->info->event_name, sizeof(l->info->event_name), "%s", name ? name : "unknown");
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
+						      const struct perfev_profile_load_opts *o0,
+						      struct perfev_profile_load_info *info)
+{
+	struct perfev_profile_load_opts o = {.size = sizeof(o), .event = -1};
+	if (o0) {
+		if (o0->size < sizeof(uint32_t))
+			return pv_error_null(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
+		memcpy(&o, o0, PV_MIN((size_t)o0->size, sizeof(o)));
+	}
+	struct perfev_profile_load_info dummy;
+	if (info) {
+		uint32_t size = info->size;
+		memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
+		info->size = size;
+		if (size < sizeof(*info))
+			info = &dummy, memset(&dummy, 0, sizeof(dummy));
+	}
+	struct loader l = {.o = &o, .info = info};
+	struct perfev_profile *ret = NULL;
+	l.pd = perfev_perfdata_open(path);
+	if (!l.pd)
+		return NULL; /* its message says what is wrong with the file */
+	size_t nev = perfev_perfdata_nr_events(l.pd);
+	l.event = o.event < 0 ? 0 : o.event;
+	/* a pipe announces its events as records: check them once read */
+	if (!perfev_perfdata_is_pipe(l.pd) && (!nev || (size_t)l.event >= nev)) {
+		no_event(path, l.event, nev);
+		goto out;
+	}
+	event_info(&l);
+	/* Another kernel's recording: its addresses are not this kernel's (the
+	 * kernel build-id tells, else the release), unless the caller hands us
+	 * that kernel's kallsyms. */
+	if (!o.kallsyms && !perfev_perfdata_kernel_is_running(l.pd)) {
+		l.foreign_kernel = true;
+		if (o.note) {
+			const char *rel = perfev_perfdata_feature_str(l.pd, PERFEV_FEAT_OSRELEASE);
+			char msg[512];
+			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
+				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
+				 rel ? rel : "its build-id differs from this one's");
+			o.note(o.note_ctx, msg);
+		}
+	}
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms};
+	l.p = perfev_profile_new(o.group, o.flags);
+	l.sess = perfev_session_new();
+	l.sym = perfev_symbolizer_new(&so);
+	if (!l.p || !l.sess || !l.sym) {
+		pv_error(ENOMEM, "profile_load: out of memory");
+		goto out;
+	}
+	if (o.filter && perfev_profile_set_filter(l.p, o.filter) < 0)
+		goto out;
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
+	int r = perfev_perfdata_process(l.pd, &ro, on_record, &l);
+	if (r == -ENOMEM || l.oom) {
+		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
+		goto out;
+	}
+	if (r < 0)
+		goto out; /* the reader's message */
+	nev = perfev_perfdata_nr_events(l.pd);
+	if ((size_t)l.event >= nev) {
+		no_event(path, l.event, nev);
+		goto out;
+	}
+	event_info(&l);
+	ret = l.p;
+	l.p = NULL;
+out:
+	perfev_profile_free(l.p);
+	perfev_session_free(l.sess);
+	perfev_symbolizer_free(l.sym);
+	perfev_unwinder_free(l.unw);
+	perfev_perfdata_close(l.pd);
+	for (size_t i = 0; i < l.nprocs; i++)
+		free(l.procs[i].maps);
+	free(l.procs);
+	free(l.cache);
+	free(l.ids);
+	free(l.stack);
+	pv_strtab_free(&l.paths);
+	return ret;
+}

@@ -1,0 +1,194 @@
+/*
+ * symbols_int.h — the symbolizer's private parts, shared by its files:
+ * string interning and a u64 hash map (strpool.c), sorted symbol tables
+ * (symtab.c), the per-binary cache entry (symbols_dso.c reads binaries,
+ * symbols_elf.c their symbols, symbols_dwarf.c their lines), kallsyms
+ * and perf-PID.map (symbols_kernel.c, symbols_jit.c).
+ */
+#ifndef PERFEV_SYMBOLS_INT_H
+#define PERFEV_SYMBOLS_INT_H
+
+#include "internal.h"
+#include "perfev/location.h"
+#include "perfev/symbols.h"
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+
+/* ---- string interning: equal strings get the same pointer --------------- */
+struct pv_strpool;
+struct pv_strpool *pv_strpool_new(void);
+void pv_strpool_free(struct pv_strpool *p);
+/* Returns the pooled copy of s (len bytes, need not be NUL-terminated), or NULL on ENOMEM. */
+const char *pv_strpool_addn(struct pv_strpool *p, const char *s, size_t len);
+const char *pv_strpool_add(struct pv_strpool *p, const char *s);
+/* Allocates len bytes that live as long as the pool (8-byte aligned). */
+void *pv_strpool_alloc(struct pv_strpool *p, size_t len);
+
+/* ---- u64 -> pointer hash map (open addressing; key 0 is allowed) -------- */
+struct pv_u64map {
+	uint64_t *keys;
+	void **vals;
+	size_t cap, nr; /* cap is 0 or a power of two */
+};
+void *pv_u64map_get(const struct pv_u64map *m, uint64_t key);
+int pv_u64map_put(struct pv_u64map *m, uint64_t key, void *val); /* 0 or -ENOMEM */
+void pv_u64map_free(struct pv_u64map *m);
+
+/* ---- sorted symbol tables ------------------------------------------------ */
+struct pv_sym {
+	uint64_t start, size; /* size 0: up to the next symbol (and limit) */
+	uint64_t limit;       /* for size 0: the end of its section (0: none) */
+	const char *name;     /* pooled, demangled */
+	const char *module;   /* kallsyms: pooled "[mod]"; NULL otherwise */
+	uint8_t rank;         /* among symbols at one address: higher wins (global 3, local 2, weak 1) */
+};
+struct pv_symtab {
+	struct pv_sym *syms;
+	size_t nr, cap;
+};
+/*
+ * In an array of n elements of elsize bytes, sorted by a uint64_t that is
+ * each element's first field: the index of the first whose key is > key.
+ */
+size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key);
+int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
+		  const char *module, uint8_t rank);
+/* The symbol just added, e.g. to set its limit. */
+static inline struct pv_sym *pv_symtab_last(struct pv_symtab *t)
+{
+	return t->nr ? &t->syms[t->nr - 1] : NULL;
+}
+/* Sorts, keeps one symbol per address (highest rank), fills zero sizes up to the next symbol. */
+void pv_symtab_finish(struct pv_symtab *t);
+/* The symbol containing addr, or NULL. */
+const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr);
+void pv_symtab_free(struct pv_symtab *t);
+
+/* How names are demangled. */
+enum pv_demangle { PV_DEMANGLE_NONE, PV_DEMANGLE_FULL, PV_DEMANGLE_NO_PARAMS };
+/* Demangles into the pool when name is mangled; returns name (pooled) otherwise. */
+const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, enum pv_demangle how);
+/* The demangling a perfev_resolve_flags value asks for. */
+static inline enum pv_demangle pv_demangle_of(unsigned flags)
+{
+	if (flags & PERFEV_RESOLVE_NO_DEMANGLE)
+		return PV_DEMANGLE_NONE;
+	return (flags & PERFEV_RESOLVE_NO_PARAMS) ? PV_DEMANGLE_NO_PARAMS : PV_DEMANGLE_FULL;
+}
+
+/* ---- one binary ---------------------------------------------------------- */
+struct pv_segment {
+	uint64_t offset, vaddr, filesz, memsz;
+};
+
+/* An ELF image we own: a private mapping of a file, or a malloc'ed buffer. */
+struct pv_elf {
+	Elf *elf;
+	void *image;
+	size_t size;
+	bool malloced;
+	char *path;
+};
+
+struct pv_srcinfo {
+	size_t nr;
+	struct perfev_source_line *lines;
+};
+
+struct pv_dso {
+	const char *name;     /* as mapped (pooled) */
+	const char *file;     /* the file read, NULL when none */
+	uint8_t build_id[PERFEV_BUILD_ID_MAX];
+	uint8_t build_id_len;
+	struct pv_elf bin;    /* the binary (elf NULL: not found) */
+	struct pv_elf debug;  /* separate debug file (elf NULL: none) */
+	struct pv_elf mini;   /* MiniDebugInfo (elf NULL: none) */
+	Dwarf *dwarf;         /* from debug or bin; NULL: no DWARF */
+	bool dwarf_tried;
+	struct pv_segment *segs; /* PT_LOADs, to turn file offsets into vaddrs */
+	size_t nr_segs;
+	struct pv_symtab syms;
+	struct pv_u64map srcinfo; /* (vaddr << 3 | demangle << 1 | inline) -> struct pv_srcinfo */
+	struct pv_u64map cu_index; /* CU DIE offset -> struct pv_cu_index */
+	/* units by address, for DWARF without .debug_aranges (clang's default) */
+	struct pv_cu_range *cu_ranges;
+	size_t nr_cu_ranges;
+	bool cu_ranges_built;
+};
+
+struct pv_jit {
+	int pid;
+	const char *name; /* "/tmp/perf-PID.map" (pooled) */
+	bool found;
+	struct pv_symtab syms;
+};
+
+struct perfev_symbolizer {
+	struct perfev_symbolizer_opts opts;
+	char *debug_dirs;
+	struct pv_strpool *pool;
+	struct pv_u64map dsos; /* pooled key pointer -> struct pv_dso */
+	struct pv_u64map demangled[3]; /* per enum pv_demangle: pooled raw name -> pooled demangled */
+	struct pv_dso **all_dsos;
+	size_t nr_dsos, cap_dsos;
+	/* last map resolved: skips the key lookup for runs of one map */
+	struct perfev_map last_map;
+	struct pv_dso *last_dso;
+	int last_pid;
+	/* kernel */
+	bool kernel_tried;
+	struct pv_symtab kernel;
+	/* JIT maps per pid */
+	struct pv_jit *jits;
+	size_t nr_jits, cap_jits;
+	/* notes */
+	const char **notes;
+	size_t nr_notes, cap_notes;
+	void *debuginfod; /* debuginfod_client *, lazily */
+	bool debuginfod_tried;
+};
+
+void pv_sym_note(struct perfev_symbolizer *s, const char *fmt, ...) PV_PRINTF(2, 3);
+/* The cached binary of a map (found by build-id, path, /proc/PID/root...); NULL on ENOMEM. */
+struct pv_dso *pv_symbolizer_dso(struct perfev_symbolizer *s, int pid, const char *path,
+				 const uint8_t *bid, size_t bid_len, const struct perfev_map *m);
+
+/* symbols_dso.c: find and open a binary, its debug file, its MiniDebugInfo. */
+struct pv_dso *pv_dso_load(struct perfev_symbolizer *s, int pid, const char *path,
+			   const uint8_t *build_id, size_t build_id_len);
+void pv_dso_free(struct pv_dso *d);
+/* Maps an ELF image of a file (private, copy-on-write) or of a buffer (taken over). */
+int pv_elf_open_file(struct pv_elf *e, const char *path);
+int pv_elf_open_mem(struct pv_elf *e, void *buf, size_t size);
+void pv_elf_close(struct pv_elf *e);
+/* The GNU build-id of an ELF: length (0: none). */
+size_t pv_elf_build_id(Elf *elf, uint8_t *out, size_t max);
+/* Decompresses .gnu_debugdata (xz) into an ELF image. 0 or -errno. */
+int pv_minidebuginfo(Elf *elf, struct pv_elf *out);
+
+/* symbols_elf.c: the section called name (and its header, if out), or NULL. */
+Elf_Scn *pv_elf_section(Elf *elf, const char *name, GElf_Shdr *out);
+/* Reads an ELF's function symbols (.symtab, or .dynsym if dynsym) into t. */
+int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, bool dynsym);
+int pv_elf_read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t);
+int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
+
+/* symbols_dwarf.c: source lines at vaddr, innermost first; cached in the dso. */
+struct pv_cu_index;
+struct pv_cu_range;
+void pv_cu_index_free(struct pv_cu_index *x);
+const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
+					uint64_t vaddr, bool inlines, enum pv_demangle how);
+
+/* vdso.c: a file holding this process's [vdso] image, or NULL. */
+const char *pv_vdso_path(void);
+
+/* symbols_kernel.c / symbols_jit.c */
+int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path);
+struct pv_jit *pv_jit_get(struct perfev_symbolizer *s, int pid);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * symtab.c — sorted symbol arrays: built once per binary, then every
+ * lookup is a binary search.
+ */
+#include "symbols_int.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
+		  const char *module, uint8_t rank)
+{
+	if (!name)
+		return -ENOMEM;
+	if (pv_grow(&t->syms, &t->cap, t->nr + 1, sizeof(*t->syms)) < 0)
+		return -ENOMEM;
+	t->syms[t->nr++] = (struct pv_sym){start, size, 0, name, module, rank};
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct pv_sym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* best first, as perf's choose_best_symbol: a real size, then the rank
+	 * (global, local, weak), fewer leading underscores, the longer name */
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	size_t lx = strlen(x->name), ly = strlen(y->name);
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void pv_symtab_finish(struct pv_symtab *t)
+{
+	if (!t->nr)
+		return;
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	size_t n = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		if (n && t->syms[n - 1].start == t->syms[i].start) {
+			if (!t->syms[n - 1].size)
+				t->syms[n - 1].size = t->syms[i].size;
+			continue;
+		}
+		t->syms[n++] = t->syms[i];
+	}
+	t->nr = n;
+	for (size_t i = 0; i < n; i++) {
+		struct pv_sym *s = &t->syms[i];
+		if (s->size)
+			continue;
+		uint64_t end = i + 1 < n ? t->syms[i + 1].start : UINT64_MAX;
+		if (s->limit > s->start && s->limit < end)
+			end = s->limit;
+		if (end != UINT64_MAX)
+			s->size = end - s->start;
+	}
+}
+
+_Static_assert(offsetof(struct pv_sym, start) == 0, "pv_upper_bound keys on the first field");
+
+size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+		memcpy(&k, (const char *)base + mid * elsize, sizeof(k));
+		if (k <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct pv_sym *pv_symtab_find(const struct pv_symtab *t, uint64_t addr)
+{
+	size_t lo = pv_upper_bound(t->syms, t->nr, sizeof(*t->syms), addr);
+	/* the closest symbol below may be a small one nested in a bigger one
+	 * (e.g. a local label inside a function): look back a few */
+	for (size_t i = lo, tries = 0; i > 0 && tries < 4; i--, tries++) {
+		const struct pv_sym *s = &t->syms[i - 1];
+		if (addr < s->start + s->size)
+			return s;
+	}
+	return NULL;
+}
+
+void pv_symtab_free(struct pv_symtab *t)
+{
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

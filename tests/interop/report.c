@@ -1,0 +1,225 @@
+/* perfev report against perf report on perf's own recordings of
+ * workloads/calls: frame pointers (-g) and DWARF (--call-graph dwarf of a
+ * build without frame pointers). The top 20 symbols must agree within 0.5
+ * points, with and without --children; exports agree with the report;
+ * missing binaries degrade. */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOP 20
+#define TOL 0.5
+
+static void compare(const char *data, bool children)
+{
+	const char *opt = children ? "--children" : "--no-children";
+	struct run_result want = run_cmd("perf report -i '%s' --stdio --sort sym -g none %s 2>/dev/null",
+					 data, opt);
+	cr_assert_eq(want.status, 0, "perf report: %s", want.err);
+	struct run_result got = run_cmd("%s report -i '%s' --stdio --sort sym -g none %s", PERFEV_BIN,
+					data, opt);
+	cr_assert_eq(got.status, 0, "perfev report: %s", got.err);
+	static struct report_row w[4096], g[4096];
+	size_t nw = report_parse(want.out, children, w, 4096);
+	size_t ng = report_parse(got.out, children, g, 4096);
+	cr_assert_gt(nw, 3, "perf's table: %s", want.out);
+	cr_assert_gt(ng, 3, "perfev's table: %s", got.out);
+	char msg[8192];
+	int bad = report_compare(w, nw, g, ng, TOP, TOL, msg, sizeof(msg));
+	cr_assert_eq(bad, 0, "%s: %d of perf's top %d differ by more than %.1f points: %s\n"
+		     "perf:\n%s\nperfev:\n%s", opt, bad, TOP, TOL, msg, want.out, got.out);
+	run_result_free(&want);
+	run_result_free(&got);
+}
+
+static char *record_fp(void)
+{
+	return perf_record("-g -e cpu-clock -F 4000", "fp.data", WORKLOAD("calls") " 1500");
+}
+
+static char *record_dwarf(void)
+{
+	char *exe;
+	cr_assert(asprintf(&exe, "%s/calls_nofp", test_tmpdir()) > 0);
+	struct run_result r = run_cmd("cc -O1 -g -fomit-frame-pointer -fno-inline -o '%s' '%s/workloads/calls.c'",
+				      exe, PERFEV_SRCDIR);
+	cr_assert_eq(r.status, 0, "building calls without frame pointers: %s", r.err);
+	run_result_free(&r);
+	char *cmd;
+	cr_assert(asprintf(&cmd, "'%s' 1500", exe) > 0);
+	char *path = perf_record("--call-graph dwarf -e cpu-clock -F 2000", "dwarf.data", cmd);
+	free(cmd);
+	free(exe);
+	return path;
+}
+
+Test(interop_report, fp_top20_matches_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	compare(data, false);
+	compare(data, true);
+	free(data);
+}
+
+Test(interop_report, dwarf_top20_matches_perf, .timeout = 180)
+{
+	require_root();
+	char *data = record_dwarf();
+	compare(data, false);
+	compare(data, true);
+	free(data);
+}
+
+/* The known structure of workloads/calls (self shares, see its header). */
+static void expect_share(const struct report_row *rows, size_t n, const char *name, double want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].name, name) == 0) {
+			cr_expect(rows[i].self > want - 3 && rows[i].self < want + 3,
+				  "%s: self %.2f%%, the workload makes it about %.0f%%", name, rows[i].self, want);
+			return;
+		}
+	cr_expect_fail("%s missing from the report", name);
+}
+
+Test(interop_report, known_structure_and_exports_agree, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	struct run_result r = run_cmd("%s report -i '%s' --stdio --sort sym -g none --no-children", PERFEV_BIN, data);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	static struct report_row rows[512];
+	size_t n = report_parse(r.out, false, rows, 512);
+	expect_share(rows, n, "[.] shared", 30);
+	expect_share(rows, n, "[.] leaf_a", 25);
+	expect_share(rows, n, "[.] recurse", 20);
+	expect_share(rows, n, "[.] alpha", 15);
+	expect_share(rows, n, "[.] gamma_", 5);
+	expect_share(rows, n, "[.] beta", 5);
+	run_result_free(&r);
+
+	/* totals of the report (JSON) against the exports */
+	const char *dir = test_tmpdir();
+	r = run_cmd("%s report -q -i '%s' --json --pprof '%s/p.pb.gz' --flame '%s/f.svg' --firefox '%s/ff.json'",
+		    PERFEV_BIN, data, dir, dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	unsigned long long samples = 0, period = 0;
+	const char *at = strstr(r.out, "\"samples\":");
+	cr_assert(at, "%s", r.out);
+	samples = strtoull(at + 10, NULL, 10);
+	at = strstr(r.out, "\"period\":");
+	period = strtoull(at + 9, NULL, 10);
+	cr_assert_gt(samples, 1000);
+	run_result_free(&r);
+
+	r = run_cmd("gunzip -c '%s/p.pb.gz' | protoc --decode perftools.profiles.Profile -I '%s/tests/data' "
+		    "'%s/tests/data/profile.proto' | python3 '%s/tests/data/pprof_summary.py'",
+		    dir, PERFEV_SRCDIR, PERFEV_SRCDIR, PERFEV_SRCDIR);
+	cr_assert_eq(r.status, 0, "pprof: %s", r.err);
+	char want[128];
+	snprintf(want, sizeof(want), "total0 %llu\n", samples);
+	cr_assert(strstr(r.out, want), "pprof samples != report's %llu: %s", samples, r.out);
+	snprintf(want, sizeof(want), "total1 %llu\n", period);
+	cr_assert(strstr(r.out, want), "pprof period != report's %llu: %s", period, r.out);
+	cr_assert(strstr(r.out, "bad_refs 0\n"), "%s", r.out);
+	cr_assert(strstr(r.out, "label_keys comm,pid,tid\n"), "%s", r.out);
+	cr_assert(strstr(r.out, "leaf_a"), "%s", r.out);
+	run_result_free(&r);
+
+	r = run_cmd("%s report -q -i '%s' --folded | awk '{s += $NF} END {print s}'", PERFEV_BIN, data);
+	cr_assert_eq(strtoull(r.out, NULL, 10), samples, "folded sum %s, samples %llu", r.out, samples);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i '%s' --folded | grep -c '^calls;__libc_start_call_main;main;alpha '", PERFEV_BIN, data);
+	cr_assert_eq(strtoul(r.out, NULL, 10), 1, "folded stacks start with comm then the outermost frame: %s", r.out);
+	run_result_free(&r);
+
+	r = run_cmd("xmllint --noout '%s/f.svg'", dir);
+	cr_assert_eq(r.status, 0, "flame graph: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("python3 '%s/tests/data/firefox_check.py' '%s/ff.json'", PERFEV_SRCDIR, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "errors none\n"), "%s", r.out);
+	snprintf(want, sizeof(want), "samples %llu\n", samples);
+	cr_assert(strstr(r.out, want), "Firefox samples: %s", r.out);
+	run_result_free(&r);
+	free(data);
+}
+
+Test(interop_report, missing_and_stripped_binaries_degrade, .timeout = 120)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cp '%s' '%s/gone' && cp '%s' '%s/stripped' && strip '%s/stripped'",
+				      WORKLOAD("calls"), dir, WORKLOAD("calls"), dir, dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "'%s/gone' 300", dir);
+	char *gone = perf_record("-g -e cpu-clock -F 2000", "gone.data", cmd);
+	snprintf(cmd, sizeof(cmd), "'%s/stripped' 300", dir);
+	char *stripped = perf_record("-g -e cpu-clock -F 2000", "stripped.data", cmd);
+	r = run_cmd("rm '%s/gone'", dir);
+	run_result_free(&r);
+
+	r = run_cmd("%s report -i '%s' --stdio --sort dso,sym -g caller --flame '%s/g.svg' --pprof '%s/g.pb.gz'",
+		    PERFEV_BIN, gone, dir, dir);
+	cr_assert_eq(r.status, 0, "a missing binary is not an error: %s", r.err);
+	cr_assert(strstr(r.out, "gone"), "the DSO is still named: %s", r.out);
+	cr_assert(strstr(r.out, "[.] 0x"), "its addresses are shown: %s", r.out);
+	cr_assert(strstr(r.err, "note:"), "and a note says why: %s", r.err);
+	run_result_free(&r);
+
+	r = run_cmd("%s report -i '%s' --stdio --sort dso,sym --children", PERFEV_BIN, stripped);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "stripped"), "%s", r.out);
+	cr_assert(strstr(r.out, "[.] main") || strstr(r.out, "[.] 0x"), "%s", r.out);
+	run_result_free(&r);
+
+	/* and a damaged file is an error with words, not a crash */
+	r = run_cmd("head -c 3000 '%s' > '%s/cut.data'; %s report -i '%s/cut.data' --stdio; echo status=$?",
+		    gone, dir, PERFEV_BIN, dir);
+	cr_assert(strstr(r.out, "status=0") || strstr(r.out, "status=1"), "%s %s", r.out, r.err);
+	run_result_free(&r);
+	free(gone);
+	free(stripped);
+}
+
+Test(interop_report, script_symbolizes_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	/* sym, symoff, dso and the symbolized callchain: perf script's default output */
+	struct run_result r = run_cmd("cd '%s' && perf script -i '%s' > perf.txt 2>/dev/null && "
+				      "%s script -i '%s' > perfev.txt && grep -c . perf.txt && "
+				      "diff perf.txt perfev.txt | grep -c '^<'", test_tmpdir(), data, PERFEV_BIN, data);
+	unsigned long lines = strtoul(r.out, NULL, 10);
+	const char *nl = strchr(r.out, '\n');
+	unsigned long differ = nl ? strtoul(nl + 1, NULL, 10) : lines;
+	cr_assert_gt(lines, 1000, "%s %s", r.out, r.err);
+	cr_assert_leq(differ, lines / 100, "%lu of %lu lines differ from perf script", differ, lines);
+	run_result_free(&r);
+	r = run_cmd("grep -c 'leaf_a+0x' '%s/perfev.txt'", test_tmpdir());
+	cr_assert_gt(strtoul(r.out, NULL, 10), 100, "symbolized with offsets: %s", r.out);
+	run_result_free(&r);
+	free(data);
+}
+
+Test(interop_report, pipe_mode_input, .timeout = 60)
+{
+	require_root();
+	require_perf_tool();
+	struct run_result r = run_cmd("perf record -q -g -e cpu-clock -o - -- %s 300 2>/dev/null | "
+				      "%s report -q -i - --stdio --sort sym -g none --no-children",
+				      WORKLOAD("calls"), PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	static struct report_row rows[256];
+	size_t n = report_parse(r.out, false, rows, 256);
+	cr_assert_geq(n, 4, "%s", r.out);
+	expect_share(rows, n, "[.] leaf_a", 25);
+	run_result_free(&r);
+}

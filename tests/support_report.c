@@ -1,0 +1,75 @@
+#define _GNU_SOURCE
+#include "support_report.h"
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t report_parse(const char *text, bool children, struct report_row *rows, size_t max)
+{
+	size_t n = 0;
+	const char *line = text;
+	while (line && *line && n < max) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1), line);
+		struct report_row r = {0};
+		int used = 0;
+		bool ok;
+		if (children)
+			ok = sscanf(buf, " %lf%% %lf%% %n", &r.first, &r.self, &used) == 2 && used;
+		else
+			ok = sscanf(buf, " %lf%% %n", &r.first, &used) == 1 && used;
+		if (ok && buf[0] == ' ') {
+			if (!children)
+				r.self = r.first;
+			snprintf(r.name, sizeof(r.name), "%s", buf + used);
+			/* trailing blanks */
+			for (size_t k = strlen(r.name); k && r.name[k - 1] == ' '; k--)
+				r.name[k - 1] = 0;
+			rows[n++] = r;
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return n;
+}
+
+int report_compare(const struct report_row *want, size_t nw, const struct report_row *got,
+		   size_t ng, size_t top, double tol, char *msg, size_t len)
+{
+	int bad = 0;
+	size_t used = 0;
+	msg[0] = 0;
+	for (size_t i = 0; i < nw && i < top; i++) {
+		const struct report_row *g = NULL;
+		for (size_t j = 0; j < ng && !g; j++)
+			if (strcmp(got[j].name, want[i].name) == 0)
+				g = &got[j];
+		double gf = g ? g->first : 0, gs = g ? g->self : 0;
+		if (fabs(gf - want[i].first) > tol || fabs(gs - want[i].self) > tol) {
+			bad++;
+			used += (size_t)snprintf(msg + used, used < len ? len - used : 0,
+						 "'%s': perf %.2f%%/%.2f%%, perfev %.2f%%/%.2f%%%s; ",
+						 want[i].name, want[i].first, want[i].self, gf, gs,
+						 g ? "" : " (missing)");
+			if (used >= len)
+				used = len - 1;
+		}
+	}
+	return bad;
+}
+
+char *perf_record(const char *options, const char *name, const char *cmd)
+{
+	require_perf_tool();
+	char *path;
+	cr_assert(asprintf(&path, "%s/%s", test_tmpdir(), name) > 0);
+	struct run_result r = run_cmd("perf record -q %s -o '%s' -- %s >/dev/null", options, path, cmd);
+	if (r.status != 0)
+		cr_skip_test("perf record %s cannot record here: %s", options, r.err);
+	run_result_free(&r);
+	return path;
+}

@@ -1,0 +1,32 @@
+/* support_report.h — comparing perfev report with perf report: recording
+ * workloads with perf, parsing --stdio tables of either tool. */
+#ifndef PERFEV_TEST_SUPPORT_REPORT_H
+#define PERFEV_TEST_SUPPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct report_row {
+	double first;    /* Overhead, or Children with --children */
+	double self;     /* Self with --children; = first otherwise */
+	char name[256];  /* the rest of the line: "[.] main" */
+};
+
+/* Parses the entry lines of a perf report --stdio table (either tool).
+ * Returns the number of rows (at most max). */
+size_t report_parse(const char *text, bool children, struct report_row *rows, size_t max);
+
+/*
+ * Compares the top `top` rows of `want` (perf) with `got` (perfev) by name:
+ * every one of perf's must be within `tol` points in perfev's table (a row
+ * perfev lacks counts as 0). Returns the number of mismatches and describes
+ * them in msg.
+ */
+int report_compare(const struct report_row *want, size_t nw, const struct report_row *got,
+		   size_t ng, size_t top, double tol, char *msg, size_t len);
+
+/* Records `cmd` with perf into DIR/name (perf record OPTIONS -o DIR/name -- cmd);
+ * skips the test if perf cannot record here. Returns the path (malloc'ed). */
+char *perf_record(const char *options, const char *name, const char *cmd);
+
+#endif
