@@ -307,7 +307,14 @@ PERFEV_API int perfev_tp_field_text(struct perfev_tp *tp, const void *raw, size_
 	 * numbers signed/unsigned by the format, pointers and longs in hex */
 	struct trace_seq s;
 	trace_seq_init(&s);
-	tep_print_field_content(&s, (void *)raw, (int)size, f);
+	const char *arr = (const char *)raw + f->offset;
+	if ((f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) == TEP_FIELD_IS_STRING &&
+	    !memchr(arr, 0, (size_t)f->size))
+		/* a full char array without its NUL: libtraceevent would print it
+		 * with %s and read past it */
+		trace_seq_printf(&s, "%.*s", f->size, arr);
+	else
+		tep_print_field_content(&s, (void *)raw, (int)size, f);
 	return seq_detach(&s, out);
 }
 
