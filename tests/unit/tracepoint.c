@@ -110,6 +110,11 @@ Test(unit_tracepoint, fields)
 	cr_assert_gt(perfev_tp_field_text(tp, &r, sizeof(r), "prev_prio", &t), 0);
 	cr_assert_str_eq(t, "-5");
 	free(t);
+	/* a comm that fills its array, no NUL: bounded, not read past */
+	memcpy(r.next_comm, "0123456789abcdef", 16);
+	cr_assert_gt(perfev_tp_field_text(tp, &r, sizeof(r), "next_comm", &t), 0);
+	cr_assert_str_eq(t, "0123456789abcdef");
+	free(t);
 	/* raw data too short for the field */
 	cr_assert_eq(perfev_tp_field_u64(tp, &r, 20, "next_pid", &v), -EINVAL);
 	/* an id nobody loaded */
