@@ -275,6 +275,17 @@ static struct tep_format_field *field_of(struct perfev_tp *tp, const void *raw, 
 	return f;
 }
 
+int pv_tp_field_loc(struct perfev_tp *tp, uint64_t id, const char *field, int *offset, int *size)
+{
+	struct tep_event *ev = tep_find_event(tp->tep, (int)id);
+	struct tep_format_field *f = ev ? tep_find_any_field(ev, field) : NULL;
+	if (!f)
+		return pv_error(ENOENT, "tracepoint %llu has no field '%s'", (unsigned long long)id, field);
+	*offset = f->offset;
+	*size = f->size;
+	return 0;
+}
+
 PERFEV_API int perfev_tp_field_u64(struct perfev_tp *tp, const void *raw, size_t size,
 				   const char *field, uint64_t *value)
 {
