@@ -31,7 +31,8 @@ for src in "${targets[@]}"; do
   [ -d "fuzz/seeds/$name" ] && cp -n "fuzz/seeds/$name"/* "$work"/ 2>/dev/null || true
   [ -x "fuzz/$name.seed" ] && "fuzz/$name.seed" "$work"
   echo "=== fuzz: $name for ${secs}s ($(ls "$work" | wc -l) seeds) ==="
-  if ! "$dir/fuzz/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+  mkdir -p "$dir/artifacts"
+  if ! "$dir/fuzz/$name" -artifact_prefix="$dir/artifacts/$name-" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
        -print_final_stats=1 "$work" >"$dir/$name.log" 2>&1; then
     echo "FAILED: fuzz target $name (log: $dir/$name.log)"
     tail -40 "$dir/$name.log"

@@ -108,6 +108,14 @@ PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd);
 PERFEV_API bool perfev_perfdata_is_pipe(const struct perfev_perfdata *pd);
 /* The file was written on a machine of the other byte order. */
 PERFEV_API bool perfev_perfdata_is_swapped(const struct perfev_perfdata *pd);
+/*
+ * Whether the recording was made on the running kernel, so that its kernel
+ * addresses may be named from this machine's /proc/kallsyms: the kernel
+ * build-id of the BUILD_ID feature equals /sys/kernel/notes', or, without
+ * one, the OSRELEASE feature equals uname's release; true when the file
+ * says neither (perf too falls back to the running kernel then).
+ */
+PERFEV_API bool perfev_perfdata_kernel_is_running(const struct perfev_perfdata *pd);
 /* Events: attrs (host order), names (EVENT_DESC, EVENT_UPDATE or derived). */
 PERFEV_API size_t perfev_perfdata_nr_events(const struct perfev_perfdata *pd);
 PERFEV_API const struct perfev_attr *perfev_perfdata_event_attr(const struct perfev_perfdata *pd, size_t i);

@@ -78,9 +78,13 @@ struct perfev_unwind_sample {
 	size_t nr_regs;
 	const uint8_t *stack; /* the copy of the user stack, starting at sp */
 	uint64_t stack_size;  /* its dyn_size (bytes actually copied) */
-	/* The maps of the process when the sample was taken (any order). */
+	/* The maps of the process when the sample was taken (any order)... */
 	const struct perfev_map *maps;
 	size_t nr_maps;
+	/* ...or, when set, a lookup instead of the array: the map holding addr
+	 * in this sample's process at its time (e.g. perfev_session_find_map). */
+	const struct perfev_map *(*find_map)(void *ctx, uint64_t addr);
+	void *find_map_ctx;
 };
 
 /* Counts over every perfev_unwinder_unwind() call. */

@@ -80,8 +80,6 @@ static int cmd_addr2line(int argc, char **argv)
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	if (!s)
 		return cli_error("addr2line", "%s", perfev_errmsg());
-	if (perfev_symbolizer_load(s, -1, exe, NULL, 0) <= 0 && perfev_symbolizer_nr_notes(s))
-		fprintf(stderr, "perfev addr2line: %s\n", perfev_symbolizer_note(s, 0));
 	int status = 0;
 	char line[256];
 	for (int i = optind;; i++) {
@@ -99,12 +97,15 @@ static int cmd_addr2line(int argc, char **argv)
 		char *end;
 		uint64_t addr = strtoull(arg, &end, 16);
 		if (end == arg) {
-			status = cli_error("addr2line", "'%s' is not a hex address", arg);
+			status = cli_error("addr2line", "'%s' is not a hex address: give addresses "
+					   "like 0x1139, as nm prints them", arg);
 			continue;
 		}
 		print_one(s, exe, addr, &o);
 		fflush(stdout);
 	}
+	for (size_t i = 0; i < perfev_symbolizer_nr_notes(s); i++) /* stripped, no debug info... */
+		fprintf(stderr, "perfev addr2line: %s\n", perfev_symbolizer_note(s, i));
 	perfev_symbolizer_free(s);
 	return status;
 }

@@ -24,6 +24,7 @@ static void usage(FILE *f)
 struct resolver {
 	struct perfev_symbolizer *sym;
 	unsigned flags;
+	bool kernel_syms; /* the recording's kernel is the running one */
 };
 
 static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
@@ -31,11 +32,21 @@ static int resolve(void *ctx, struct perfev_session *session, const struct perfe
 		   struct perfev_location *out)
 {
 	struct resolver *r = ctx;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+	/* no map recorded there (another machine's kernel, a user-mode sample
+	 * of a kernel address): perf leaves it unknown, our kallsyms is not asked */
+	if (!map)
+		return -1;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		/* another kernel's addresses: this machine's kallsyms would misname them */
+		if (!r->kernel_syms)
+			return -1;
 		perfev_symbolizer_resolve_kernel(r->sym, addr, r->flags, out);
-	else
+	} else {
 		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, r->flags, out);
-	return out->symbol || out->dso ? 0 : -1;
+	}
+	/* unresolved: script names the DSO from the map itself, as perf does
+	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
+	return out->symbol ? 0 : -1;
 }
 
 static int run(int argc, char **argv)
@@ -73,7 +84,8 @@ static int run(int argc, char **argv)
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
-	struct resolver res = {.sym = perfev_symbolizer_new(NULL)};
+	struct resolver res = {.sym = perfev_symbolizer_new(NULL),
+			       .kernel_syms = perfev_perfdata_kernel_is_running(pd)};
 	if (!res.sym) {
 		perfev_perfdata_close(pd);
 		return cli_error("script", "%s", perfev_errmsg());

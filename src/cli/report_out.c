@@ -161,17 +161,31 @@ static int by_weight(const void *a, const void *b, void *arg)
 static void emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix, uint64_t all,
 		 double min_pct)
 {
-	uint32_t kids[4096];
+	/* a linear chain prints in one column: iterate, do not recurse */
+	for (;;) {
+		uint32_t only = 0;
+		size_t shown = 0;
+		for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+			if (pct(t->n[c].w, all) >= min_pct)
+				shown++, only = c;
+		if (shown != 1 || t->n[only].w != t->n[at].w)
+			break;
+		fprintf(out, "%s%s\n", prefix->data, t->n[only].name);
+		at = only;
+	}
 	size_t nk = 0;
-	for (uint32_t c = t->n[at].first; c && nk < PV_ARRAY_SIZE(kids); c = t->n[c].next)
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+		nk += pct(t->n[c].w, all) >= min_pct;
+	if (!nk)
+		return;
+	uint32_t *kids = malloc(nk * sizeof(*kids));
+	if (!kids)
+		return;
+	nk = 0;
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
 		if (pct(t->n[c].w, all) >= min_pct)
 			kids[nk++] = c;
 	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
-	if (nk == 1 && t->n[kids[0]].w == t->n[at].w) {
-		fprintf(out, "%s%s\n", prefix->data, t->n[kids[0]].name);
-		emit(out, t, kids[0], prefix, all, min_pct);
-		return;
-	}
 	size_t keep = prefix->len;
 	for (size_t i = 0; i < nk; i++) {
 		bool last = i == nk - 1;
@@ -183,6 +197,7 @@ static void emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix, 
 		prefix->len = keep;
 		prefix->data[keep] = 0;
 	}
+	free(kids);
 }
 
 static void print_trie(FILE *out, struct trie *t, uint64_t entry_w, uint64_t all, double min_pct)

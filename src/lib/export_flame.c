@@ -129,7 +129,8 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 			}
 			kids[nk++] = c;
 		}
-		qsort_r(kids, nk, sizeof(*kids), cmp_child, (void *)p);
+		if (nk > 1)
+			qsort_r(kids, nk, sizeof(*kids), cmp_child, (void *)p);
 		double at = x[u];
 		for (size_t i = 0; i < nk; i++) {
 			x[kids[i]] = at;

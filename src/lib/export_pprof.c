@@ -239,11 +239,16 @@ PERFEV_API int perfev_export_pprof(const struct perfev_profile *p0,
 
 	/* assemble: header, mappings, locations, functions, samples, strings */
 	struct pv_buf all = PV_BUF_INIT;
-	pv_buf_add(&all, head.data, head.len);
-	pv_buf_add(&all, mappings.data, mappings.len);
-	pv_buf_add(&all, pp.locations.data, pp.locations.len);
-	pv_buf_add(&all, pp.functions.data, pp.functions.len);
-	pv_buf_add(&all, samples.data, samples.len);
+	if (head.len)
+		pv_buf_add(&all, head.data, head.len);
+	if (mappings.len)
+		pv_buf_add(&all, mappings.data, mappings.len);
+	if (pp.locations.len)
+		pv_buf_add(&all, pp.locations.data, pp.locations.len);
+	if (pp.functions.len)
+		pv_buf_add(&all, pp.functions.data, pp.functions.len);
+	if (samples.len)
+		pv_buf_add(&all, samples.data, samples.len);
 	pv_pb_str(&all, P_STRING_TABLE, "");
 	for (size_t i = 1; i < pp.st.nr; i++)
 		pv_pb_str(&all, P_STRING_TABLE, pp.st.strs[i]);

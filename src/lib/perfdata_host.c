@@ -3,6 +3,7 @@
  * cmdline, CPU topology, clock resolution. Collected once at open. */
 #define _GNU_SOURCE
 #include "perfdata_int.h"
+#include "recorder_int.h"
 #include "perfev.h"
 
 #include <stdlib.h>
@@ -193,4 +194,50 @@ void pv_host_features(struct pv_buf f[PV_FEAT_WRITTEN], int argc, char *const *a
 	struct timespec res;
 	uint64_t res_ns = clock_getres(CLOCK_MONOTONIC, &res) == 0 ? (uint64_t)res.tv_nsec : 1;
 	put_u64(&f[PERFEV_FEAT_CLOCKID], res_ns);
+}
+
+/* The kernel's entry of the BUILD_ID feature ([kernel.kallsyms]), copied
+ * to id; its length, or 0 when the recording names none. */
+static size_t recorded_kernel_build_id(const struct perfev_perfdata *pd, uint8_t *id, size_t max)
+{
+	size_t size;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, PERFEV_FEAT_BUILD_ID) ?
+				   perfev_perfdata_feature(pd, PERFEV_FEAT_BUILD_ID, &size) : NULL;
+	if (!p || perfev_perfdata_is_swapped(pd))
+		return 0;
+	/* struct build_id_event: header, pid, build_id[24], filename[] */
+	for (size_t off = 0; off + 36 <= size;) {
+		struct perf_event_header h;
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < 36 || h.size > size - off)
+			break;
+		const char *name = (const char *)p + off + 36;
+		size_t name_max = h.size - 36;
+		bool kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+		if (kernel && strnlen(name, name_max) < name_max && !strncmp(name, "[kernel.kallsyms]", 17)) {
+			/* PERF_RECORD_MISC_BUILD_ID_SIZE: the length sits after the id */
+			size_t len = (h.misc & (1 << 15)) ? p[off + 12 + 20] : 20;
+			if (len > 20 || len > max)
+				return 0;
+			memcpy(id, p + off + 12, len);
+			return len;
+		}
+		off += h.size;
+	}
+	return 0;
+}
+
+PERFEV_API bool perfev_perfdata_kernel_is_running(const struct perfev_perfdata *pd)
+{
+	uint8_t rec[20], run[64];
+	size_t n = recorded_kernel_build_id(pd, rec, sizeof(rec));
+	if (n) {
+		int m = rec_kernel_build_id(run, sizeof(run));
+		return m == (int)n && !memcmp(rec, run, n);
+	}
+	const char *rel = perfev_perfdata_feature_str(pd, PERFEV_FEAT_OSRELEASE);
+	struct utsname u;
+	if (rel && uname(&u) == 0)
+		return !strcmp(rel, u.release);
+	return true; /* nothing says otherwise: perf too reads this machine's kallsyms */
 }

@@ -206,7 +206,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			memcpy(fl.ents[i].total, fl.ents[i].self, sizeof(fl.ents[i].total));
 	}
 	struct sort_how how = {by, children};
-	qsort_r(fl.ents, fl.nr, sizeof(*fl.ents), cmp_entry, &how);
+	if (fl.nr > 1)
+		qsort_r(fl.ents, fl.nr, sizeof(*fl.ents), cmp_entry, &how);
 	/* drop what is below the limit, and entries with nothing to show (frames
 	 * that only ever called others, without --children) */
 	size_t keep = 0;

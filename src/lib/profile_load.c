@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #define MAX_RAW 1024    /* frames of one stack */
 #define MAX_EXPANDED 32 /* frames one address may expand to (inlines) */
@@ -51,6 +52,7 @@ struct loader {
 	struct pmaps *procs;
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
+	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
 	uint32_t last_tid, last_group;
 	const char *last_comm;
 	bool oom;
@@ -237,11 +239,27 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	struct perfev_location loc;
 	memset(&loc, 0, sizeof(loc));
 	if (f->kernel) {
-		perfev_symbolizer_resolve_kernel(l->sym, f->ip, flags, &loc);
+		/* only where the recording mapped kernel text (as perf): another
+		 * machine's addresses must not take this kernel's names */
+		const struct perfev_map *km =
+			perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, f->ip, time);
+		if (km && !l->foreign_kernel) {
+			perfev_symbolizer_resolve_kernel(l->sym, f->ip, flags, &loc);
+		} else {
+			loc.ip = f->ip, loc.rel_ip = f->ip;
+			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
+			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
+				loc.dso = "[kernel.kallsyms]";
+			else if (km && km->path)
+				loc.dso = km->path;
+		}
 	} else {
 		const struct perfev_map *m = perfev_session_find_map(l->sess, (uint32_t)pid, tid, cpumode,
 								     f->ip, time);
-		perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
+		if (m) /* no map recorded there: unknown, as perf shows it */
+			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
+		else
+			loc.ip = f->ip, loc.rel_ip = f->ip;
 	}
 	if (!loc.dso)
 		loc.dso = "[unknown]";
@@ -458,6 +476,20 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		goto out;
 	}
 	event_info(&l);
+	/* Another kernel's recording: its addresses are not this kernel's (the
+	 * kernel build-id tells, else the release), unless the caller hands us
+	 * that kernel's kallsyms. */
+	if (!o.kallsyms && !perfev_perfdata_kernel_is_running(l.pd)) {
+		l.foreign_kernel = true;
+		if (o.note) {
+			const char *rel = perfev_perfdata_feature_str(l.pd, PERFEV_FEAT_OSRELEASE);
+			char msg[512];
+			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
+				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
+				 rel ? rel : "its build-id differs from this one's");
+			o.note(o.note_ctx, msg);
+		}
+	}
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms};
 	l.p = perfev_profile_new(o.group, o.flags);
 	l.sess = perfev_session_new();

@@ -31,17 +31,26 @@ Elf_Scn *pv_elf_section(Elf *elf, const char *name, GElf_Shdr *out)
 	return NULL;
 }
 
-/* Symbols that name code. */
-static bool is_code(const GElf_Sym *sym)
+/* Symbols that name code: functions, and (as perf) labels in executable
+ * sections, such as ld.so's _start. */
+static bool is_code(Elf *elf, const GElf_Sym *sym)
 {
 	int type = GELF_ST_TYPE(sym->st_info);
-	if (sym->st_shndx == SHN_UNDEF || sym->st_value == 0)
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE || sym->st_value == 0)
 		return false;
-	return type == STT_FUNC || type == STT_GNU_IFUNC;
+	if (type == STT_FUNC || type == STT_GNU_IFUNC)
+		return true;
+	if (type != STT_NOTYPE)
+		return false;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
 static uint8_t rank_of(const GElf_Sym *sym)
 {
+	if (GELF_ST_TYPE(sym->st_info) == STT_NOTYPE)
+		return 0; /* a label loses to a function at the same address */
 	switch (GELF_ST_BIND(sym->st_info)) { /* perf: non-weak first, then global */
 	case STB_GLOBAL: return 3;
 	case STB_WEAK: return 1;
@@ -64,15 +73,14 @@ int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, boo
 		size_t n = data->d_size / sh.sh_entsize;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Sym sym;
-			if (!gelf_getsym(data, (int)i, &sym) || !is_code(&sym))
+			if (!gelf_getsym(data, (int)i, &sym) || !is_code(elf, &sym))
 				continue;
 			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
-			/* drop symbol versions (memcpy@@GLIBC_2.14) as nm's default does not */
-			const char *at = strchr(name, '@');
-			const char *pooled = at ? pv_strpool_addn(p, name, (size_t)(at - name))
-						: pv_strpool_add(p, name);
+			/* names as the table spells them: a .symtab may carry versions
+			 * (__libc_start_main@@GLIBC_2.34), and nm and perf show them */
+			const char *pooled = pv_strpool_add(p, name);
 			if (pv_symtab_add(t, sym.st_value, sym.st_size, pooled, NULL,
 					  rank_of(&sym)) < 0)
 				return -ENOMEM;

@@ -15,6 +15,7 @@
 #include "perfev/unwind.h"
 
 #include <elfutils/libdwfl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,8 @@ static struct uw_file *get_file(struct perfev_unwinder *u, const struct perfev_m
 
 static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp, uint64_t addr)
 {
+	if (smp->find_map)
+		return smp->find_map(smp->find_map_ctx, addr);
 	for (size_t i = 0; smp->maps && i < smp->nr_maps; i++)
 		if (addr >= smp->maps[i].start && addr < smp->maps[i].end)
 			return &smp->maps[i];
@@ -218,24 +221,19 @@ static bool report_module(struct perfev_unwinder *u, uint64_t addr)
 	}
 	if (!found)
 		return false;
-	/* the whole span of this file's maps with the same bias */
-	uint64_t lo = m->start, hi = m->end;
-	for (size_t i = 0; u->smp->maps && i < u->smp->nr_maps; i++) {
-		const struct perfev_map *o = &u->smp->maps[i];
-		if (o->path && strcmp(o->path, m->path) == 0 && o->start - o->pgoff == m->start - m->pgoff) {
-			lo = PV_MIN(lo, o->start);
-			hi = PV_MAX(hi, o->end);
-		}
-	}
 	dwfl_report_begin_add(p->dwfl);
 	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, f->dso->bin.path, -1,
 					   f->is_dyn ? bias + f->first_vaddr : 0, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod)
 		return false;
+	/* libdwfl's idea of the module's extent (all its segments) */
+	Dwarf_Addr lo = m->start, hi = m->end;
+	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	if (pv_grow(&p->mods, &p->cap_mods, p->nr_mods + 1, sizeof(*p->mods)) < 0)
 		return false;
-	p->mods[p->nr_mods++] = (struct uw_module){lo, hi, pv_strpool_add(u->pool, m->path)};
+	p->mods[p->nr_mods++] = (struct uw_module){PV_MIN(lo, m->start), PV_MAX(hi, m->end),
+						   pv_strpool_add(u->pool, m->path)};
 	return true;
 }
 
@@ -306,7 +304,8 @@ PERFEV_API int perfev_unwinder_unwind(struct perfev_unwinder *u,
 				      const struct perfev_unwind_sample *smp,
 				      struct perfev_frame *frames, size_t max)
 {
-	if (!u || !smp || smp->size < sizeof(*smp) || (!frames && max))
+	if (!u || !smp || smp->size < offsetof(struct perfev_unwind_sample, find_map) ||
+	    (!frames && max))
 		return pv_error(EINVAL, "perfev_unwinder_unwind: bad arguments");
 	if (max == 0)
 		return 0;
@@ -322,6 +321,10 @@ PERFEV_API int perfev_unwinder_unwind(struct perfev_unwinder *u,
 		return 0;
 	}
 	u->nr_regs = nr;
+	/* a caller built against an older header has no find_map fields */
+	struct perfev_unwind_sample full = {0};
+	memcpy(&full, smp, PV_MIN(smp->size, sizeof(full)));
+	smp = &full;
 	u->smp = smp;
 	u->out = frames;
 	u->max = max;

@@ -223,3 +223,26 @@ Test(interop_report, pipe_mode_input, .timeout = 60)
 	expect_share(rows, n, "[.] leaf_a", 25);
 	run_result_free(&r);
 }
+
+Test(interop_report, record_writes_the_exports_too, .timeout = 120)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd '%s' && %s record -g -o rec.data --flame rec.svg --pprof rec.pb.gz "
+				      "--folded rec.folded -- %s 300 >/dev/null", dir, PERFEV_BIN, WORKLOAD("calls"));
+	if (r.status != 0 && strstr(r.err, "perf_event_open"))
+		cr_skip_test("perfev record cannot sample here: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "wrote the flame graph to rec.svg"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("cd '%s' && xmllint --noout rec.svg && gunzip -t rec.pb.gz && "
+		    "awk '{s += $NF} END {print s}' rec.folded && %s report -q -i rec.data --json | "
+		    "grep -o '\"samples\":[0-9]*' | head -1", dir, PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	unsigned long folded = strtoul(r.out, NULL, 10);
+	const char *s = strstr(r.out, "\"samples\":");
+	cr_assert(s, "%s", r.out);
+	cr_assert_eq(folded, strtoul(s + 10, NULL, 10), "folded stacks and the report count the same: %s", r.out);
+	cr_assert_gt(folded, 100);
+	run_result_free(&r);
+}

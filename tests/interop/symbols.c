@@ -89,3 +89,18 @@ Test(interop_symbols, addr2line_debuglink, .timeout = 60) { same_as_addr2line("i
 Test(interop_symbols, addr2line_rust_std, .timeout = 120) { same_as_addr2line("rs", NULL, NULL, false); }
 Test(interop_symbols, addr2line_rust_v0, .timeout = 120) { same_as_addr2line("rs.v0", NULL, NULL, false); }
 Test(interop_symbols, addr2line_rust, .timeout = 120) { same_as_addr2line("rs", NULL, "engine", true); }
+
+Test(interop_symbols, addr2line_errors_name_the_fix)
+{
+	struct run_result r = run_cmd("%s addr2line -f -e /nonexistent/prog 0x1000", PERFEV_BIN);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "/nonexistent/prog") && strstr(r.err, "-e FILE"), "stderr: %s", r.err);
+	run_result_free(&r);
+	/* stripped: what addr2line prints, and a note on stderr saying what to install */
+	r = run_cmd("%s addr2line -f -e '%s' 0x1139 xyz", PERFEV_BIN, fixture("inl.bare"));
+	cr_expect_neq(r.status, 0, "a bad address is an error");
+	cr_expect(strstr(r.out, "??:"), "stdout: %s", r.out);
+	cr_expect(strstr(r.err, "no symbols") && strstr(r.err, "debug"), "stderr: %s", r.err);
+	cr_expect(strstr(r.err, "'xyz' is not a hex address"), "stderr: %s", r.err);
+	run_result_free(&r);
+}
