@@ -72,7 +72,7 @@ struct perfev_trace_opts {
 	size_t size;           /* sizeof(struct perfev_trace_opts) */
 	pid_t pid;             /* follow the threads this process has now (-p) */
 	char *const *argv;     /* or run this command (and what it forks) */
-	size_t mmap_pages;     /* data pages per ring, a power of two (0: 64) */
+	size_t mmap_pages;     /* data pages per ring, a power of two (0: 512, or what mlock allows) */
 };
 
 struct perfev_tracer;

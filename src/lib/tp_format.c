@@ -275,6 +275,17 @@ static struct tep_format_field *field_of(struct perfev_tp *tp, const void *raw, 
 	return f;
 }
 
+int pv_tp_field_loc(struct perfev_tp *tp, uint64_t id, const char *field, int *offset, int *size)
+{
+	struct tep_event *ev = tep_find_event(tp->tep, (int)id);
+	struct tep_format_field *f = ev ? tep_find_any_field(ev, field) : NULL;
+	if (!f)
+		return pv_error(ENOENT, "tracepoint %llu has no field '%s'", (unsigned long long)id, field);
+	*offset = f->offset;
+	*size = f->size;
+	return 0;
+}
+
 PERFEV_API int perfev_tp_field_u64(struct perfev_tp *tp, const void *raw, size_t size,
 				   const char *field, uint64_t *value)
 {
@@ -307,7 +318,14 @@ PERFEV_API int perfev_tp_field_text(struct perfev_tp *tp, const void *raw, size_
 	 * numbers signed/unsigned by the format, pointers and longs in hex */
 	struct trace_seq s;
 	trace_seq_init(&s);
-	tep_print_field_content(&s, (void *)raw, (int)size, f);
+	const char *arr = (const char *)raw + f->offset;
+	if ((f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) == TEP_FIELD_IS_STRING &&
+	    !memchr(arr, 0, (size_t)f->size))
+		/* a full char array without its NUL: libtraceevent would print it
+		 * with %s and read past it */
+		trace_seq_printf(&s, "%.*s", f->size, arr);
+	else
+		tep_print_field_content(&s, (void *)raw, (int)size, f);
 	return seq_detach(&s, out);
 }
 

@@ -22,6 +22,10 @@ struct perfev_tp {
 /* Parses one format file's text for `sys` into tp. 0 or -errno. */
 int pv_tp_parse_format(struct perfev_tp *tp, const char *sys, const char *buf, size_t len);
 
+/* Where field lives in event id's raw data (offset, size), for decoders
+ * that read one field of many samples. 0 or -ENOENT. */
+int pv_tp_field_loc(struct perfev_tp *tp, uint64_t id, const char *field, int *offset, int *size);
+
 /* printk_formats text registered with tep, safely (see tracing_data.c). */
 int pv_tp_parse_printk(struct tep_handle *tep, const char *buf);
 /* /proc/kallsyms and saved_cmdlines text, likewise with our own line parser. */

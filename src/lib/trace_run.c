@@ -14,6 +14,7 @@
 #include "perfev/sys.h"
 #include "perfev/tracepoint.h"
 #include "perfev/trace.h"
+#include "tp_int.h"
 
 #include <dirent.h>
 #include <poll.h>
@@ -41,6 +42,7 @@ struct perfev_tracer {
 	struct perfev_tp *tp;
 	struct perfev_decoder *dec;
 	uint64_t enter_id, exit_id;
+	int id_off, ret_off; /* raw_syscalls' long id and long ret (8 bytes each) */
 	struct sc_event *ev;
 	size_t nr_ev, cap_ev;
 	struct perfev_sctrace *sum;
@@ -94,8 +96,11 @@ static int open_pair(struct perfev_tracer *tr, pid_t pid, int cpu, bool child)
 	int fe = fd[0], fx = fd[1];
 	if (pv_grow(&tr->rings, &tr->cap_rings, tr->nr_rings + 1, sizeof(*tr->rings)) < 0)
 		return pv_error(ENOMEM, "out of memory");
-	struct perfev_ring *r = perfev_ring_mmap(fe, tr->opts.mmap_pages ? tr->opts.mmap_pages : 64,
+	/* a syscall-heavy program makes ~100 bytes of records per call: big rings */
+	struct perfev_ring *r = perfev_ring_mmap(fe, tr->opts.mmap_pages ? tr->opts.mmap_pages : 512,
 						 false);
+	if (!r && !tr->opts.mmap_pages) /* over the mlock limit: the ring module's default */
+		r = perfev_ring_mmap(fe, 0, false);
 	if (!r)
 		return -errno;
 	tr->rings[tr->nr_rings++] = r;
@@ -151,6 +156,13 @@ PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opt
 	if (r >= 0 && (perfev_tp_load(tr->tp, "raw_syscalls", "sys_enter") < 0 ||
 		       perfev_tp_load(tr->tp, "raw_syscalls", "sys_exit") < 0))
 		r = -errno;
+	int sz1 = 0, sz2 = 0, off;
+	if (r >= 0 && (pv_tp_field_loc(tr->tp, tr->enter_id, "id", &tr->id_off, &sz1) < 0 ||
+		       pv_tp_field_loc(tr->tp, tr->exit_id, "id", &off, &sz2) < 0 || off != tr->id_off ||
+		       pv_tp_field_loc(tr->tp, tr->exit_id, "ret", &tr->ret_off, &sz2) < 0 ||
+		       sz1 != 8 || sz2 != 8))
+		r = pv_error(EINVAL, "raw_syscalls' formats are not the ones perfev knows (long id at "
+			     "the same offset in sys_enter and sys_exit, long ret)");
 	if (r >= 0) {
 		struct perfev_attr a;
 		base_attr(&a, tr->enter_id, true);
@@ -194,13 +206,16 @@ static int on_record(const void *bytes, size_t size, void *ctx)
 	if (rec.type != PERF_RECORD_SAMPLE || !rec.u.sample.raw)
 		return 0;
 	const struct perfev_sample *s = &rec.u.sample;
+	/* one field of many samples: read at its offset (checked in _new) */
 	int64_t id = perfev_tp_raw_id(s->raw, s->raw_size);
-	uint64_t nr, ret = 0;
-	if (perfev_tp_field_u64(tr->tp, s->raw, s->raw_size, "id", &nr) < 0)
-		return 0;
 	bool exit = (uint64_t)id == tr->exit_id;
-	if (exit && perfev_tp_field_u64(tr->tp, s->raw, s->raw_size, "ret", &ret) < 0)
+	uint64_t nr, ret = 0;
+	if ((!exit && (uint64_t)id != tr->enter_id) || s->raw_size < (size_t)tr->id_off + 8 ||
+	    (exit && s->raw_size < (size_t)tr->ret_off + 8))
 		return 0;
+	memcpy(&nr, (const char *)s->raw + tr->id_off, 8);
+	if (exit)
+		memcpy(&ret, (const char *)s->raw + tr->ret_off, 8);
 	if (pv_grow(&tr->ev, &tr->cap_ev, tr->nr_ev + 1, sizeof(*tr->ev)) < 0) {
 		tr->err = -ENOMEM;
 		return 1;
