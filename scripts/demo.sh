@@ -4,19 +4,13 @@
 # and write an interactive flame graph (open build/demo-flame.svg in a browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "+ build/perfev stat -- build/workloads/demo"
-build/perfev stat -- build/workloads/demo
+echo "+ build/perfev stat -- build/workloads/demo 20000"
+build/perfev stat -- build/workloads/demo 20000
 
 data=build/demo.data
 echo
-echo "+ build/perfev record -g -o $data --flame build/demo-flame.svg -- build/workloads/demo 3000"
-if ! build/perfev record -g -o "$data" --flame build/demo-flame.svg -- build/workloads/demo 3000; then
-  # An older recorder may write a file the reader cannot take yet: say so,
-  # and profile from perf's recording instead of failing the demo.
-  echo "demo: perfev record's file could not be reported; recording with perf instead" >&2
-  perf record -q -g -o "$data" -- build/workloads/demo 3000 >/dev/null
-  build/perfev report -q -i "$data" --flame build/demo-flame.svg > /dev/null
-fi
+echo "+ build/perfev record -g -o $data --flame build/demo-flame.svg -- build/workloads/demo 20000"
+build/perfev record -g -o "$data" --flame build/demo-flame.svg -- build/workloads/demo 20000
 echo
 echo "+ build/perfev report -i $data --stdio --sort comm,dso,sym --no-children -g none --percent-limit 1"
 build/perfev report -q -i "$data" --stdio --sort comm,dso,sym --no-children -g none --percent-limit 1
