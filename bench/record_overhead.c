@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strcmp(argv[1], "--child"))
 		return child_main(argc, argv);
 	int runs = argc > 1 ? atoi(argv[1]) : 3;
-	const char *iters = argc > 2 ? argv[2] : "60000";
+	const char *iters = argc > 2 ? argv[2] : "6000";
 	ssize_t l = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 	if (l <= 0)
 		return 1;

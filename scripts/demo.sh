@@ -4,13 +4,13 @@
 # and write an interactive flame graph (open build/demo-flame.svg in a browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "+ build/perfev stat -- build/workloads/demo 20000"
-build/perfev stat -- build/workloads/demo 20000
+echo "+ build/perfev stat -- build/workloads/demo 3000"
+build/perfev stat -- build/workloads/demo 3000
 
 data=build/demo.data
 echo
-echo "+ build/perfev record -g -o $data --flame build/demo-flame.svg -- build/workloads/demo 20000"
-build/perfev record -g -o "$data" --flame build/demo-flame.svg -- build/workloads/demo 20000
+echo "+ build/perfev record -g -o $data --flame build/demo-flame.svg -- build/workloads/demo 3000"
+build/perfev record -g -o "$data" --flame build/demo-flame.svg -- build/workloads/demo 3000
 echo
 echo "+ build/perfev report -i $data --stdio --sort comm,dso,sym --no-children -g none --percent-limit 1"
 build/perfev report -q -i "$data" --stdio --sort comm,dso,sym --no-children -g none --percent-limit 1

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define DEMO WORKLOAD("demo") " 20000 1 1"
+#define DEMO WORKLOAD("demo") " 2000 1 1"
 
 /* The hottest symbol perf report finds in a file ("" when none). */
 static char *top_symbol(const char *file, const char *extra, char **err)
