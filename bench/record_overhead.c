@@ -6,7 +6,7 @@
  * recorder process: wait4's total minus what the workload used), samples
  * and lost samples (read back with `perf report -D`). Prints ratios.
  *
- * usage: record_overhead [RUNS=3] [MILLION_ITERS=60000]
+ * usage: record_overhead [RUNS=3] [MILLION_ITERS=6000]
  * (internal: record_overhead --child RUFILE CMD... runs CMD and writes its rusage)
  */
 #define _GNU_SOURCE
