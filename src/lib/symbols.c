@@ -49,6 +49,7 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
 		pv_u64map_free(&s->demangled[i]);
 	pv_symtab_free(&s->kernel);
+	free(s->kernel_names);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
 	free(s->jits);

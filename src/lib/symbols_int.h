@@ -142,6 +142,7 @@ struct perfev_symbolizer {
 	/* kernel */
 	bool kernel_tried;
 	struct pv_symtab kernel;
+	char *kernel_names; /* the kernel symbols' names (symbols_kernel.c) */
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;
