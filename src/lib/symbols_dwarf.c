@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 256
 #define MAX_SCAN 4096
@@ -58,15 +60,45 @@ static const char *die_function(struct perfev_symbolizer *s, Dwarf_Die *die, enu
 	return n ? pv_strpool_add(s->pool, n) : NULL;
 }
 
+/*
+ * dwarf_begin_elf() decompresses every SHF_COMPRESSED debug section into
+ * memory of its own: the compressed bytes in our private file mapping are
+ * not read again (libelf never writes them), so their pages are given back
+ * (a later touch would read the file again). Debian's debug files are
+ * compressed: libc's holds 4 MB that would otherwise stay resident.
+ */
+static Dwarf *begin_dwarf(struct pv_elf *e)
+{
+	struct range {
+		size_t off, size;
+	} r[64];
+	size_t nr = 0;
+	for (Elf_Scn *scn = NULL; !e->malloced && nr < PV_ARRAY_SIZE(r) && (scn = elf_nextscn(e->elf, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS &&
+		    sh.sh_offset <= e->size && sh.sh_size <= e->size - sh.sh_offset)
+			r[nr++] = (struct range){(size_t)sh.sh_offset, (size_t)sh.sh_size};
+	}
+	Dwarf *dw = dwarf_begin_elf(e->elf, DWARF_C_READ, NULL);
+	long page = sysconf(_SC_PAGESIZE);
+	for (size_t i = 0; page > 0 && i < nr; i++) {
+		uintptr_t lo = ((uintptr_t)e->image + r[i].off + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+		uintptr_t hi = ((uintptr_t)e->image + r[i].off + r[i].size) & ~((uintptr_t)page - 1);
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	}
+	return dw;
+}
+
 static Dwarf *dso_dwarf(struct perfev_symbolizer *s, struct pv_dso *d)
 {
 	if (d->dwarf_tried)
 		return d->dwarf;
 	d->dwarf_tried = true;
 	if (d->debug.elf)
-		d->dwarf = dwarf_begin_elf(d->debug.elf, DWARF_C_READ, NULL);
+		d->dwarf = begin_dwarf(&d->debug);
 	if (!d->dwarf && d->bin.elf)
-		d->dwarf = dwarf_begin_elf(d->bin.elf, DWARF_C_READ, NULL);
+		d->dwarf = begin_dwarf(&d->bin);
 	if (!d->dwarf && (d->bin.elf || d->debug.elf))
 		pv_sym_note(s, "%s: no DWARF debug info: source lines and inlined frames unknown; "
 			    "build with -g or install its debug package", d->name);
