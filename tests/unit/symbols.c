@@ -433,6 +433,50 @@ Test(unit_symbols, kallsyms_file)
 	perfev_symbolizer_free(s);
 }
 
+/* The parser's corners: aliases at one address (perf's choice: global,
+ * fewer leading underscores, the longer name), lines out of address order,
+ * malformed lines, a module's last symbol capped at 4096 bytes, the last
+ * line without a newline. */
+Test(unit_symbols, kallsyms_aliases_order_and_bounds)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/kallsyms2", test_tmpdir());
+	FILE *f = fopen(path, "w");
+	fprintf(f, "ffffffff81000300 T schedule\n"
+		   "ffffffff81000100 t __alias_local\n"
+		   "ffffffff81000100 T __x64_sys_read\n"
+		   "ffffffff81000100 T _x64_sys_read\n"
+		   "ffffffff81000100 W x64_sys_rea\n"
+		   "zzzz T not_hex\n"
+		   "ffffffff81000200T glued\n"
+		   "ffffffff81000200 t\n"
+		   "ffffffffc0002000 t mod_last\t[mod_a]\n"
+		   "ffffffffc0010000 t mod_b_first\t[mod_b]\n"
+		   "ffffffff81000000 T _stext");
+	fclose(f);
+	struct perfev_symbolizer_opts o = {.size = sizeof(o), .kallsyms = path};
+	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
+	struct perfev_location loc;
+	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff81000180, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "_x64_sys_read");
+	cr_expect_eq(loc.symoff, 0x80);
+	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff81000010, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "_stext");
+	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff81000301, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "schedule"); /* up to the next symbol, another module's */
+	cr_expect_str_eq(loc.dso, "[kernel.kallsyms]");
+	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffffc0002fff, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "mod_last");
+	cr_expect_str_eq(loc.dso, "[mod_a]");
+	cr_expect_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffffc0003000, 0, &loc), 0);
+	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffffc0010fff, 0, &loc), 1);
+	cr_expect_str_eq(loc.symbol, "mod_b_first");
+	cr_expect_str_eq(loc.dso, "[mod_b]");
+	cr_expect_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffffc0011000, 0, &loc), 0);
+	cr_expect_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff80000000, 0, &loc), 0);
+	perfev_symbolizer_free(s);
+}
+
 Test(unit_symbols, demangle_like_cxxfilt)
 {
 	const char *names[] = {"_ZNK6shapes6Circle4areaEi", "_ZN6shapes10accumulateIlEET_RKSt6vectorIS1_SaIS1_EE",
