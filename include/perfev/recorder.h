@@ -54,7 +54,9 @@ struct perfev_record_opts {
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */
-	uint64_t lost;          /* samples the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost;          /* samples the kernel dropped: the larger of the
+				 * PERF_RECORD_LOST sum and the events' own counts
+				 * (PERF_FORMAT_LOST, Linux >= 6.0) read at the end */
 	uint64_t lost_samples;  /* PERF_RECORD_LOST_SAMPLES (the PMU lost them) */
 	uint64_t throttled;     /* PERF_RECORD_THROTTLE: the kernel cut the sample rate */
 	uint64_t bytes;         /* bytes written to the output */

@@ -76,6 +76,9 @@ struct perfev_recorder {
 int rec_open_events(struct perfev_recorder *r);
 void rec_close_events(struct perfev_recorder *r);
 int rec_enable(struct perfev_recorder *r, bool on);
+/* The samples the kernel dropped, summed over every event fd (PERF_FORMAT_LOST;
+ * 0 on kernels without it). */
+uint64_t rec_read_lost(struct perfev_recorder *r);
 /* recorder_child.c: the command (perfev_child), and knowing when it ends. */
 int rec_child_fork(struct perfev_recorder *r);
 int rec_child_start(struct perfev_recorder *r);

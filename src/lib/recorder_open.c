@@ -47,7 +47,9 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->sample_stack_user = o->dwarf_stack_size ? o->dwarf_stack_size : 8192;
 		a->exclude_callchain_user = 1; /* the stack copy replaces it */
 	}
-	a->read_format = PERF_FORMAT_ID;
+	/* LOST: the kernel's own count of samples that found no room, read at
+	 * the end (its LOST records come only once it next has room). */
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->disabled = 1;
 	bool system_wide = r->tids[0] == -1;
@@ -73,6 +75,11 @@ static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, in
 {
 	struct perfev_attr *a = &r->attrs[ev];
 	int fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		/* kernels before 6.0 do not know PERF_FORMAT_LOST: LOST records only */
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+	}
 	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel) {
 		/* perf_event_paranoid forbids the kernel: sample user space only, like perf. */
 		a->exclude_kernel = 1;
@@ -158,6 +165,22 @@ int rec_enable(struct perfev_recorder *r, bool on)
 		if (r->fds[i] >= 0)
 			on ? perfev_ioc_enable(r->fds[i], false) : perfev_ioc_disable(r->fds[i], false);
 	return 0;
+}
+
+uint64_t rec_read_lost(struct perfev_recorder *r)
+{
+	uint64_t total = 0;
+	for (size_t ev = 0; ev < r->nevents; ev++) {
+		if (!(r->attrs[ev].read_format & PERF_FORMAT_LOST))
+			continue;
+		for (size_t i = 0; i < r->ncpus * r->ntids; i++) {
+			int fd = r->fds[ev * r->ncpus * r->ntids + i];
+			uint64_t v[3]; /* value, id, lost */
+			if (fd >= 0 && read(fd, v, sizeof(v)) == (ssize_t)sizeof(v))
+				total += v[2];
+		}
+	}
+	return total;
 }
 
 void rec_close_events(struct perfev_recorder *r)

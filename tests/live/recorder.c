@@ -57,13 +57,50 @@ Test(live_recorder, no_target_is_explained)
 	cr_assert(strstr(perfev_errmsg(), "power of two"), "%s", perfev_errmsg());
 }
 
-/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and counted. */
+/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and
+ * the count is exact. The event is syscalls:sys_enter_getppid at period 1 and
+ * calls_n makes exactly N getppid calls, so there are exactly N overflows. The
+ * kernel's LOST records can miss the run's tail (it reports a loss only when it
+ * next has room); the events' PERF_FORMAT_LOST counts, read at the end, do not. */
 Test(live_recorder, lost_samples_are_counted, .timeout = 120)
 {
+	require_root();
+	require_tracefs();
+	enum { N = 50 }; /* below perf_event_max_sample_rate / HZ: no throttling */
+	struct perfev_evlist *ev = perfev_evlist_new();
+	if (perfev_evlist_parse(ev, "syscalls:sys_enter_getppid", NULL) < 0) {
+		perfev_evlist_free(ev);
+		cr_skip_test("no syscalls:sys_enter_getppid tracepoint: %s", perfev_errmsg());
+	}
 	char out[512];
 	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
+	char n[16];
+	snprintf(n, sizeof(n), "%d", N);
+	char *argv[] = {WORKLOAD("calls_n"), "syscalls", n, NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
+				       .dwarf_stack_size = 16384};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	cr_log_info("%llu samples, lost %llu, throttled %llu", (unsigned long long)s.samples,
+		    (unsigned long long)s.lost, (unsigned long long)s.throttled);
+	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
+	cr_assert_eq(s.throttled, 0, "throttled: fewer overflows than getppid calls");
+	cr_assert_eq(s.lost, N, "lost %llu of %d samples", (unsigned long long)s.lost, N);
+	perfev_recorder_free(r);
+	perfev_evlist_free(ev);
+}
+
+/* The same with cpu-clock: ~200 overflows, each lost, the tail included. */
+Test(live_recorder, lost_cpu_clock_samples_include_the_tail, .timeout = 120)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/lost2.data", test_tmpdir());
 	char *argv[] = {WORKLOAD("spin"), "200", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000,
+	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .period = 1000000,
 				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
 				       .dwarf_stack_size = 16384};
 	struct perfev_recorder *r = perfev_recorder_new(&o);
@@ -72,12 +109,9 @@ Test(live_recorder, lost_samples_are_counted, .timeout = 120)
 	struct perfev_record_stats s;
 	perfev_recorder_stats(r, &s);
 	cr_log_info("%llu samples, lost %llu", (unsigned long long)s.samples, (unsigned long long)s.lost);
-	/* every sample (a 16 KiB stack copy) is larger than the one-page ring:
-	 * none is written and the kernel's LOST records count them. It reports
-	 * a loss only when it next has room for a LOST record, so the tail of
-	 * the run may go uncounted: ~200 expected, 97 seen on a loaded machine. */
 	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
-	cr_assert_gt(s.lost, 50, "lost %llu", (unsigned long long)s.lost);
+	cr_assert(s.lost >= 180 && s.lost <= 230, "lost %llu, ~200 expected (200 ms at 1 ms)",
+		  (unsigned long long)s.lost);
 	perfev_recorder_free(r);
 }
 
