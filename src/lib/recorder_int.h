@@ -47,6 +47,7 @@ struct perfev_recorder {
 	const struct perfev_evlist *events;
 	struct perfev_attr *attrs;    /* per event: the attr as opened */
 	size_t nevents;
+	char **names;                 /* per event: the name perf gives a user-only fallback, or NULL */
 	int *cpus;                    /* one ring per CPU */
 	size_t ncpus;
 	pid_t *tids;                  /* {-1} for system-wide */
@@ -76,6 +77,8 @@ struct perfev_recorder {
 int rec_open_events(struct perfev_recorder *r);
 void rec_close_events(struct perfev_recorder *r);
 int rec_enable(struct perfev_recorder *r, bool on);
+/* The event's name for the file: "cpu-clock:u" after a user-space-only fallback. */
+const char *rec_event_name(const struct perfev_recorder *r, size_t ev);
 /* The samples the kernel dropped, summed over every event fd (PERF_FORMAT_LOST;
  * 0 on kernels without it). */
 uint64_t rec_read_lost(struct perfev_recorder *r);

@@ -71,6 +71,27 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->size = 0;
 }
 
+/* perf's name for an event it fell back to user space for (evsel__fallback):
+ * "cpu-clock" becomes "cpu-clock:u"; a name that already has a ':' or '/'
+ * ("cpu-clock:p", "cpu/cpu-clock/") only gains the "u". */
+static int user_only_name(struct perfev_recorder *r, size_t ev)
+{
+	const char *name = perfev_evsel_name(perfev_evlist_at(r->events, ev));
+	const char *sep = strpbrk(name, ":/") ? "" : ":";
+	size_t n = strlen(name) + 3;
+	if (!(r->names[ev] = malloc(n)))
+		return pv_error(ENOMEM, "out of memory");
+	snprintf(r->names[ev], n, "%s%su", name, sep);
+	return 0;
+}
+
+const char *rec_event_name(const struct perfev_recorder *r, size_t ev)
+{
+	if (r->names && r->names[ev])
+		return r->names[ev];
+	return perfev_evsel_name(perfev_evlist_at(r->events, ev));
+}
+
 static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, int group_fd)
 {
 	struct perfev_attr *a = &r->attrs[ev];
@@ -80,12 +101,16 @@ static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, in
 		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
 	}
-	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel) {
+	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && !a->exclude_user) {
 		/* perf_event_paranoid forbids the kernel: sample user space only, like perf. */
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
 		r->stats.user_only = fd >= 0;
+		if (fd >= 0 && !r->names[ev] && user_only_name(r, ev) < 0) {
+			close(fd);
+			return -ENOMEM;
+		}
 	}
 	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
 		return -ESRCH; /* the thread exited meanwhile: skip it */
@@ -100,7 +125,8 @@ int rec_open_events(struct perfev_recorder *r)
 	r->fds = malloc(nev * r->ncpus * r->ntids * sizeof(*r->fds));
 	r->ids = calloc(nev, sizeof(*r->ids));
 	r->rings = calloc(r->ncpus, sizeof(*r->rings));
-	if (!r->attrs || !r->fds || !r->ids || !r->rings)
+	r->names = calloc(nev, sizeof(*r->names));
+	if (!r->attrs || !r->fds || !r->ids || !r->rings || !r->names)
 		return pv_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < nev * r->ncpus * r->ntids; i++)
 		r->fds[i] = -1;
@@ -203,6 +229,11 @@ void rec_close_events(struct perfev_recorder *r)
 			free(r->ids[ev]);
 	free(r->ids);
 	r->ids = NULL;
+	if (r->names)
+		for (size_t ev = 0; ev < r->nevents; ev++)
+			free(r->names[ev]);
+	free(r->names);
+	r->names = NULL;
 	free(r->attrs);
 	r->attrs = NULL;
 	perfev_decoder_free(r->dec);

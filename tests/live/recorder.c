@@ -197,5 +197,15 @@ Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
 	perfev_recorder_stats(r, &s);
 	cr_assert(s.user_only);
 	cr_assert_gt(s.samples, 50, "%llu samples", (unsigned long long)s.samples);
+	char want[64]; /* cpu-clock:u here; cycles:u where a PMU counts cycles */
+	snprintf(want, sizeof(want), "%s:u",
+		 perfev_evsel_name(perfev_evlist_at(perfev_recorder_evlist(r), 0)));
 	perfev_recorder_free(r);
+	/* named as perf names its own fallback, so perf report/script show the same */
+	struct perfev_perfdata *pd = perfev_perfdata_open(out);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_perfdata_nr_events(pd), 1);
+	cr_assert_str_eq(perfev_perfdata_event_name(pd, 0), want);
+	cr_assert(perfev_perfdata_event_attr(pd, 0)->exclude_kernel);
+	perfev_perfdata_close(pd);
 }
