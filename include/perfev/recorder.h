@@ -36,6 +36,9 @@ struct perfev_record_opts {
 	const struct perfev_evlist *events; /* NULL: cycles, or cpu-clock where no PMU counts cycles */
 	uint64_t freq;                /* samples per second per event (default 4000) */
 	uint64_t period;              /* a fixed period instead (wins over freq when set) */
+	/* Either applies to every event whose string fixed no period; set
+	 * explicitly, either also replaces a tracepoint's default period 1
+	 * (as perf record -F/-c do). */
 	enum perfev_callgraph call_graph;
 	uint32_t dwarf_stack_size;    /* bytes of user stack per sample (default 8192) */
 	bool all_cpus;                /* -a: every CPU, every process */

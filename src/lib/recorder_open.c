@@ -30,7 +30,10 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
 	if (a->type == PERF_TYPE_TRACEPOINT) /* perf's tracepoint attrs: the fields ride along */
 		a->sample_type |= PERF_SAMPLE_RAW;
-	if (!a->sample_period) { /* the event string did not fix one */
+	/* A tracepoint's period 1 is the parser's default (no term sets it):
+	 * an explicit -F or -c replaces it, as in perf record. */
+	bool tp_default = a->type == PERF_TYPE_TRACEPOINT && !a->freq && a->sample_period == 1;
+	if (!a->sample_period || (tp_default && r->rate_given)) { /* the event string did not fix one */
 		if (o->period) {
 			a->freq = 0;
 			a->sample_period = o->period;

@@ -209,3 +209,70 @@ Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
 	cr_assert(perfev_perfdata_event_attr(pd, 0)->exclude_kernel);
 	perfev_perfdata_close(pd);
 }
+
+static int count_throttles(void *ctx, const struct perfev_record *rec)
+{
+	*(uint64_t *)ctx += rec->type == PERF_RECORD_THROTTLE;
+	return 0;
+}
+
+/* Throttling without touching the sysctls: sched_stat_runtime counts
+ * nanoseconds of run time, and a frequency event starts at period 1, so the
+ * first update is thousands of overflows at once, far beyond
+ * perf_event_max_sample_rate / HZ in one tick: the kernel throttles the event
+ * and says so with PERF_RECORD_THROTTLE. -F replaces the tracepoint's default
+ * period 1, as in perf. The end line reports as many as the file holds. */
+Test(live_recorder, throttling_is_counted, .timeout = 120)
+{
+	require_root();
+	require_tracefs();
+	struct perfev_evlist *ev = perfev_evlist_new();
+	if (perfev_evlist_parse(ev, "sched:sched_stat_runtime", NULL) < 0) {
+		perfev_evlist_free(ev);
+		cr_skip_test("no sched:sched_stat_runtime tracepoint: %s", perfev_errmsg());
+	}
+	char out[512];
+	snprintf(out, sizeof(out), "%s/thr.data", test_tmpdir());
+	char *argv[] = {WORKLOAD("spin"), "300", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+				       .freq = 1000};
+	struct perfev_recorder *r = perfev_recorder_new(&o);
+	cr_assert_not_null(r, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
+	struct perfev_record_stats s;
+	perfev_recorder_stats(r, &s);
+	perfev_recorder_free(r);
+	perfev_evlist_free(ev);
+	cr_log_info("%llu samples, throttled %llu", (unsigned long long)s.samples,
+		    (unsigned long long)s.throttled);
+	if (!s.throttled)
+		cr_skip_test("the kernel did not throttle sched_stat_runtime at -F 1000 "
+			     "(perf_event_max_sample_rate too high for this HZ?)");
+	struct perfev_perfdata *pd = perfev_perfdata_open(out);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	uint64_t in_file = 0;
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &in_file), 0, "%s", perfev_errmsg());
+	perfev_perfdata_close(pd);
+	cr_assert_eq(s.throttled, in_file, "stats say %llu, the file holds %llu THROTTLE records",
+		     (unsigned long long)s.throttled, (unsigned long long)in_file);
+
+	/* the command's end line, the same way */
+	struct run_result c = run_cmd(PERFEV_BIN " record -e sched:sched_stat_runtime -F 1000 -o %s -- "
+				      WORKLOAD("spin") " 300", out);
+	cr_assert_eq(c.status, 0, "%s", c.err);
+	unsigned long long thr = 0;
+	const char *line = strstr(c.err, "[ perfev record: Captured");
+	cr_assert_not_null(line, "%s", c.err);
+	const char *t = strstr(line, ", throttled ");
+	cr_assert_not_null(t, "no throttle count in the end line: %s", c.err);
+	cr_assert_eq(sscanf(t, ", throttled %llu times", &thr), 1, "%s", c.err);
+	pd = perfev_perfdata_open(out);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	in_file = 0;
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &in_file), 0, "%s", perfev_errmsg());
+	perfev_perfdata_close(pd);
+	cr_assert_eq(thr, in_file, "the end line says %llu, the file holds %llu", thr,
+		     (unsigned long long)in_file);
+	run_result_free(&c);
+}
