@@ -57,62 +57,73 @@ Test(live_recorder, no_target_is_explained)
 	cr_assert(strstr(perfev_errmsg(), "power of two"), "%s", perfev_errmsg());
 }
 
-/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and
- * the count is exact. The event is syscalls:sys_enter_getppid at period 1 and
- * calls_n makes exactly N getppid calls, so there are exactly N overflows. The
- * kernel's LOST records can miss the run's tail (it reports a loss only when it
- * next has room); the events' PERF_FORMAT_LOST counts, read at the end, do not. */
-Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+/* Records with opts, returns the stats (the recorder is freed). */
+static struct perfev_record_stats record_with(struct perfev_record_opts *o)
 {
-	require_root();
-	require_tracefs();
-	enum { N = 50 }; /* below perf_event_max_sample_rate / HZ: no throttling */
-	struct perfev_evlist *ev = perfev_evlist_new();
-	if (perfev_evlist_parse(ev, "syscalls:sys_enter_getppid", NULL) < 0) {
-		perfev_evlist_free(ev);
-		cr_skip_test("no syscalls:sys_enter_getppid tracepoint: %s", perfev_errmsg());
-	}
-	char out[512];
-	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
-	char n[16];
-	snprintf(n, sizeof(n), "%d", N);
-	char *argv[] = {WORKLOAD("calls_n"), "syscalls", n, NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
-				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
-				       .dwarf_stack_size = 16384};
-	struct perfev_recorder *r = perfev_recorder_new(&o);
+	struct perfev_recorder *r = perfev_recorder_new(o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
 	struct perfev_record_stats s;
 	perfev_recorder_stats(r, &s);
+	perfev_recorder_free(r);
 	cr_log_info("%llu samples, lost %llu, throttled %llu", (unsigned long long)s.samples,
 		    (unsigned long long)s.lost, (unsigned long long)s.throttled);
+	return s;
+}
+
+/* The tracepoint as an event list, or the test skips saying why. */
+static struct perfev_evlist *tracepoint_or_skip(const char *name)
+{
+	require_root();
+	require_tracefs();
+	struct perfev_evlist *ev = perfev_evlist_new();
+	if (perfev_evlist_parse(ev, name, NULL) < 0) {
+		perfev_evlist_free(ev);
+		cr_skip_test("no %s tracepoint: %s", name, perfev_errmsg());
+	}
+	return ev;
+}
+
+/* A one-page ring cannot hold a 16 KiB stack copy: every sample of ev
+ * (NULL: the default) running argv is lost. */
+static struct perfev_record_stats record_all_lost(const struct perfev_evlist *ev, char **argv,
+						  uint64_t period)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
+	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+				       .period = period, .mmap_pages = 1,
+				       .call_graph = PERFEV_CALLGRAPH_DWARF, .dwarf_stack_size = 16384};
+	struct perfev_record_stats s = record_with(&o);
 	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
+	return s;
+}
+
+/* Every sample lost, and the count is exact. The event is
+ * syscalls:sys_enter_getppid at period 1 and calls_n makes exactly N getppid
+ * calls, so there are exactly N overflows. The kernel's LOST records can miss
+ * the run's tail (it reports a loss only when it next has room); the events'
+ * PERF_FORMAT_LOST counts, read at the end, do not. */
+Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+{
+	enum { N = 50 }; /* below perf_event_max_sample_rate / HZ: no throttling */
+	struct perfev_evlist *ev = tracepoint_or_skip("syscalls:sys_enter_getppid");
+	char n[16];
+	snprintf(n, sizeof(n), "%d", N);
+	char *argv[] = {WORKLOAD("calls_n"), "syscalls", n, NULL};
+	struct perfev_record_stats s = record_all_lost(ev, argv, 0);
+	perfev_evlist_free(ev);
 	cr_assert_eq(s.throttled, 0, "throttled: fewer overflows than getppid calls");
 	cr_assert_eq(s.lost, N, "lost %llu of %d samples", (unsigned long long)s.lost, N);
-	perfev_recorder_free(r);
-	perfev_evlist_free(ev);
 }
 
 /* The same with cpu-clock: ~200 overflows, each lost, the tail included. */
 Test(live_recorder, lost_cpu_clock_samples_include_the_tail, .timeout = 120)
 {
-	char out[512];
-	snprintf(out, sizeof(out), "%s/lost2.data", test_tmpdir());
 	char *argv[] = {WORKLOAD("spin"), "200", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .period = 1000000,
-				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
-				       .dwarf_stack_size = 16384};
-	struct perfev_recorder *r = perfev_recorder_new(&o);
-	cr_assert_not_null(r, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
-	struct perfev_record_stats s;
-	perfev_recorder_stats(r, &s);
-	cr_log_info("%llu samples, lost %llu", (unsigned long long)s.samples, (unsigned long long)s.lost);
-	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
+	struct perfev_record_stats s = record_all_lost(NULL, argv, 1000000);
 	cr_assert(s.lost >= 180 && s.lost <= 230, "lost %llu, ~200 expected (200 ms at 1 ms)",
 		  (unsigned long long)s.lost);
-	perfev_recorder_free(r);
 }
 
 struct seen {
@@ -216,6 +227,17 @@ static int count_throttles(void *ctx, const struct perfev_record *rec)
 	return 0;
 }
 
+static uint64_t throttles_in(const char *path)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	uint64_t n = 0;
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &n), 0, "%s", perfev_errmsg());
+	perfev_perfdata_close(pd);
+	return n;
+}
+
 /* Throttling without touching the sysctls: sched_stat_runtime counts
  * nanoseconds of run time, and a frequency event starts at period 1, so the
  * first update is thousands of overflows at once, far beyond
@@ -224,36 +246,18 @@ static int count_throttles(void *ctx, const struct perfev_record *rec)
  * period 1, as in perf. The end line reports as many as the file holds. */
 Test(live_recorder, throttling_is_counted, .timeout = 120)
 {
-	require_root();
-	require_tracefs();
-	struct perfev_evlist *ev = perfev_evlist_new();
-	if (perfev_evlist_parse(ev, "sched:sched_stat_runtime", NULL) < 0) {
-		perfev_evlist_free(ev);
-		cr_skip_test("no sched:sched_stat_runtime tracepoint: %s", perfev_errmsg());
-	}
+	struct perfev_evlist *ev = tracepoint_or_skip("sched:sched_stat_runtime");
 	char out[512];
 	snprintf(out, sizeof(out), "%s/thr.data", test_tmpdir());
 	char *argv[] = {WORKLOAD("spin"), "300", NULL};
 	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
 				       .freq = 1000};
-	struct perfev_recorder *r = perfev_recorder_new(&o);
-	cr_assert_not_null(r, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
-	struct perfev_record_stats s;
-	perfev_recorder_stats(r, &s);
-	perfev_recorder_free(r);
+	struct perfev_record_stats s = record_with(&o);
 	perfev_evlist_free(ev);
-	cr_log_info("%llu samples, throttled %llu", (unsigned long long)s.samples,
-		    (unsigned long long)s.throttled);
 	if (!s.throttled)
 		cr_skip_test("the kernel did not throttle sched_stat_runtime at -F 1000 "
 			     "(perf_event_max_sample_rate too high for this HZ?)");
-	struct perfev_perfdata *pd = perfev_perfdata_open(out);
-	cr_assert_not_null(pd, "%s", perfev_errmsg());
-	uint64_t in_file = 0;
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
-	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &in_file), 0, "%s", perfev_errmsg());
-	perfev_perfdata_close(pd);
+	uint64_t in_file = throttles_in(out);
 	cr_assert_eq(s.throttled, in_file, "stats say %llu, the file holds %llu THROTTLE records",
 		     (unsigned long long)s.throttled, (unsigned long long)in_file);
 
@@ -267,11 +271,7 @@ Test(live_recorder, throttling_is_counted, .timeout = 120)
 	const char *t = strstr(line, ", throttled ");
 	cr_assert_not_null(t, "no throttle count in the end line: %s", c.err);
 	cr_assert_eq(sscanf(t, ", throttled %llu times", &thr), 1, "%s", c.err);
-	pd = perfev_perfdata_open(out);
-	cr_assert_not_null(pd, "%s", perfev_errmsg());
-	in_file = 0;
-	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &in_file), 0, "%s", perfev_errmsg());
-	perfev_perfdata_close(pd);
+	in_file = throttles_in(out);
 	cr_assert_eq(thr, in_file, "the end line says %llu, the file holds %llu", thr,
 		     (unsigned long long)in_file);
 	run_result_free(&c);
