@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -49,6 +50,12 @@ static int resolve(void *ctx, struct perfev_session *session, const struct perfe
 	return out->symbol ? 0 : -1;
 }
 
+static bool stdin_is_fifo(void)
+{
+	struct stat st;
+	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 static int run(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND };
@@ -80,7 +87,7 @@ static int run(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("script", "unexpected argument '%s': give the file with -i FILE", argv[optind]);
 	if (!input)
-		input = isatty(0) ? "perf.data" : "-";
+		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());

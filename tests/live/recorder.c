@@ -276,3 +276,24 @@ Test(live_recorder, throttling_is_counted, .timeout = 120)
 		     (unsigned long long)in_file);
 	run_result_free(&c);
 }
+
+/* An event that cannot open, with a command held before exec: the command
+ * is released and perfev exits at once with the explanation (it used to
+ * wait for a held child that survived SIGTERM, forever). */
+Test(live_recorder, failed_open_with_command_exits, .timeout = 60)
+{
+	struct perfev_attr a = {.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
+				.exclude_kernel = 1, .exclude_hv = 1};
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		cr_skip_test("cycles opens on this machine: no failing event to record");
+	}
+	for (int i = 0; i < 5; i++) {
+		struct run_result r = run_cmd("timeout 10 %s record -o %s/x.data -e cycles -- true",
+					      PERFEV_BIN, test_tmpdir());
+		cr_assert_eq(r.status, 1, "run %d: status %d (124: hung): %s", i, r.status, r.err);
+		cr_assert(strstr(r.err, "cycles"), "%s", r.err);
+		run_result_free(&r);
+	}
+}
