@@ -224,6 +224,65 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	}
 }
 
+static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp, uint8_t cpumode, uint64_t ip);
+
+/* One callchain entry: its line, or for a DWARF-unwound frame (unwound)
+ * with inlined functions at ip one line per function, innermost first, as
+ * perf 6.1's unwind_entry/append_inlines make them (its frame-pointer
+ * callchains get no inline frames): a function other than the ELF symbol
+ * is "name+off (inlined)" (no dso). */
+static void print_chain_entry(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode,
+			      uint64_t ip, bool unwound)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	uint64_t shown = chain_addr(s, smp, cpumode, ip);
+	perfev_script_resolve_fn ri = s->o->size >= offsetof(struct perfev_script_opts, resolve_inline) +
+							 sizeof(perfev_script_resolve_fn)
+					      ? s->o->resolve_inline
+					      : NULL;
+	struct perfev_location loc = {0};
+	const struct perfev_map *map = NULL;
+	if (unwound && ri && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
+		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
+		if (!map || ri(s->o->resolve_ctx, s->session, r, cpumode, ip, map, &loc) < 0 || !loc.symbol)
+			loc.nr_lines = 0;
+	}
+	bool inl = false;
+	for (size_t i = 0; i < loc.nr_lines; i++)
+		if (loc.lines[i].function && strcmp(loc.lines[i].function, loc.symbol))
+			inl = true;
+	if (!inl) {
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, shown, 16, 16, false, ' ');
+		print_sym(s, r, f, cpumode, ip);
+		pv_buf_putc(&s->line, '\n');
+		return;
+	}
+	char kbuf[256];
+	const char *dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+	for (size_t i = 0; i < loc.nr_lines; i++) {
+		const struct perfev_source_line *l = &loc.lines[i];
+		const char *fn = l->function ? l->function : "??";
+		bool own = !strcmp(fn, loc.symbol);
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, shown, 16, 16, false, ' ');
+		if (f & F_SYM) {
+			P(" %s", fn);
+			if ((f & F_SYMOFF) && loc.symoff)
+				P("+0x%llx", (unsigned long long)loc.symoff);
+		}
+		if ((f & F_DSO) && own)
+			P(" (%s)", dso ? dso : "[unknown]");
+		if ((f & F_SRCLINE) && l->file) {
+			const char *slash = strrchr(l->file, '/');
+			P("\n  %s:%u", slash ? slash + 1 : l->file, l->line);
+		}
+		if (!own)
+			P(" (inlined)");
+		pv_buf_putc(&s->line, '\n');
+	}
+}
+
 /* perf prints a callchain entry relative to its map (ip - start + pgoff)
  * when a map holds it, except for maps it treats as identity (anonymous
  * memory, heap, stack, SysV shm). */
@@ -273,10 +332,7 @@ static bool print_unwound(struct pv_script *s, const struct perfev_record *r, ui
 	for (size_t i = 0; i < n; i++) {
 		uint8_t cpumode = fr[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 		uint64_t ip = fr[i].ip - (!fr[i].kernel && fr[i].return_addr);
-		pv_buf_putc(&s->line, '\t');
-		put_num(s, chain_addr(s, smp, cpumode, ip), 16, 16, false, ' ');
-		print_sym(s, r, f, cpumode, ip);
-		pv_buf_putc(&s->line, '\n');
+		print_chain_entry(s, r, f, cpumode, ip, true);
 	}
 	return true;
 }
@@ -303,10 +359,7 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 			continue;
 		}
 		n++;
-		pv_buf_putc(&s->line, '\t');
-		put_num(s, chain_addr(s, smp, cpumode, ip), 16, 16, false, ' ');
-		print_sym(s, r, f, cpumode, ip);
-		pv_buf_putc(&s->line, '\n');
+		print_chain_entry(s, r, f, cpumode, ip, false);
 	}
 }
 
