@@ -42,6 +42,11 @@ struct perfev_script_opts {
 	perfev_script_resolve_fn resolve; /* NULL: symbols print as [unknown] */
 	void *resolve_ctx;
 	FILE *out;               /* NULL: stdout */
+	/* Callchain entries, when set: like resolve but out->lines holds the
+	 * inline chain (innermost first, as PERFEV_RESOLVE_INLINE gives it).
+	 * Each entry whose function is not the ELF symbol is printed as perf
+	 * does: a line of its own, "name+off (inlined)". NULL: resolve only. */
+	perfev_script_resolve_fn resolve_inline;
 };
 
 /*

@@ -28,11 +28,9 @@ struct resolver {
 	bool kernel_syms; /* the recording's kernel is the running one */
 };
 
-static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
-		   uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
-		   struct perfev_location *out)
+static int resolve_flags(struct resolver *r, unsigned flags, const struct perfev_record *sample,
+			 uint8_t cpumode, uint64_t addr, const struct perfev_map *map, struct perfev_location *out)
 {
-	struct resolver *r = ctx;
 	/* no map recorded there (another machine's kernel, a user-mode sample
 	 * of a kernel address): perf leaves it unknown, our kallsyms is not asked */
 	if (!map)
@@ -41,9 +39,9 @@ static int resolve(void *ctx, struct perfev_session *session, const struct perfe
 		/* another kernel's addresses: this machine's kallsyms would misname them */
 		if (!r->kernel_syms)
 			return -1;
-		perfev_symbolizer_resolve_kernel(r->sym, addr, r->flags, out);
+		perfev_symbolizer_resolve_kernel(r->sym, addr, flags, out);
 	} else {
-		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, r->flags, out);
+		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, flags, out);
 	}
 	/* unresolved: script names the DSO from the map itself, as perf does
 	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
@@ -54,6 +52,25 @@ static bool stdin_is_fifo(void)
 {
 	struct stat st;
 	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
+		   uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
+		   struct perfev_location *out)
+{
+	struct resolver *r = ctx;
+	(void)session;
+	return resolve_flags(r, r->flags, sample, cpumode, addr, map, out);
+}
+
+/* callchain entries: perf shows the functions inlined at each one */
+static int resolve_inline(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
+			  uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
+			  struct perfev_location *out)
+{
+	struct resolver *r = ctx;
+	(void)session;
+	return resolve_flags(r, r->flags | PERFEV_RESOLVE_INLINE, sample, cpumode, addr, map, out);
 }
 
 static int run(int argc, char **argv)
@@ -100,6 +117,7 @@ static int run(int argc, char **argv)
 	if (o.fields && strstr(o.fields, "srcline"))
 		res.flags |= PERFEV_RESOLVE_SRCLINE;
 	o.resolve = resolve;
+	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;
 	int err = perfev_script_run(pd, &o);
 	perfev_symbolizer_free(res.sym);

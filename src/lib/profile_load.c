@@ -7,6 +7,7 @@
  * interned once. */
 #define _GNU_SOURCE
 #include "profile_int.h"
+#include "unwind_int.h"
 #include "perfev.h"
 
 #include <stdlib.h>
@@ -304,33 +305,6 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
-static size_t dwarf_frames(struct loader *l, const struct perfev_sample *s, int32_t pid,
-			   struct perfev_frame *out, size_t max)
-{
-	if (!l->unw) {
-		l->unw = perfev_unwinder_new(PERFEV_ARCH_HOST);
-		if (!l->unw)
-			return 0;
-	}
-	struct pmaps *pm = proc(l, pid, false);
-	size_t nm = pm ? pm->nr : 0;
-	struct perfev_unwind_sample us = {
-		.size = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
-		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
-		.stack = s->stack_user, .stack_size = s->stack_user_dyn_size,
-		.maps = pm ? pm->maps : NULL, .nr_maps = nm,
-	};
-	struct perfev_unwind_stats before, after;
-	perfev_unwinder_stats(l->unw, &before);
-	int n = perfev_unwinder_unwind(l->unw, &us, out, max);
-	perfev_unwinder_stats(l->unw, &after);
-	if (l->info) {
-		l->info->dwarf_samples++;
-		l->info->dwarf_to_root += after.to_root - before.to_root;
-	}
-	return n > 0 ? (size_t)n : 0;
-}
-
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -345,31 +319,18 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
 	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
-	size_t n = 0;
-	bool want_chain = !l->o->no_callchain;
-	if (want_chain && (s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr) {
-		n = perfev_callchain_frames(s->callchain, s->callchain_nr, l->raw, MAX_RAW);
-	}
-	if (want_chain && (s->sample_type & PERF_SAMPLE_STACK_USER) && s->regs_user.abi &&
-	    s->stack_user_dyn_size && !kernel_ip) {
-		/* --call-graph dwarf: the kernel part from the callchain, the user
-		 * part unwound (a user callchain, if any, is the ip alone) */
-		size_t k = 0;
-		while (k < n && l->raw[k].kernel)
-			k++;
-		size_t u = dwarf_frames(l, s, pid, l->raw + k, MAX_RAW - k);
-		if (u)
-			n = k + u;
-	} else if (want_chain && (s->sample_type & PERF_SAMPLE_STACK_USER) && s->regs_user.abi &&
-		   s->stack_user_dyn_size) {
-		/* a kernel sample of a DWARF recording: the kernel chain, then the
-		 * user stack from the registers at the syscall */
-		size_t k = 0;
-		while (k < n && l->raw[k].kernel)
-			k++;
-		size_t u = dwarf_frames(l, s, pid, l->raw + k, MAX_RAW - k);
-		if (u)
-			n = k + u;
+	struct pmaps *pm = proc(l, pid, false);
+	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0};
+	int dwarf;
+	struct perfev_unwind_stats before = {0}, after = {0};
+	if (l->unw)
+		perfev_unwinder_stats(l->unw, &before);
+	size_t n = pv_sample_frames(&l->unw, s, pid, &um, !l->o->no_callchain, l->raw, MAX_RAW, &dwarf);
+	if (dwarf >= 0 && l->info) {
+		if (l->unw)
+			perfev_unwinder_stats(l->unw, &after);
+		l->info->dwarf_samples++;
+		l->info->dwarf_to_root += after.to_root - before.to_root;
 	}
 	if (n == 0) {
 		l->raw[0] = (struct perfev_frame){.ip = s->ip, .kernel = kernel_ip};
@@ -498,6 +459,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		pv_error(ENOMEM, "profile_load: out of memory");
 		goto out;
 	}
+	perfev_session_add_build_ids(l.sess, l.pd); /* maps recorded without build-ids get them */
 	if (o.filter && perfev_profile_set_filter(l.p, o.filter) < 0)
 		goto out;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};

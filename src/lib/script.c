@@ -1,6 +1,7 @@
 /* script.c — perf script's sample lines (see perfev/script.h). */
 #define _GNU_SOURCE
 #include "script_int.h"
+#include "unwind_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,39 +130,17 @@ static void add_buildid_name(struct pv_script *s, const char *name)
 		pv_buf_add(&s->bid_names, name, strlen(name) + 1);
 }
 
-/* The BUILD_ID feature: records back to back. */
+/* The files the BUILD_ID feature names (perf shows them by their build-id path). */
+static int add_buildid_entry(void *ctx, int32_t pid, uint16_t cpumode, const char *name,
+			     const uint8_t *id, size_t len)
+{
+	add_buildid_name(ctx, name);
+	return 0;
+}
+
 static void load_buildids(struct pv_script *s)
 {
-	size_t size;
-	const uint8_t *p = perfev_perfdata_has_feature(s->pd, PERFEV_FEAT_BUILD_ID)
-				   ? perfev_perfdata_feature(s->pd, PERFEV_FEAT_BUILD_ID, &size)
-				   : NULL;
-	struct perfev_decoder *dec = perfev_decoder_new();
-	if (!p || !dec) {
-		perfev_decoder_free(dec);
-		return;
-	}
-	perfev_decoder_set_swap(dec, perfev_perfdata_is_swapped(s->pd));
-	struct perfev_record r;
-	uint8_t rec[65536];
-	for (size_t off = 0; off + 8 <= size;) {
-		/* entries of the table need not carry a type (old perf left it 0) */
-		uint16_t sz;
-		memcpy(&sz, p + off + 6, 2);
-		if (perfev_perfdata_is_swapped(s->pd))
-			sz = (uint16_t)(sz >> 8 | sz << 8);
-		if (sz < 8 || sz > size - off)
-			break;
-		memcpy(rec, p + off, sz);
-		uint32_t type = PERFEV_RECORD_HEADER_BUILD_ID;
-		if (perfev_perfdata_is_swapped(s->pd))
-			type = __builtin_bswap32(type);
-		memcpy(rec, &type, 4);
-		if (perfev_decoder_decode(dec, rec, sz, &r) > 0)
-			add_buildid_name(s, r.u.build_id.filename);
-		off += sz;
-	}
-	perfev_decoder_free(dec);
+	perfev_perfdata_build_ids(s->pd, add_buildid_entry, s);
 }
 
 static const char *dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
@@ -223,6 +202,65 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	}
 }
 
+static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp, uint8_t cpumode, uint64_t ip);
+
+/* One callchain entry: its line, or for a DWARF-unwound frame (unwound)
+ * with inlined functions at ip one line per function, innermost first, as
+ * perf 6.1's unwind_entry/append_inlines make them (its frame-pointer
+ * callchains get no inline frames): a function other than the ELF symbol
+ * is "name+off (inlined)" (no dso). */
+static void print_chain_entry(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode,
+			      uint64_t ip, bool unwound)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	uint64_t shown = chain_addr(s, smp, cpumode, ip);
+	perfev_script_resolve_fn ri = s->o->size >= offsetof(struct perfev_script_opts, resolve_inline) +
+							 sizeof(perfev_script_resolve_fn)
+					      ? s->o->resolve_inline
+					      : NULL;
+	struct perfev_location loc = {0};
+	const struct perfev_map *map = NULL;
+	if (unwound && ri && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
+		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
+		if (!map || ri(s->o->resolve_ctx, s->session, r, cpumode, ip, map, &loc) < 0 || !loc.symbol)
+			loc.nr_lines = 0;
+	}
+	bool inl = false;
+	for (size_t i = 0; i < loc.nr_lines; i++)
+		if (loc.lines[i].function && strcmp(loc.lines[i].function, loc.symbol))
+			inl = true;
+	if (!inl) {
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, shown, 16, 16, false, ' ');
+		print_sym(s, r, f, cpumode, ip);
+		pv_buf_putc(&s->line, '\n');
+		return;
+	}
+	char kbuf[256];
+	const char *dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+	for (size_t i = 0; i < loc.nr_lines; i++) {
+		const struct perfev_source_line *l = &loc.lines[i];
+		const char *fn = l->function ? l->function : "??";
+		bool own = !strcmp(fn, loc.symbol);
+		pv_buf_putc(&s->line, '\t');
+		put_num(s, shown, 16, 16, false, ' ');
+		if (f & F_SYM) {
+			P(" %s", fn);
+			if ((f & F_SYMOFF) && loc.symoff)
+				P("+0x%llx", (unsigned long long)loc.symoff);
+		}
+		if ((f & F_DSO) && own)
+			P(" (%s)", dso ? dso : "[unknown]");
+		if ((f & F_SRCLINE) && l->file) {
+			const char *slash = strrchr(l->file, '/');
+			P("\n  %s:%u", slash ? slash + 1 : l->file, l->line);
+		}
+		if (!own)
+			P(" (inlined)");
+		pv_buf_putc(&s->line, '\n');
+	}
+}
+
 /* perf prints a callchain entry relative to its map (ip - start + pgoff)
  * when a map holds it, except for maps it treats as identity (anonymous
  * memory, heap, stack, SysV shm). */
@@ -240,12 +278,51 @@ static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp,
 	return ip - m->start + m->pgoff;
 }
 
+/* The sample's process maps for the unwinder, one address at a time. */
+struct unwind_ctx {
+	struct pv_script *s;
+	const struct perfev_sample *smp;
+};
+
+static const struct perfev_map *unwind_find_map(void *ctx, uint64_t addr)
+{
+	struct unwind_ctx *c = ctx;
+	return perfev_session_find_map(c->s->session, c->smp->pid, c->smp->tid, PERF_RECORD_MISC_USER, addr,
+				       c->smp->time);
+}
+
+/* A --call-graph dwarf sample (REGS_USER + STACK_USER) unwound as perf
+ * script shows it: the callchain's kernel part, then the user frames, a
+ * return address shown (and named) as the call's last byte (ip - 1), as
+ * perf's unwinders do. false if it could not be unwound. */
+static bool print_unwound(struct pv_script *s, const struct perfev_record *r, uint32_t f)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	if (!(smp->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi || !smp->stack_user_dyn_size)
+		return false;
+	struct unwind_ctx c = {s, smp};
+	struct pv_unwind_maps m = {.find_map = unwind_find_map, .ctx = &c};
+	struct perfev_frame fr[MAX_STACK];
+	int dwarf;
+	size_t n = pv_sample_frames(&s->unw, smp, (int32_t)smp->pid, &m, true, fr, MAX_STACK, &dwarf);
+	if (dwarf <= 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t cpumode = fr[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		uint64_t ip = fr[i].ip - (!fr[i].kernel && fr[i].return_addr);
+		print_chain_entry(s, r, f, cpumode, ip, true);
+	}
+	return true;
+}
+
 /* The callchain as perf's sample__fprintf_callchain prints it; false if it has no entries. */
 static void print_callchain(struct pv_script *s, const struct perfev_record *r, uint32_t f)
 {
 	const struct perfev_sample *smp = &r->u.sample;
 	uint8_t cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	unsigned n = 0;
+	if (print_unwound(s, r, f))
+		return;
 	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
 		uint64_t ip = smp->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -260,10 +337,7 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 			continue;
 		}
 		n++;
-		pv_buf_putc(&s->line, '\t');
-		put_num(s, chain_addr(s, smp, cpumode, ip), 16, 16, false, ' ');
-		print_sym(s, r, f, cpumode, ip);
-		pv_buf_putc(&s->line, '\n');
+		print_chain_entry(s, r, f, cpumode, ip, false);
 	}
 }
 
@@ -312,7 +386,8 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		return;
 	const struct perfev_sample *smp = &r->u.sample;
 	uint64_t period = (smp->sample_type & PERF_SAMPLE_PERIOD) ? smp->period : a->sample_period;
-	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+		     ((smp->sample_type & PERF_SAMPLE_STACK_USER) && (smp->sample_type & PERF_SAMPLE_REGS_USER));
 	pv_buf_reset(&s->line);
 	pv_script_start(s, r, f, smp->pid, smp->tid, smp->time, smp->cpu, (f & F_IP) && chain);
 	if (f & F_PERIOD) {
@@ -435,6 +510,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 				s->fields[t] |= F_SYM;
 		}
 	}
+	if (r->type == PERF_RECORD_COMM && (r->misc & PERF_RECORD_MISC_COMM_EXEC) && s->unw)
+		perfev_unwinder_forget(s->unw, (int)r->u.comm.pid); /* a new image: its cached ELF files go */
 	if (r->type < PERFEV_RECORD_HEADER_ATTR && perfev_session_process(s->session, r) < 0) {
 		s->err = -ENOMEM;
 		return -ENOMEM;
@@ -469,11 +546,13 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	perfev_session_add_build_ids(s.session, pd);
 	if (!perfev_perfdata_is_pipe(pd))
 		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
+	perfev_unwinder_free(s.unw);
 	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);

@@ -33,6 +33,7 @@ struct pv_script {
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
 	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
 	bool tp_loaded;
+	struct perfev_unwinder *unw; /* --call-graph dwarf samples (script_unwind) */
 	int err;
 };
 

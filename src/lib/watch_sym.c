@@ -1,11 +1,14 @@
 /*
- * watch_sym.c — the watcher's addresses in words: which map, which ELF
- * symbol (.symtab, else .dynsym), and, on x86, which instruction made the
- * access that trapped at the next one (capstone disassembles the symbol from
- * its start up to the trap IP).
+ * watch_sym.c — the watcher's addresses in words: which map, which symbol
+ * (the library's symbolizer: .symtab, separate debug files, MiniDebugInfo,
+ * so libc-internal frames are named too), a variable's address by name
+ * (.symtab, else .dynsym: data symbols, which the symbolizer does not keep)
+ * and, on x86, which instruction made the access that trapped at the next
+ * one (capstone disassembles the symbol from its start up to the trap IP).
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "perfev/symbols.h"
 #include "elf_sym_int.h"
 #include "watch_int.h"
 
@@ -41,6 +44,7 @@ struct wmap {
 };
 
 struct pv_wsym {
+	struct perfev_symbolizer *symbolizer;
 	struct wmap *maps;
 	size_t nr_maps, cap_maps;
 	struct elf_file **files;
@@ -50,8 +54,10 @@ struct pv_wsym {
 struct pv_wsym *pv_wsym_new(void)
 {
 	struct pv_wsym *s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s || !(s->symbolizer = perfev_symbolizer_new(NULL))) {
+		free(s);
 		return pv_error_null(ENOMEM, "out of memory");
+	}
 	return s;
 }
 
@@ -70,6 +76,7 @@ void pv_wsym_free(struct pv_wsym *s)
 	}
 	free(s->files);
 	free(s->maps);
+	perfev_symbolizer_free(s->symbolizer);
 	free(s);
 }
 
@@ -149,16 +156,6 @@ static void load(struct elf_file *f)
 	close(fd);
 }
 
-static bool off_to_vaddr(const struct elf_file *f, uint64_t off, uint64_t *vaddr)
-{
-	for (size_t i = 0; i < f->nr_segs; i++)
-		if (off >= f->segs[i].offset && off < f->segs[i].offset + f->segs[i].filesz) {
-			*vaddr = off - f->segs[i].offset + f->segs[i].vaddr;
-			return true;
-		}
-	return false;
-}
-
 static bool vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t *off)
 {
 	for (size_t i = 0; i < f->nr_segs; i++)
@@ -169,24 +166,6 @@ static bool vaddr_to_off(const struct elf_file *f, uint64_t vaddr, uint64_t *off
 	return false;
 }
 
-static const struct esym *sym_at(const struct elf_file *f, uint64_t vaddr)
-{
-	const struct esym *best = NULL;
-	size_t lo = 0, hi = f->nr_syms;
-	while (lo < hi) { /* the last symbol starting at or before vaddr */
-		size_t mid = (lo + hi) / 2;
-		if (f->syms[mid].addr <= vaddr) {
-			best = &f->syms[mid];
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	if (best && best->size && vaddr >= best->addr + best->size)
-		return NULL;
-	return best;
-}
-
 static const struct wmap *map_of(const struct pv_wsym *s, uint64_t ip)
 {
 	for (size_t i = s->nr_maps; i-- > 0;)
@@ -195,7 +174,7 @@ static const struct wmap *map_of(const struct pv_wsym *s, uint64_t ip)
 	return NULL;
 }
 
-void pv_wsym_resolve(struct pv_wsym *s, uint64_t ip, struct pv_wloc *out)
+void pv_wsym_resolve(struct pv_wsym *s, int pid, uint64_t ip, struct pv_wloc *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->dso = "[unknown]";
@@ -204,18 +183,16 @@ void pv_wsym_resolve(struct pv_wsym *s, uint64_t ip, struct pv_wloc *out)
 	if (!m)
 		return;
 	out->dso = m->file->path;
-	if (!m->file->loaded)
-		load(m->file);
-	uint64_t vaddr;
-	if (!m->file->ok || !off_to_vaddr(m->file, ip - m->start + m->pgoff, &vaddr))
+	struct perfev_map map = {.start = m->start, .end = m->end, .pgoff = m->pgoff, .path = m->file->path};
+	struct perfev_location loc;
+	if (perfev_symbolizer_resolve(s->symbolizer, pid, &map, ip, 0, &loc) < 0 || !loc.map)
 		return;
-	out->rel = vaddr;
-	out->bias = ip - vaddr;
-	const struct esym *sym = sym_at(m->file, vaddr);
-	if (sym) {
-		out->symbol = sym->name;
-		out->symoff = vaddr - sym->addr;
-		out->sym_vaddr = sym->addr;
+	out->rel = loc.rel_ip;
+	out->bias = ip - loc.rel_ip;
+	if (loc.symbol) {
+		out->symbol = loc.symbol;
+		out->symoff = loc.symoff;
+		out->sym_vaddr = loc.rel_ip - loc.symoff;
 	}
 }
 
@@ -254,12 +231,12 @@ int pv_wsym_bias(struct pv_wsym *s, const char *path, uint64_t *bias)
 	return pv_error(ENOENT, "%s is not mapped at file offset 0", path);
 }
 
-int pv_wsym_insn_before(struct pv_wsym *s, uint64_t ip, uint64_t *insn)
+int pv_wsym_insn_before(struct pv_wsym *s, int pid, uint64_t ip, uint64_t *insn)
 {
 	*insn = ip;
 #if defined(__x86_64__)
 	struct pv_wloc loc;
-	pv_wsym_resolve(s, ip, &loc);
+	pv_wsym_resolve(s, pid, ip, &loc);
 	const struct wmap *m = map_of(s, ip);
 	uint64_t off;
 	if (!loc.symbol || !loc.symoff || loc.symoff > 1 << 20 || !m ||
@@ -293,6 +270,7 @@ int pv_wsym_insn_before(struct pv_wsym *s, uint64_t ip, uint64_t *insn)
 	return r;
 #else
 	(void)s;
+	(void)pid;
 	return -ENOENT; /* arm64 reports the accessing instruction itself */
 #endif
 }

@@ -207,10 +207,10 @@ PERFEV_API struct perfev_watcher *perfev_watcher_new(const struct perfev_watcher
 PERFEV_API uint64_t perfev_watcher_addr(const struct perfev_watcher *w) { return w->addr; }
 PERFEV_API size_t perfev_watcher_len(const struct perfev_watcher *w) { return w->len; }
 
-static void frame_of(struct perfev_watcher *w, uint64_t ip, struct perfev_watch_frame *f)
+static void frame_of(struct perfev_watcher *w, int pid, uint64_t ip, struct perfev_watch_frame *f)
 {
 	struct pv_wloc loc;
-	pv_wsym_resolve(w->sym, ip, &loc);
+	pv_wsym_resolve(w->sym, pid, ip, &loc);
 	*f = (struct perfev_watch_frame){ip, loc.symbol, loc.symoff, loc.dso, loc.rel};
 }
 
@@ -227,8 +227,8 @@ static void on_sample(struct perfev_watcher *w, const struct perfev_sample *s)
 	/* data breakpoints trap after the access; an execute breakpoint faults
 	 * before its instruction, so the IP is the instruction itself */
 	if (w->type != PERFEV_WATCH_X)
-		pv_wsym_insn_before(w->sym, s->ip, &insn);
-	frame_of(w, insn, &a.insn);
+		pv_wsym_insn_before(w->sym, (int)s->pid, s->ip, &insn);
+	frame_of(w, (int)s->pid, insn, &a.insn);
 	size_t n = 0;
 	if (pv_grow(&w->frames, &w->cap_frames, s->callchain_nr + 1, sizeof(*w->frames)) == 0) {
 		for (uint64_t i = 0; i < s->callchain_nr; i++) {
@@ -237,7 +237,7 @@ static void on_sample(struct perfev_watcher *w, const struct perfev_sample *s)
 				continue; /* PERF_CONTEXT_USER and the other markers */
 			if (n == 0 && ip == s->ip)
 				ip = insn; /* the innermost frame is the access itself */
-			frame_of(w, ip, &w->frames[n++]);
+			frame_of(w, (int)s->pid, ip, &w->frames[n++]);
 		}
 		if (!n)
 			w->frames[n++] = a.insn;

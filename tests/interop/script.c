@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SHARDS 8
 
@@ -148,4 +149,41 @@ Test(interop_script, side_band_lines)
 	cr_assert_str_eq(o.out, p.out);
 	run_result_free(&p);
 	run_result_free(&o);
+}
+
+/* perf record --call-graph dwarf: perf script unwinds each sample's copied
+ * user stack; perfev script must print the same frames, symbols, offsets
+ * and DSOs (inlined functions as perf shows them), line for line. */
+static void compare_dwarf(const char *name, const char *cmd)
+{
+	require_perf_tool();
+	require_root();
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s.data", test_tmpdir(), name);
+	struct run_result r = run_cmd("perf record -q -e cpu-clock -c 2000000 --call-graph dwarf -o '%s' -- %s",
+				      path, cmd);
+	/* deep's exit status is its result's low bit: the file tells */
+	if (r.status != 0 && access(path, R_OK) != 0)
+		cr_skip_test("perf record --call-graph dwarf cannot record here: %s", r.err);
+	run_result_free(&r);
+	cr_assert(compare_script(path, NULL));
+	compare_script(path, "comm,tid,ip,sym,dso");
+	/* the frames really are unwound: main is reached below the leaf */
+	struct run_result o = run_cmd("'%s' script -i '%s' -F ip,sym | grep -c ' main'", PERFEV_BIN, path);
+	cr_assert_gt(atoi(o.out), 0, "no sample of %s unwound to main", name);
+	run_result_free(&o);
+}
+
+Test(interop_script, dwarf_unwind_deep)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "'%s' 0.3 30", WORKLOAD("deep"));
+	compare_dwarf("dwarf_deep", cmd);
+}
+
+Test(interop_script, dwarf_unwind_calls)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "'%s' 30", WORKLOAD("calls"));
+	compare_dwarf("dwarf_calls", cmd);
 }

@@ -143,3 +143,28 @@ Test(live_watch, command_execute_and_rw)
 	cr_assert(strstr(r.out, "11 accesses to 0x"), "%s", r.out);
 	run_result_free(&r);
 }
+
+/* Frames inside libc are named through the symbolizer (libc's .symtab is
+ * stripped: its local functions are only in the separate debug file), not
+ * left [unknown] as a .symtab/.dynsym-only lookup leaves them. */
+Test(live_watch, libc_internal_frames_are_named)
+{
+	require_root();
+	struct run_result d = run_cmd("f=$(readelf -n $(ldd %s | awk '/libc.so/{print $3}') | "
+				      "awk '/Build ID/{print substr($3,1,2)\"/\"substr($3,3)}'); "
+				      "test -r /usr/lib/debug/.build-id/$f.debug", WORKLOAD("calls_n"));
+	bool dbg = d.status == 0;
+	run_result_free(&d);
+	if (!dbg)
+		cr_skip_test("libc's debug file is not installed (libc6-dbg): its local symbols are unknown");
+	struct run_result r = run_cmd("%s watch -w watched -- %s writes 3", PERFEV_BIN, WORKLOAD("calls_n"));
+	if (r.status != 0 && strstr(r.err, "breakpoint"))
+		cr_skip_test("no hardware breakpoints: %s", r.err);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	size_t named = 0;
+	for (const char *p = r.out; (p = strstr(p, " __libc_start_call_main+0x")); p++)
+		named++;
+	cr_assert_eq(named, 3, "main's caller in libc is not named in every chain:\n%s", r.out);
+	cr_assert_null(strstr(r.out, "[unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)"), "%s", r.out);
+	run_result_free(&r);
+}
