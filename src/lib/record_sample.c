@@ -229,7 +229,10 @@ void pv_encode_sample(struct pv_wr *w, const struct perfev_attr *a, const struct
 	if (t & PERF_SAMPLE_AUX) {
 		wr_u64(w, s->aux_size);
 		wr_bytes(w, s->aux, s->aux_size);
-		wr_pad8(w);
+		/* padding after the data itself, as the decoder skips it (the same
+		 * as wr_pad8 unless an earlier field, such as a malformed stack
+		 * size, left the record unaligned) */
+		wr_zero(w, (8 - (s->aux_size & 7)) & 7);
 	}
 }
 

@@ -110,9 +110,10 @@ Test(live_trace, follows_a_process_until_it_ends)
 {
 	require_root();
 	require_tracefs();
-	/* a shell that sleeps, then runs the workload's syscalls in itself */
+	/* a shell that sleeps, then runs the workload's syscalls in itself;
+	 * attached 0.2 s after it starts, as dash calls getppid() once at start-up */
 	struct run_result r = run_cmd(
-		"sh -c 'sleep 0.3; exec %s syscalls 25' & p=$!; %s trace -s -p $p -o /dev/stdout",
+		"sh -c 'sleep 1; exec %s syscalls 25' & p=$!; sleep 0.2; %s trace -s -p $p -o /dev/stdout",
 		WORKLOAD("calls_n"), PERFEV_BIN);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "Summary of events"), "%s", r.out);
