@@ -17,6 +17,7 @@ PKGS=(
   qemu-user gcc-aarch64-linux-gnu   # arm64 self-monitoring tests
   libc6-dev-arm64-cross             # headers and crt files for the arm64 test program
   python3 libxml2-utils             # XML/JSON validation of exports
+  nodejs time                       # the flame graph script test; bench/report.sh (/usr/bin/time)
 )
 
 missing=()

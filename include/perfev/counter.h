@@ -73,7 +73,9 @@ PERFEV_API int perfev_child_start(struct perfev_child *child);
 PERFEV_API int perfev_child_wait(struct perfev_child *child, int *wstatus, struct rusage *ru);
 /* Like wait but returns -EAGAIN at once if the child still runs. */
 PERFEV_API int perfev_child_poll(struct perfev_child *child, int *wstatus, struct rusage *ru);
-/* Sends sig to the child (before or after start). */
+/* Sends sig to the started child. A child still held before exec is
+ * released to exit at once (status 127) without running, whatever sig:
+ * until exec it runs the caller's signal handlers and could survive sig. */
 PERFEV_API int perfev_child_kill(struct perfev_child *child, int sig);
 /* Kills (SIGKILL) and reaps a child not yet waited for, then frees. */
 PERFEV_API void perfev_child_free(struct perfev_child *child);

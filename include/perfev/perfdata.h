@@ -116,6 +116,14 @@ PERFEV_API bool perfev_perfdata_is_swapped(const struct perfev_perfdata *pd);
  * says neither (perf too falls back to the running kernel then).
  */
 PERFEV_API bool perfev_perfdata_kernel_is_running(const struct perfev_perfdata *pd);
+/* One entry of the BUILD_ID feature: pid (-1 for the kernel), cpumode
+ * (PERF_RECORD_MISC_KERNEL or _USER), the file as recorded, its build-id.
+ * Return non-zero to stop. */
+typedef int (*perfev_build_id_fn)(void *ctx, int32_t pid, uint16_t cpumode, const char *filename,
+				  const uint8_t *build_id, size_t len);
+/* Calls fn for each entry of the BUILD_ID feature; returns 0, fn's non-zero
+ * value, or -EBADMSG for a malformed section. */
+PERFEV_API int perfev_perfdata_build_ids(const struct perfev_perfdata *pd, perfev_build_id_fn fn, void *ctx);
 /* Events: attrs (host order), names (EVENT_DESC, EVENT_UPDATE or derived). */
 PERFEV_API size_t perfev_perfdata_nr_events(const struct perfev_perfdata *pd);
 PERFEV_API const struct perfev_attr *perfev_perfdata_event_attr(const struct perfev_perfdata *pd, size_t i);

@@ -36,6 +36,9 @@ struct perfev_record_opts {
 	const struct perfev_evlist *events; /* NULL: cycles, or cpu-clock where no PMU counts cycles */
 	uint64_t freq;                /* samples per second per event (default 4000) */
 	uint64_t period;              /* a fixed period instead (wins over freq when set) */
+	/* Either applies to every event whose string fixed no period; set
+	 * explicitly, either also replaces a tracepoint's default period 1
+	 * (as perf record -F/-c do). */
 	enum perfev_callgraph call_graph;
 	uint32_t dwarf_stack_size;    /* bytes of user stack per sample (default 8192) */
 	bool all_cpus;                /* -a: every CPU, every process */
@@ -54,7 +57,9 @@ struct perfev_record_opts {
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */
-	uint64_t lost;          /* samples the kernel dropped (PERF_RECORD_LOST) */
+	uint64_t lost;          /* samples the kernel dropped: the larger of the
+				 * PERF_RECORD_LOST sum and the events' own counts
+				 * (PERF_FORMAT_LOST, Linux >= 6.0) read at the end */
 	uint64_t lost_samples;  /* PERF_RECORD_LOST_SAMPLES (the PMU lost them) */
 	uint64_t throttled;     /* PERF_RECORD_THROTTLE: the kernel cut the sample rate */
 	uint64_t bytes;         /* bytes written to the output */

@@ -49,6 +49,18 @@ PERFEV_API size_t perfev_session_nr_threads(const struct perfev_session *s);
 PERFEV_API const struct perfev_map *perfev_session_find_map(struct perfev_session *s, uint32_t pid, uint32_t tid,
 							    uint8_t cpumode, uint64_t addr, uint64_t time);
 
+/*
+ * Build-ids for maps recorded without one (MMAP, MMAP2 with device and
+ * inode): a map of `path` mapped after this call carries build_id. Returns
+ * 0 or -errno.
+ */
+PERFEV_API int perfev_session_add_build_id(struct perfev_session *s, const char *path,
+					   const uint8_t *build_id, size_t len);
+/* The same for every entry of a recording's BUILD_ID feature: call it before
+ * feeding the file's records. Returns 0 or -errno. */
+struct perfev_perfdata;
+PERFEV_API int perfev_session_add_build_ids(struct perfev_session *s, const struct perfev_perfdata *pd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -192,7 +192,8 @@ static int cmd_report(int argc, char **argv)
 	if (report_parse_sort(&v, sort) < 0)
 		return 1;
 	lo.filter = filtered ? &filter : NULL;
-	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0;
+	/* pprof carries file names and line numbers, so its frames need them */
+	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0 || pprof;
 	if (firefox)
 		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
 	/* Stacks cost most of the time (DWARF unwinding above all): skip them

@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -45,6 +46,12 @@ static int resolve_flags(struct resolver *r, unsigned flags, const struct perfev
 	/* unresolved: script names the DSO from the map itself, as perf does
 	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
 	return out->symbol ? 0 : -1;
+}
+
+static bool stdin_is_fifo(void)
+{
+	struct stat st;
+	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
 static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
@@ -98,7 +105,7 @@ static int run(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("script", "unexpected argument '%s': give the file with -i FILE", argv[optind]);
 	if (!input)
-		input = isatty(0) ? "perf.data" : "-";
+		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
 	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
 		fprintf(stderr, "perfev script: %s\n", why);
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);

@@ -135,6 +135,13 @@ PERFEV_API int perfev_child_kill(struct perfev_child *c, int sig)
 {
 	if (c->reaped)
 		return pv_error(ESRCH, "the command has ended");
+	if (c->go_fd >= 0) {
+		/* held before exec, it still runs the caller's signal handlers
+		 * and would survive sig: closing `go` makes it exit instead */
+		close(c->go_fd);
+		c->go_fd = -1;
+		return 0;
+	}
 	if (kill(c->pid, sig) < 0)
 		return pv_error(errno, "kill: %s", strerror(errno));
 	return 0;

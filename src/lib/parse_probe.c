@@ -31,6 +31,7 @@ int pv_parse_probe(struct pctx *c, size_t start)
 	struct perfev_attr *ea = perfev_evsel_attr(e);
 	ea->config1 = a->config1;
 	ea->config2 = a->config2;
+	ea->sample_period = 1; /* a sample per hit, as for tracepoints (perf stat clears it) */
 	char name[300];
 	pv_probe_event_name(p, name, sizeof(name));
 	perfev_evsel_set_name(e, name);

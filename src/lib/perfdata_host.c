@@ -196,41 +196,67 @@ void pv_host_features(struct pv_buf f[PV_FEAT_WRITTEN], int argc, char *const *a
 	put_u64(&f[PERFEV_FEAT_CLOCKID], res_ns);
 }
 
-/* The kernel's entry of the BUILD_ID feature ([kernel.kallsyms]), copied
- * to id; its length, or 0 when the recording names none. */
-static size_t recorded_kernel_build_id(const struct perfev_perfdata *pd, uint8_t *id, size_t max)
+PERFEV_API int perfev_perfdata_build_ids(const struct perfev_perfdata *pd, perfev_build_id_fn fn, void *ctx)
 {
 	size_t size;
 	const uint8_t *p = perfev_perfdata_has_feature(pd, PERFEV_FEAT_BUILD_ID) ?
 				   perfev_perfdata_feature(pd, PERFEV_FEAT_BUILD_ID, &size) : NULL;
-	if (!p || perfev_perfdata_is_swapped(pd))
+	if (!p)
 		return 0;
-	/* struct build_id_event: header, pid, build_id[24], filename[] */
-	for (size_t off = 0; off + 36 <= size;) {
+	struct perfev_decoder *dec = perfev_decoder_new();
+	if (!dec)
+		return -ENOMEM;
+	bool swap = perfev_perfdata_is_swapped(pd);
+	perfev_decoder_set_swap(dec, swap);
+	uint8_t rec[65536];
+	int ret = 0;
+	for (size_t off = 0; off + 8 <= size && !ret;) {
+		/* entries need not carry a type (old perf left it 0): the decoder
+		 * is told they are build-id records */
 		struct perf_event_header h;
 		memcpy(&h, p + off, sizeof(h));
-		if (h.size < 36 || h.size > size - off)
+		uint16_t sz = swap ? __builtin_bswap16(h.size) : h.size;
+		if (sz < 8 || sz > size - off) {
+			ret = pv_error(EBADMSG, "BUILD_ID feature: an entry of %u bytes at offset %zu "
+				       "overruns the section", sz, off);
 			break;
-		const char *name = (const char *)p + off + 36;
-		size_t name_max = h.size - 36;
-		bool kernel = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-		if (kernel && strnlen(name, name_max) < name_max && !strncmp(name, "[kernel.kallsyms]", 17)) {
-			/* PERF_RECORD_MISC_BUILD_ID_SIZE: the length sits after the id */
-			size_t len = (h.misc & (1 << 15)) ? p[off + 12 + 20] : 20;
-			if (len > 20 || len > max)
-				return 0;
-			memcpy(id, p + off + 12, len);
-			return len;
 		}
-		off += h.size;
+		memcpy(rec, p + off, sz);
+		uint32_t type = PERFEV_RECORD_HEADER_BUILD_ID;
+		if (swap)
+			type = __builtin_bswap32(type);
+		memcpy(rec, &type, 4);
+		struct perfev_record r;
+		if (perfev_decoder_decode(dec, rec, sz, &r) > 0 && r.u.build_id.filename)
+			ret = fn(ctx, r.u.build_id.pid, r.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+				 r.u.build_id.filename, r.u.build_id.build_id, r.u.build_id.size);
+		off += sz;
 	}
-	return 0;
+	perfev_decoder_free(dec);
+	return ret;
+}
+
+struct kernel_id {
+	uint8_t *id;
+	size_t max, len;
+};
+
+static int kernel_entry(void *ctx, int32_t pid, uint16_t cpumode, const char *name,
+			const uint8_t *id, size_t len)
+{
+	struct kernel_id *k = ctx;
+	if (cpumode != PERF_RECORD_MISC_KERNEL || strncmp(name, "[kernel.kallsyms]", 17) || len > k->max)
+		return 0;
+	memcpy(k->id, id, len);
+	k->len = len;
+	return 1;
 }
 
 PERFEV_API bool perfev_perfdata_kernel_is_running(const struct perfev_perfdata *pd)
 {
 	uint8_t rec[20], run[64];
-	size_t n = recorded_kernel_build_id(pd, rec, sizeof(rec));
+	struct kernel_id k = {rec, sizeof(rec), 0};
+	size_t n = perfev_perfdata_build_ids(pd, kernel_entry, &k) > 0 ? k.len : 0;
 	if (n) {
 		int m = rec_kernel_build_id(run, sizeof(run));
 		return m == (int)n && !memcmp(rec, run, n);

@@ -552,12 +552,66 @@ static int cmp_queued(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static inline bool queued_before(const struct pv_queued *x, const struct pv_queued *y)
+{
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+/*
+ * Sorts the queue by (time, seq). A round holds each CPU's buffer in time
+ * order, one after another: a natural merge sort (merging the sorted runs
+ * it finds) costs O(n log runs) there instead of qsort's O(n log n); the
+ * order is total, so the result is qsort's.
+ */
+static void sort_queue(struct pv_queued *q, size_t n)
+{
+	size_t i = 1;
+	while (i < n && !queued_before(&q[i], &q[i - 1]))
+		i++;
+	if (i >= n)
+		return;
+	struct pv_queued *tmp = malloc(n * sizeof(*q));
+	if (!tmp) {
+		qsort(q, n, sizeof(*q), cmp_queued);
+		return;
+	}
+	struct pv_queued *src = q, *dst = tmp;
+	for (;;) {
+		size_t runs = 0;
+		for (size_t a = 0; a < n;) {
+			size_t b = a + 1;
+			while (b < n && !queued_before(&src[b], &src[b - 1]))
+				b++;
+			size_t c = b < n ? b + 1 : b;
+			while (c < n && !queued_before(&src[c], &src[c - 1]))
+				c++;
+			size_t x = a, y = b, k = a;
+			while (x < b && y < c)
+				dst[k++] = queued_before(&src[y], &src[x]) ? src[y++] : src[x++];
+			while (x < b)
+				dst[k++] = src[x++];
+			while (y < c)
+				dst[k++] = src[y++];
+			runs++;
+			a = c;
+		}
+		struct pv_queued *t = src;
+		src = dst;
+		dst = t;
+		if (runs == 1)
+			break;
+	}
+	if (src != q)
+		memcpy(q, src, n * sizeof(*q));
+	free(tmp);
+}
+
 /* Delivers queued records with time <= limit, in time order. */
 static int flush_queue(struct perfev_perfdata *pd, uint64_t limit)
 {
 	if (!pd->nq)
 		return 0;
-	qsort(pd->q, pd->nq, sizeof(*pd->q), cmp_queued);
+	sort_queue(pd->q, pd->nq);
 	size_t i = 0;
 	int ret = 0;
 	for (; i < pd->nq && pd->q[i].time <= limit; i++) {
@@ -615,7 +669,7 @@ static int queue_record(struct perfev_perfdata *pd, const uint8_t *b, size_t len
 		pd->max_time = time;
 	if (pd->own_len > (256u << 20) || pd->nq > (16u << 20)) {
 		/* too much waiting for a round: deliver the older half, as perf does */
-		qsort(pd->q, pd->nq, sizeof(*pd->q), cmp_queued);
+		sort_queue(pd->q, pd->nq);
 		uint64_t mid = pd->q[pd->nq / 2].time;
 		pd->stats.nr_unordered++;
 		return flush_queue(pd, mid);

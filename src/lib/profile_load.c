@@ -459,6 +459,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		pv_error(ENOMEM, "profile_load: out of memory");
 		goto out;
 	}
+	perfev_session_add_build_ids(l.sess, l.pd); /* maps recorded without build-ids get them */
 	if (o.filter && perfev_profile_set_filter(l.p, o.filter) < 0)
 		goto out;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};

@@ -102,6 +102,7 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
 	r->opts.size = sizeof(r->opts);
 	r->wake[0] = r->wake[1] = r->pidfd = -1;
 	int e;
+	r->rate_given = r->opts.freq || r->opts.period;
 	if (!r->opts.freq && !r->opts.period)
 		r->opts.freq = 4000;
 	if (r->opts.mmap_pages && (r->opts.mmap_pages & (r->opts.mmap_pages - 1))) {

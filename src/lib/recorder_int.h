@@ -47,6 +47,7 @@ struct perfev_recorder {
 	const struct perfev_evlist *events;
 	struct perfev_attr *attrs;    /* per event: the attr as opened */
 	size_t nevents;
+	char **names;                 /* per event: the name perf gives a user-only fallback, or NULL */
 	int *cpus;                    /* one ring per CPU */
 	size_t ncpus;
 	pid_t *tids;                  /* {-1} for system-wide */
@@ -65,6 +66,7 @@ struct perfev_recorder {
 	unsigned char *out_buf;       /* records waiting to be written */
 	size_t out_len;
 	bool pipe_mode;
+	bool rate_given;              /* opts gave freq or period (they replace a tracepoint's period 1) */
 	struct perfev_record_stats stats;
 	struct rec_scan *scan;        /* recorder_scan.c */
 	struct perfev_decoder *dec;   /* side-band records, decoded for the scan */
@@ -76,6 +78,11 @@ struct perfev_recorder {
 int rec_open_events(struct perfev_recorder *r);
 void rec_close_events(struct perfev_recorder *r);
 int rec_enable(struct perfev_recorder *r, bool on);
+/* The event's name for the file: "cpu-clock:u" after a user-space-only fallback. */
+const char *rec_event_name(const struct perfev_recorder *r, size_t ev);
+/* The samples the kernel dropped, summed over every event fd (PERF_FORMAT_LOST;
+ * 0 on kernels without it). */
+uint64_t rec_read_lost(struct perfev_recorder *r);
 /* recorder_child.c: the command (perfev_child), and knowing when it ends. */
 int rec_child_fork(struct perfev_recorder *r);
 int rec_child_start(struct perfev_recorder *r);

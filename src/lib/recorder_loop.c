@@ -122,6 +122,11 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 		return e;
 	if (wrote && (e = rec_out_round(r)) < 0)
 		return e;
+	/* The LOST records miss drops the kernel had no room to report yet
+	 * (the run's tail); the events' own counts do not. */
+	uint64_t read_lost = rec_read_lost(r);
+	if (read_lost > r->stats.lost)
+		r->stats.lost = read_lost;
 	if (r->child_pid > 0)
 		rec_child_reap(r, !done, true); /* stopped by a signal: end the command too */
 	return rec_out_end(r);

@@ -30,7 +30,10 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
 	if (a->type == PERF_TYPE_TRACEPOINT) /* perf's tracepoint attrs: the fields ride along */
 		a->sample_type |= PERF_SAMPLE_RAW;
-	if (!a->sample_period) { /* the event string did not fix one */
+	/* A tracepoint's period 1 is the parser's default (no term sets it):
+	 * an explicit -F or -c replaces it, as in perf record. */
+	bool tp_default = a->type == PERF_TYPE_TRACEPOINT && !a->freq && a->sample_period == 1;
+	if (!a->sample_period || (tp_default && r->rate_given)) { /* the event string did not fix one */
 		if (o->period) {
 			a->freq = 0;
 			a->sample_period = o->period;
@@ -47,7 +50,9 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->sample_stack_user = o->dwarf_stack_size ? o->dwarf_stack_size : 8192;
 		a->exclude_callchain_user = 1; /* the stack copy replaces it */
 	}
-	a->read_format = PERF_FORMAT_ID;
+	/* LOST: the kernel's own count of samples that found no room, read at
+	 * the end (its LOST records come only once it next has room). */
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->disabled = 1;
 	bool system_wide = r->tids[0] == -1;
@@ -69,16 +74,46 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->size = 0;
 }
 
+/* perf's name for an event it fell back to user space for (evsel__fallback):
+ * "cpu-clock" becomes "cpu-clock:u"; a name that already has a ':' or '/'
+ * ("cpu-clock:p", "cpu/cpu-clock/") only gains the "u". */
+static int user_only_name(struct perfev_recorder *r, size_t ev)
+{
+	const char *name = perfev_evsel_name(perfev_evlist_at(r->events, ev));
+	const char *sep = strpbrk(name, ":/") ? "" : ":";
+	size_t n = strlen(name) + 3;
+	if (!(r->names[ev] = malloc(n)))
+		return pv_error(ENOMEM, "out of memory");
+	snprintf(r->names[ev], n, "%s%su", name, sep);
+	return 0;
+}
+
+const char *rec_event_name(const struct perfev_recorder *r, size_t ev)
+{
+	if (r->names && r->names[ev])
+		return r->names[ev];
+	return perfev_evsel_name(perfev_evlist_at(r->events, ev));
+}
+
 static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, int group_fd)
 {
 	struct perfev_attr *a = &r->attrs[ev];
 	int fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
-	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel) {
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		/* kernels before 6.0 do not know PERF_FORMAT_LOST: LOST records only */
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
+	}
+	if ((fd == -EACCES || fd == -EPERM) && !a->exclude_kernel && !a->exclude_user) {
 		/* perf_event_paranoid forbids the kernel: sample user space only, like perf. */
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
 		fd = perfev_open(a, r->tids[t], r->cpus[c], group_fd, 0);
 		r->stats.user_only = fd >= 0;
+		if (fd >= 0 && !r->names[ev] && user_only_name(r, ev) < 0) {
+			close(fd);
+			return -ENOMEM;
+		}
 	}
 	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
 		return -ESRCH; /* the thread exited meanwhile: skip it */
@@ -93,7 +128,8 @@ int rec_open_events(struct perfev_recorder *r)
 	r->fds = malloc(nev * r->ncpus * r->ntids * sizeof(*r->fds));
 	r->ids = calloc(nev, sizeof(*r->ids));
 	r->rings = calloc(r->ncpus, sizeof(*r->rings));
-	if (!r->attrs || !r->fds || !r->ids || !r->rings)
+	r->names = calloc(nev, sizeof(*r->names));
+	if (!r->attrs || !r->fds || !r->ids || !r->rings || !r->names)
 		return pv_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < nev * r->ncpus * r->ntids; i++)
 		r->fds[i] = -1;
@@ -160,6 +196,22 @@ int rec_enable(struct perfev_recorder *r, bool on)
 	return 0;
 }
 
+uint64_t rec_read_lost(struct perfev_recorder *r)
+{
+	uint64_t total = 0;
+	for (size_t ev = 0; ev < r->nevents; ev++) {
+		if (!(r->attrs[ev].read_format & PERF_FORMAT_LOST))
+			continue;
+		for (size_t i = 0; i < r->ncpus * r->ntids; i++) {
+			int fd = r->fds[ev * r->ncpus * r->ntids + i];
+			uint64_t v[3]; /* value, id, lost */
+			if (fd >= 0 && read(fd, v, sizeof(v)) == (ssize_t)sizeof(v))
+				total += v[2];
+		}
+	}
+	return total;
+}
+
 void rec_close_events(struct perfev_recorder *r)
 {
 	if (r->rings)
@@ -180,6 +232,11 @@ void rec_close_events(struct perfev_recorder *r)
 			free(r->ids[ev]);
 	free(r->ids);
 	r->ids = NULL;
+	if (r->names)
+		for (size_t ev = 0; ev < r->nevents; ev++)
+			free(r->names[ev]);
+	free(r->names);
+	r->names = NULL;
 	free(r->attrs);
 	r->attrs = NULL;
 	perfev_decoder_free(r->dec);

@@ -31,7 +31,7 @@ int rec_out_open(struct perfev_recorder *r)
 	}
 	for (size_t i = 0; i < r->nevents; i++) {
 		ev[i].attr = &r->attrs[i];
-		ev[i].name = perfev_evsel_name(perfev_evlist_at(r->events, i));
+		ev[i].name = rec_event_name(r, i);
 		ev[i].ids = r->ids[i];
 		ev[i].nr_ids = r->ncpus * r->ntids;
 	}

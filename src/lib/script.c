@@ -145,39 +145,17 @@ static void add_buildid_name(struct pv_script *s, const char *name)
 		pv_buf_add(&s->bid_names, name, strlen(name) + 1);
 }
 
-/* The BUILD_ID feature: records back to back. */
+/* The files the BUILD_ID feature names (perf shows them by their build-id path). */
+static int add_buildid_entry(void *ctx, int32_t pid, uint16_t cpumode, const char *name,
+			     const uint8_t *id, size_t len)
+{
+	add_buildid_name(ctx, name);
+	return 0;
+}
+
 static void load_buildids(struct pv_script *s)
 {
-	size_t size;
-	const uint8_t *p = perfev_perfdata_has_feature(s->pd, PERFEV_FEAT_BUILD_ID)
-				   ? perfev_perfdata_feature(s->pd, PERFEV_FEAT_BUILD_ID, &size)
-				   : NULL;
-	struct perfev_decoder *dec = perfev_decoder_new();
-	if (!p || !dec) {
-		perfev_decoder_free(dec);
-		return;
-	}
-	perfev_decoder_set_swap(dec, perfev_perfdata_is_swapped(s->pd));
-	struct perfev_record r;
-	uint8_t rec[65536];
-	for (size_t off = 0; off + 8 <= size;) {
-		/* entries of the table need not carry a type (old perf left it 0) */
-		uint16_t sz;
-		memcpy(&sz, p + off + 6, 2);
-		if (perfev_perfdata_is_swapped(s->pd))
-			sz = (uint16_t)(sz >> 8 | sz << 8);
-		if (sz < 8 || sz > size - off)
-			break;
-		memcpy(rec, p + off, sz);
-		uint32_t type = PERFEV_RECORD_HEADER_BUILD_ID;
-		if (perfev_perfdata_is_swapped(s->pd))
-			type = __builtin_bswap32(type);
-		memcpy(rec, &type, 4);
-		if (perfev_decoder_decode(dec, rec, sz, &r) > 0)
-			add_buildid_name(s, r.u.build_id.filename);
-		off += sz;
-	}
-	perfev_decoder_free(dec);
+	perfev_perfdata_build_ids(s->pd, add_buildid_entry, s);
 }
 
 static const char *dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
@@ -685,6 +663,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	s.session = perfev_session_new();
 	if (!s.session)
 		return -ENOMEM;
+	perfev_session_add_build_ids(s.session, pd);
 	if (!perfev_perfdata_is_pipe(pd))
 		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};

@@ -44,6 +44,9 @@ struct perfev_session {
 	struct { int64_t pid; size_t proc, map; bool valid; } last[2];
 	char **strings; /* paths, owned */
 	size_t nr_strings, cap_strings;
+	/* build-ids by path (the BUILD_ID feature), for maps recorded without one */
+	struct sbuild { const char *path; uint8_t id[PERFEV_BUILD_ID_MAX]; uint8_t len; } *builds;
+	size_t nr_builds, cap_builds;
 };
 
 PERFEV_API struct perfev_session *perfev_session_new(void)
@@ -66,6 +69,7 @@ PERFEV_API void perfev_session_free(struct perfev_session *s)
 	}
 	free(s->threads);
 	free(s->thash);
+	free(s->builds);
 	for (size_t i = 0; i < s->nr_procs; i++)
 		free(s->procs[i].maps);
 	free(s->procs);
@@ -277,6 +281,11 @@ static int process_mmap(struct perfev_session *s, const struct perfev_record *r,
 		return -ENOMEM;
 	if (!m.kernel && !get_thread(s, (int32_t)r->u.mmap.pid, r->u.mmap.tid))
 		return -ENOMEM;
+	for (size_t i = 0; !m.build_id_len && i < s->nr_builds; i++)
+		if (!strcmp(s->builds[i].path, m.path)) {
+			m.build_id_len = s->builds[i].len;
+			memcpy(m.build_id, s->builds[i].id, m.build_id_len);
+		}
 	return add_map(p, &m, time);
 }
 
@@ -426,4 +435,31 @@ PERFEV_API const struct perfev_map *perfev_session_find_map(struct perfev_sessio
 	s->last[k].map = (size_t)(m - p->maps);
 	s->last[k].valid = true;
 	return &m->map;
+}
+
+PERFEV_API int perfev_session_add_build_id(struct perfev_session *s, const char *path,
+					   const uint8_t *build_id, size_t len)
+{
+	if (!s || !path || len > PERFEV_BUILD_ID_MAX)
+		return pv_error(EINVAL, "session_add_build_id: no session or path, or an id over %d bytes",
+				PERFEV_BUILD_ID_MAX);
+	const char *p = intern(s, path);
+	if (!p || pv_grow(&s->builds, &s->cap_builds, s->nr_builds + 1, sizeof(*s->builds)) < 0)
+		return pv_error(ENOMEM, "out of memory adding a build-id");
+	struct sbuild *b = &s->builds[s->nr_builds++];
+	b->path = p;
+	b->len = (uint8_t)len;
+	memcpy(b->id, build_id, len);
+	return 0;
+}
+
+static int add_recorded(void *ctx, int32_t pid, uint16_t cpumode, const char *filename,
+			const uint8_t *id, size_t len)
+{
+	return perfev_session_add_build_id(ctx, filename, id, len) < 0 ? -ENOMEM : 0;
+}
+
+PERFEV_API int perfev_session_add_build_ids(struct perfev_session *s, const struct perfev_perfdata *pd)
+{
+	return perfev_perfdata_build_ids(pd, add_recorded, s);
 }

@@ -19,6 +19,7 @@ struct chunk {
 struct pv_strpool {
 	struct chunk *chunks;
 	const char **slots; /* open addressing set */
+	uint32_t *hashes;   /* per slot: its string's hash, to skip most compares */
 	size_t cap, nr;
 };
 
@@ -39,6 +40,7 @@ void pv_strpool_free(struct pv_strpool *p)
 		free(c);
 	}
 	free(p->slots);
+	free(p->hashes);
 	free(p);
 }
 
@@ -80,19 +82,26 @@ static int pool_grow(struct pv_strpool *p)
 {
 	size_t ncap = p->cap ? p->cap * 2 : 1024;
 	const char **n = calloc(ncap, sizeof(*n));
-	if (!n)
+	uint32_t *nh = malloc(ncap * sizeof(*nh));
+	if (!n || !nh) {
+		free(n);
+		free(nh);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < p->cap; i++) {
 		const char *s = p->slots[i];
 		if (!s)
 			continue;
-		size_t j = hash_bytes(s, strlen(s)) & (ncap - 1);
+		size_t j = p->hashes[i] & (ncap - 1);
 		while (n[j])
 			j = (j + 1) & (ncap - 1);
 		n[j] = s;
+		nh[j] = p->hashes[i];
 	}
 	free(p->slots);
+	free(p->hashes);
 	p->slots = n;
+	p->hashes = nh;
 	p->cap = ncap;
 	return 0;
 }
@@ -103,10 +112,11 @@ const char *pv_strpool_addn(struct pv_strpool *p, const char *s, size_t len)
 		return NULL;
 	if ((p->nr + 1) * 2 > p->cap && pool_grow(p) < 0)
 		return NULL;
-	size_t i = hash_bytes(s, len) & (p->cap - 1);
+	uint32_t h = (uint32_t)hash_bytes(s, len);
+	size_t i = h & (p->cap - 1);
 	for (; p->slots[i]; i = (i + 1) & (p->cap - 1)) {
 		const char *t = p->slots[i];
-		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+		if (p->hashes[i] == h && strncmp(t, s, len) == 0 && t[len] == '\0')
 			return t;
 	}
 	char *c = pv_strpool_alloc(p, len + 1);
@@ -115,6 +125,7 @@ const char *pv_strpool_addn(struct pv_strpool *p, const char *s, size_t len)
 	memcpy(c, s, len);
 	c[len] = '\0';
 	p->slots[i] = c;
+	p->hashes[i] = h;
 	p->nr++;
 	return c;
 }

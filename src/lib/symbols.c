@@ -48,7 +48,7 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	pv_u64map_free(&s->dsos);
 	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
 		pv_u64map_free(&s->demangled[i]);
-	pv_symtab_free(&s->kernel);
+	pv_kallsyms_free(&s->kernel);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
 	free(s->jits);
@@ -186,13 +186,14 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 			pv_kallsyms_load(s, path);
 	}
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
-	const struct pv_sym *sym = pv_symtab_find(&s->kernel, look);
-	if (!sym)
+	const char *name, *module;
+	uint64_t start;
+	if (!pv_kallsyms_find(&s->kernel, look, &name, &module, &start))
 		return 0;
-	if (sym->module)
-		loc->dso = sym->module;
-	loc->symbol = sym->name;
-	loc->symoff = ip - sym->start;
+	if (module)
+		loc->dso = module;
+	loc->symbol = name;
+	loc->symoff = ip - start;
 	return 1;
 }
 

@@ -120,6 +120,21 @@ struct pv_dso {
 	bool cu_ranges_built;
 };
 
+/* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */
+struct pv_ksym {
+	uint64_t start;
+	uint32_t name;   /* offset in pv_ktab.names */
+	uint16_t module; /* 0: the kernel itself, else index + 1 in pv_ktab.modules */
+	uint8_t rank;    /* T 2, t/w/W 1 */
+};
+struct pv_ktab {
+	struct pv_ksym *syms; /* by start, one per address; each ends at the next */
+	size_t nr;
+	char *names;
+	const char **modules; /* pooled "[mod]" */
+	size_t nr_modules, cap_modules;
+};
+
 struct pv_jit {
 	int pid;
 	const char *name; /* "/tmp/perf-PID.map" (pooled) */
@@ -141,7 +156,7 @@ struct perfev_symbolizer {
 	int last_pid;
 	/* kernel */
 	bool kernel_tried;
-	struct pv_symtab kernel;
+	struct pv_ktab kernel;
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;
@@ -189,6 +204,11 @@ const char *pv_vdso_path(void);
 
 /* symbols_kernel.c / symbols_jit.c */
 int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path);
+/* The kernel symbol containing addr: 1 with *name, *module (NULL: the
+ * kernel), *start set, or 0. */
+int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
+		     const char **module, uint64_t *start);
+void pv_kallsyms_free(struct pv_ktab *t);
 struct pv_jit *pv_jit_get(struct perfev_symbolizer *s, int pid);
 
 #endif

@@ -2,73 +2,243 @@
  * symbols_kernel.c — kernel and module symbols from /proc/kallsyms. Only
  * text symbols are kept; sizes are the gaps to the next symbol, capped at a
  * module boundary so the last function of one does not swallow the space
- * up to the next.
+ * up to the next. The file (~120k lines) is read in big chunks and parsed
+ * in place: hex by hand, a module interned once per run of its lines, and
+ * the kept names (not interned: nothing compares kernel names by pointer)
+ * compacted to the front of the buffer, which the symbolizer keeps; 16
+ * bytes a symbol, sizes computed at lookup.
  */
+#define _GNU_SOURCE
 #include "symbols_int.h"
 
+#include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KALLSYMS_MAX (256u << 20)
 #define BOUNDARY_CAP 4096
+#define READ_CHUNK (1u << 20)
+
+/* The whole file into a malloc'ed, NUL-terminated buffer; 0 or -errno. */
+static int read_all(const char *path, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	for (;;) {
+		if (cap - n < READ_CHUNK + 1) {
+			size_t ncap = cap ? cap * 2 : 8 * READ_CHUNK;
+			char *nb = ncap <= KALLSYMS_MAX ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				int e = ncap <= KALLSYMS_MAX ? ENOMEM : EFBIG;
+				free(buf);
+				close(fd);
+				return -e;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, buf + n, READ_CHUNK);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int module_index(struct pv_ktab *t, const char *pooled)
+{
+	for (size_t i = t->nr_modules; i > 0; i--) /* the latest first: modules come in runs */
+		if (t->modules[i - 1] == pooled)
+			return (int)i;
+	if (t->nr_modules >= UINT16_MAX ||
+	    pv_grow(&t->modules, &t->cap_modules, t->nr_modules + 1, sizeof(*t->modules)) < 0)
+		return -ENOMEM;
+	t->modules[t->nr_modules++] = pooled;
+	return (int)t->nr_modules;
+}
+
+/* Best first among symbols at one address, as pv_symtab_finish orders them
+ * (kallsyms has no sizes): rank, fewer leading underscores, the longer name. */
+static int cmp_ksym(const void *a, const void *b, void *names)
+{
+	const struct pv_ksym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	const char *nx = (const char *)names + x->name, *ny = (const char *)names + y->name;
+	size_t ux = strspn(nx, "_"), uy = strspn(ny, "_");
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	size_t lx = strlen(nx), ly = strlen(ny);
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return strcmp(nx, ny);
+}
+
+static void sort_unique(struct pv_ktab *t)
+{
+	size_t i0 = 1;
+	while (i0 < t->nr && t->syms[i0 - 1].start <= t->syms[i0].start)
+		i0++;
+	if (i0 < t->nr) {
+		qsort_r(t->syms, t->nr, sizeof(*t->syms), cmp_ksym, t->names);
+	} else { /* the usual case: ordered by address, aliases in runs */
+		for (size_t a = 0, b; a < t->nr; a = b) {
+			for (b = a + 1; b < t->nr && t->syms[b].start == t->syms[a].start; b++)
+				;
+			if (b - a > 1)
+				qsort_r(t->syms + a, b - a, sizeof(*t->syms), cmp_ksym, t->names);
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < t->nr; i++)
+		if (!n || t->syms[n - 1].start != t->syms[i].start)
+			t->syms[n++] = t->syms[i];
+	t->nr = n;
+}
 
 int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int ret = pv_read_file(path, &buf, &len, KALLSYMS_MAX);
+	int ret = read_all(path, &buf, &len);
 	if (ret < 0) {
 		pv_sym_note(s, "%s: cannot read (%s): kernel addresses stay unresolved; run as root "
 			    "or give a copy of the recording machine's kallsyms", path, strerror(-ret));
 		return ret;
 	}
-	size_t zero = 0, total = 0;
-	for (char *line = buf, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		char *end;
-		uint64_t addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ')
+	struct pv_ktab *t = &s->kernel;
+	size_t lines = 1;
+	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(buf + len - q))); q++)
+		lines++;
+	t->syms = malloc(lines * sizeof(*t->syms));
+	if (!t->syms) {
+		free(buf);
+		return -ENOMEM;
+	}
+	size_t zero = 0;
+	const char *mod_text = NULL;
+	size_t mod_len = 0;
+	int mod_idx = 0;
+	const char *end_buf = buf + len;
+	char *w = buf; /* compacted names: never ahead of the line being read */
+	for (const char *line = buf, *next; line < end_buf; line = next) {
+		const char *eol = memchr(line, '\n', (size_t)(end_buf - line));
+		if (!eol)
+			eol = end_buf;
+		next = eol + 1;
+		const char *p = line;
+		uint64_t addr = 0;
+		int v;
+		for (; p < eol && (v = hexval((unsigned char)*p)) >= 0; p++)
+			addr = addr << 4 | (uint64_t)v;
+		if (p == line || p + 3 > eol || p[0] != ' ' || p[2] != ' ')
 			continue;
-		char type = end[1];
-		if (!type || end[2] != ' ')
-			continue;
-		char *name = end + 3;
-		total++;
-		if (!strchr("tTwW", type))
+		char type = p[1];
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
 		if (addr == 0) {
 			zero++;
 			continue;
 		}
-		const char *module = NULL;
-		char *tab = strchr(name, '\t');
+		const char *name = p + 3;
+		const char *tab = memchr(name, '\t', (size_t)(eol - name));
+		const char *name_end = tab ? tab : eol;
+		int mod = 0;
 		if (tab) {
-			*tab = '\0';
-			char *m = tab + 1;
-			size_t ml = strlen(m);
-			if (ml > 2 && m[0] == '[' && m[ml - 1] == ']')
-				module = pv_strpool_add(s->pool, m);
+			const char *m = tab + 1;
+			size_t ml = (size_t)(eol - m);
+			if (ml > 2 && m[0] == '[' && m[ml - 1] == ']') {
+				if (!(mod_text && mod_len == ml && memcmp(mod_text, m, ml) == 0)) {
+					const char *pooled = pv_strpool_addn(s->pool, m, ml);
+					mod_idx = pooled ? module_index(t, pooled) : -ENOMEM;
+					if (mod_idx < 0) {
+						free(buf);
+						pv_kallsyms_free(t);
+						return -ENOMEM;
+					}
+					mod_text = m;
+					mod_len = ml;
+				}
+				mod = mod_idx;
+			}
 		}
-		if (pv_symtab_add(&s->kernel, addr, 0, pv_strpool_add(s->pool, name), module,
-				  type == 'T' ? 2 : 1) < 0) {
-			free(buf);
-			return -ENOMEM;
-		}
+		size_t nl = (size_t)(name_end - name);
+		t->syms[t->nr++] = (struct pv_ksym){addr, (uint32_t)(w - buf), (uint16_t)mod,
+						    type == 'T' ? 2 : 1};
+		memmove(w, name, nl);
+		w[nl] = '\0';
+		w += nl + 1;
 	}
-	free(buf);
-	pv_symtab_finish(&s->kernel);
-	struct pv_symtab *t = &s->kernel;
-	for (size_t i = 0; i + 1 < t->nr; i++)
-		if (t->syms[i].module != t->syms[i + 1].module && t->syms[i].size > BOUNDARY_CAP)
-			t->syms[i].size = BOUNDARY_CAP;
-	if (t->nr && !t->syms[t->nr - 1].size)
-		t->syms[t->nr - 1].size = BOUNDARY_CAP;
+	size_t used = (size_t)(w - buf);
+	char *shrunk = realloc(buf, used ? used : 1);
+	t->names = shrunk ? shrunk : buf;
+	sort_unique(t);
+	struct pv_ksym *fit = realloc(t->syms, (t->nr ? t->nr : 1) * sizeof(*t->syms));
+	if (fit)
+		t->syms = fit;
 	if (t->nr == 0)
 		pv_sym_note(s, "%s: %s: kernel addresses stay unresolved; run as root or set "
 			    "sysctl kernel.kptr_restrict=0", path,
 			    zero ? "addresses are hidden (all zero)" : "no text symbols");
-	(void)total;
 	return (int)t->nr;
+}
+
+_Static_assert(offsetof(struct pv_ksym, start) == 0, "pv_upper_bound keys on the first field");
+
+int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
+		     const char **module, uint64_t *start)
+{
+	size_t i = pv_upper_bound(t->syms, t->nr, sizeof(*t->syms), addr);
+	if (i == 0)
+		return 0;
+	const struct pv_ksym *k = &t->syms[i - 1];
+	/* a symbol ends at the next one, but at most BOUNDARY_CAP bytes when that
+	 * is another module's (or there is none) */
+	uint64_t size = BOUNDARY_CAP;
+	if (i < t->nr) {
+		size = t->syms[i].start - k->start;
+		if (t->syms[i].module != k->module && size > BOUNDARY_CAP)
+			size = BOUNDARY_CAP;
+	}
+	if (addr - k->start >= size)
+		return 0;
+	*name = t->names + k->name;
+	*module = k->module ? t->modules[k->module - 1] : NULL;
+	*start = k->start;
+	return 1;
+}
+
+void pv_kallsyms_free(struct pv_ktab *t)
+{
+	free(t->syms);
+	free(t->names);
+	free(t->modules);
+	memset(t, 0, sizeof(*t));
 }

@@ -43,7 +43,21 @@ void pv_symtab_finish(struct pv_symtab *t)
 {
 	if (!t->nr)
 		return;
-	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	/* kallsyms and most symbol tables come nearly sorted by address: then
+	 * only runs of one address need ordering, not the whole table */
+	size_t i0 = 1;
+	while (i0 < t->nr && t->syms[i0 - 1].start <= t->syms[i0].start)
+		i0++;
+	if (i0 < t->nr) {
+		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	} else {
+		for (size_t a = 0, b; a < t->nr; a = b) {
+			for (b = a + 1; b < t->nr && t->syms[b].start == t->syms[a].start; b++)
+				;
+			if (b - a > 1)
+				qsort(t->syms + a, b - a, sizeof(*t->syms), cmp_sym);
+		}
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < t->nr; i++) {
 		if (n && t->syms[n - 1].start == t->syms[i].start) {

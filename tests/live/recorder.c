@@ -57,28 +57,73 @@ Test(live_recorder, no_target_is_explained)
 	cr_assert(strstr(perfev_errmsg(), "power of two"), "%s", perfev_errmsg());
 }
 
-/* A one-page ring cannot hold 16 KiB stack copies: every sample is lost, and counted. */
-Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+/* Records with opts, returns the stats (the recorder is freed). */
+static struct perfev_record_stats record_with(struct perfev_record_opts *o)
 {
-	char out[512];
-	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
-	char *argv[] = {WORKLOAD("spin"), "200", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000,
-				       .mmap_pages = 1, .call_graph = PERFEV_CALLGRAPH_DWARF,
-				       .dwarf_stack_size = 16384};
-	struct perfev_recorder *r = perfev_recorder_new(&o);
+	struct perfev_recorder *r = perfev_recorder_new(o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
 	struct perfev_record_stats s;
 	perfev_recorder_stats(r, &s);
-	cr_log_info("%llu samples, lost %llu", (unsigned long long)s.samples, (unsigned long long)s.lost);
-	/* every sample (a 16 KiB stack copy) is larger than the one-page ring:
-	 * none is written and the kernel's LOST records count them. It reports
-	 * a loss only when it next has room for a LOST record, so the tail of
-	 * the run may go uncounted: ~200 expected, 97 seen on a loaded machine. */
-	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
-	cr_assert_gt(s.lost, 50, "lost %llu", (unsigned long long)s.lost);
 	perfev_recorder_free(r);
+	cr_log_info("%llu samples, lost %llu, throttled %llu", (unsigned long long)s.samples,
+		    (unsigned long long)s.lost, (unsigned long long)s.throttled);
+	return s;
+}
+
+/* The tracepoint as an event list, or the test skips saying why. */
+static struct perfev_evlist *tracepoint_or_skip(const char *name)
+{
+	require_root();
+	require_tracefs();
+	struct perfev_evlist *ev = perfev_evlist_new();
+	if (perfev_evlist_parse(ev, name, NULL) < 0) {
+		perfev_evlist_free(ev);
+		cr_skip_test("no %s tracepoint: %s", name, perfev_errmsg());
+	}
+	return ev;
+}
+
+/* A one-page ring cannot hold a 16 KiB stack copy: every sample of ev
+ * (NULL: the default) running argv is lost. */
+static struct perfev_record_stats record_all_lost(const struct perfev_evlist *ev, char **argv,
+						  uint64_t period)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
+	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+				       .period = period, .mmap_pages = 1,
+				       .call_graph = PERFEV_CALLGRAPH_DWARF, .dwarf_stack_size = 16384};
+	struct perfev_record_stats s = record_with(&o);
+	cr_assert_eq(s.samples, 0, "%llu samples fit a ring smaller than one", (unsigned long long)s.samples);
+	return s;
+}
+
+/* Every sample lost, and the count is exact. The event is
+ * syscalls:sys_enter_getppid at period 1 and calls_n makes exactly N getppid
+ * calls, so there are exactly N overflows. The kernel's LOST records can miss
+ * the run's tail (it reports a loss only when it next has room); the events'
+ * PERF_FORMAT_LOST counts, read at the end, do not. */
+Test(live_recorder, lost_samples_are_counted, .timeout = 120)
+{
+	enum { N = 50 }; /* below perf_event_max_sample_rate / HZ: no throttling */
+	struct perfev_evlist *ev = tracepoint_or_skip("syscalls:sys_enter_getppid");
+	char n[16];
+	snprintf(n, sizeof(n), "%d", N);
+	char *argv[] = {WORKLOAD("calls_n"), "syscalls", n, NULL};
+	struct perfev_record_stats s = record_all_lost(ev, argv, 0);
+	perfev_evlist_free(ev);
+	cr_assert_eq(s.throttled, 0, "throttled: fewer overflows than getppid calls");
+	cr_assert_eq(s.lost, N, "lost %llu of %d samples", (unsigned long long)s.lost, N);
+}
+
+/* The same with cpu-clock: ~200 overflows, each lost, the tail included. */
+Test(live_recorder, lost_cpu_clock_samples_include_the_tail, .timeout = 120)
+{
+	char *argv[] = {WORKLOAD("spin"), "200", NULL};
+	struct perfev_record_stats s = record_all_lost(NULL, argv, 1000000);
+	cr_assert(s.lost >= 180 && s.lost <= 230, "lost %llu, ~200 expected (200 ms at 1 ms)",
+		  (unsigned long long)s.lost);
 }
 
 struct seen {
@@ -163,5 +208,92 @@ Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
 	perfev_recorder_stats(r, &s);
 	cr_assert(s.user_only);
 	cr_assert_gt(s.samples, 50, "%llu samples", (unsigned long long)s.samples);
+	char want[64]; /* cpu-clock:u here; cycles:u where a PMU counts cycles */
+	snprintf(want, sizeof(want), "%s:u",
+		 perfev_evsel_name(perfev_evlist_at(perfev_recorder_evlist(r), 0)));
 	perfev_recorder_free(r);
+	/* named as perf names its own fallback, so perf report/script show the same */
+	struct perfev_perfdata *pd = perfev_perfdata_open(out);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_perfdata_nr_events(pd), 1);
+	cr_assert_str_eq(perfev_perfdata_event_name(pd, 0), want);
+	cr_assert(perfev_perfdata_event_attr(pd, 0)->exclude_kernel);
+	perfev_perfdata_close(pd);
+}
+
+static int count_throttles(void *ctx, const struct perfev_record *rec)
+{
+	*(uint64_t *)ctx += rec->type == PERF_RECORD_THROTTLE;
+	return 0;
+}
+
+static uint64_t throttles_in(const char *path)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	cr_assert_not_null(pd, "%s", perfev_errmsg());
+	uint64_t n = 0;
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &n), 0, "%s", perfev_errmsg());
+	perfev_perfdata_close(pd);
+	return n;
+}
+
+/* Throttling without touching the sysctls: sched_stat_runtime counts
+ * nanoseconds of run time, and a frequency event starts at period 1, so the
+ * first update is thousands of overflows at once, far beyond
+ * perf_event_max_sample_rate / HZ in one tick: the kernel throttles the event
+ * and says so with PERF_RECORD_THROTTLE. -F replaces the tracepoint's default
+ * period 1, as in perf. The end line reports as many as the file holds. */
+Test(live_recorder, throttling_is_counted, .timeout = 120)
+{
+	struct perfev_evlist *ev = tracepoint_or_skip("sched:sched_stat_runtime");
+	char out[512];
+	snprintf(out, sizeof(out), "%s/thr.data", test_tmpdir());
+	char *argv[] = {WORKLOAD("spin"), "300", NULL};
+	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+				       .freq = 1000};
+	struct perfev_record_stats s = record_with(&o);
+	perfev_evlist_free(ev);
+	if (!s.throttled)
+		cr_skip_test("the kernel did not throttle sched_stat_runtime at -F 1000 "
+			     "(perf_event_max_sample_rate too high for this HZ?)");
+	uint64_t in_file = throttles_in(out);
+	cr_assert_eq(s.throttled, in_file, "stats say %llu, the file holds %llu THROTTLE records",
+		     (unsigned long long)s.throttled, (unsigned long long)in_file);
+
+	/* the command's end line, the same way */
+	struct run_result c = run_cmd(PERFEV_BIN " record -e sched:sched_stat_runtime -F 1000 -o %s -- "
+				      WORKLOAD("spin") " 300", out);
+	cr_assert_eq(c.status, 0, "%s", c.err);
+	unsigned long long thr = 0;
+	const char *line = strstr(c.err, "[ perfev record: Captured");
+	cr_assert_not_null(line, "%s", c.err);
+	const char *t = strstr(line, ", throttled ");
+	cr_assert_not_null(t, "no throttle count in the end line: %s", c.err);
+	cr_assert_eq(sscanf(t, ", throttled %llu times", &thr), 1, "%s", c.err);
+	in_file = throttles_in(out);
+	cr_assert_eq(thr, in_file, "the end line says %llu, the file holds %llu", thr,
+		     (unsigned long long)in_file);
+	run_result_free(&c);
+}
+
+/* An event that cannot open, with a command held before exec: the command
+ * is released and perfev exits at once with the explanation (it used to
+ * wait for a held child that survived SIGTERM, forever). */
+Test(live_recorder, failed_open_with_command_exits, .timeout = 60)
+{
+	struct perfev_attr a = {.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
+				.exclude_kernel = 1, .exclude_hv = 1};
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		cr_skip_test("cycles opens on this machine: no failing event to record");
+	}
+	for (int i = 0; i < 5; i++) {
+		struct run_result r = run_cmd("timeout 10 %s record -o %s/x.data -e cycles -- true",
+					      PERFEV_BIN, test_tmpdir());
+		cr_assert_eq(r.status, 1, "run %d: status %d (124: hung): %s", i, r.status, r.err);
+		cr_assert(strstr(r.err, "cycles"), "%s", r.err);
+		run_result_free(&r);
+	}
 }

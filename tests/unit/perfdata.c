@@ -155,6 +155,60 @@ Test(unit_perfdata, file_round_trip)
 	check_file(p, false);
 }
 
+/* A round as perf writes it: each CPU's buffer in time order, one after
+ * another, in several chunks, with equal times across CPUs; then a round
+ * with older records. Delivery is by time, ties in file order. */
+Test(unit_perfdata, rounds_of_interleaved_runs_in_time_order)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/runs.data", test_tmpdir());
+	struct perfev_attr a0 = attr_of(PERF_COUNT_SW_CPU_CLOCK);
+	uint64_t id0[] = {11};
+	struct perfev_perfdata_event ev[] = {{&a0, "cpu-clock", id0, 1}};
+	struct perfev_perfdata_write_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(p, -1, ev, 1, &o);
+	cr_assert(w, "writer: %s", perfev_errmsg());
+	uint64_t t[64];
+	int n = 0;
+	/* round 1: chunks "cpu0 10..", "cpu1 11..", "cpu0 ..", "cpu1 .." (times collide) */
+	for (int chunk = 0; chunk < 4; chunk++)
+		for (int i = 0; i < 12; i++)
+			t[n++] = 10 + (uint64_t)(chunk % 2) + (uint64_t)(chunk / 2) * 40 + (uint64_t)i * 3;
+	uint8_t buf[256];
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(perfev_perfdata_writer_write(w, buf, sample(buf, &a0, 11, t[i], (uint64_t)i)), 0);
+	cr_assert_eq(perfev_perfdata_writer_finish_round(w), 0);
+	for (int i = 0; i < 8; i++, n++) {
+		t[n] = 5 + (uint64_t)(7 - i) * 13; /* descending, some older than round 1 */
+		cr_assert_eq(perfev_perfdata_writer_write(w, buf, sample(buf, &a0, 11, t[n], (uint64_t)n)), 0);
+	}
+	cr_assert_eq(perfev_perfdata_writer_finish_round(w), 0);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+
+	struct perfev_perfdata *pd = perfev_perfdata_open(p);
+	cr_assert(pd, "open: %s", perfev_errmsg());
+	struct seen s = {0};
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	cr_assert_eq(perfev_perfdata_process(pd, &ro, collect, &s), 0, "%s", perfev_errmsg());
+	cr_assert_eq(s.n, n);
+	/* a round's end delivers what is older than the round before it ended:
+	 * here that makes one order over both rounds, by (time, file order) */
+	int order[64];
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = 1; i < n; i++) /* insertion sort: stable */
+		for (int j = i; j > 0 && t[order[j]] < t[order[j - 1]]; j--) {
+			int x = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	for (int i = 0; i < n; i++) {
+		cr_assert_eq(s.times[i], t[order[i]], "record %d at %llu", i, (unsigned long long)s.times[i]);
+		cr_assert_eq(s.ips[i], (uint64_t)order[i], "record %d at %llu", i, (unsigned long long)s.times[i]);
+	}
+	perfev_perfdata_close(pd);
+}
+
 Test(unit_perfdata, pipe_round_trip)
 {
 	char p[256];
