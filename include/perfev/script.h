@@ -56,6 +56,15 @@ struct perfev_script_opts {
  */
 PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts);
 
+/*
+ * The fields of an -F list that perf 6.1 knows and perfev accepts but
+ * leaves empty (insn, ipc, callindent, srccode, ...: AUX-trace decoding,
+ * disassembly, guest machines). Writes "'NAME' stays empty: WHY; ..." into
+ * buf (len bytes, NUL-terminated, truncated if short) and returns how many
+ * such fields fields names (0: none; buf is then "").
+ */
+PERFEV_API int perfev_script_unprintable(const char *fields, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

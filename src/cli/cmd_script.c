@@ -84,6 +84,7 @@ static int run(int argc, char **argv)
 		{"show-round-events", no_argument, 0, O_ROUND}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	const char *input = NULL;
 	struct perfev_script_opts o = {.size = sizeof(o)};
+	char why[1024];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:F:h", lo, NULL)) != -1) {
@@ -105,6 +106,8 @@ static int run(int argc, char **argv)
 		return cli_error("script", "unexpected argument '%s': give the file with -i FILE", argv[optind]);
 	if (!input)
 		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
+	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
+		fprintf(stderr, "perfev script: %s\n", why);
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_STACK 127
 static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL; } /* perf script's scripting_max_stack */
@@ -102,6 +103,20 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 #undef HAS
 		P("%*s", 6 - n, " ");
 	}
+	if (f & F_TOD) {
+		/* the wall-clock time from the CLOCK_DATA feature's pair (perf's tod_scnprintf) */
+		struct perfev_perfdata_info in;
+		perfev_perfdata_info(s->pd, &in);
+		uint64_t ns = time > in.clock_clockid_ns ? in.clock_tod_ns + (time - in.clock_clockid_ns)
+							  : in.clock_tod_ns - (in.clock_clockid_ns - time);
+		time_t sec = (time_t)(ns / 1000000000ULL);
+		struct tm tm;
+		char date[64];
+		if (localtime_r(&sec, &tm) && strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm))
+			P("%s.%06lu ", date, (unsigned long)(ns % 1000000000ULL / 1000ULL));
+		else
+			P("failed ");
+	}
 	if (f & F_TIME) {
 		put_num(s, time / 1000000000ULL, 10, 5, false, ' ');
 		pv_buf_putc(&s->line, '.');
@@ -169,6 +184,22 @@ static const char *dso_name(struct pv_script *s, const struct perfev_map *map, u
 	return p;
 }
 
+/* The resolver hook (fn: resolve or resolve_inline) for addr in map; false
+ * when it gives no symbol. A [vdso] of another kernel stays unknown when
+ * the file names its own vdso in the build-id table (perf looks that one up
+ * by build-id and does not find it here); without one, perf uses this
+ * machine's, and so does the symbolizer. */
+static bool resolve_at(struct pv_script *s, perfev_script_resolve_fn fn, const struct perfev_record *r,
+		       uint8_t cpumode, uint64_t addr, const struct perfev_map *map, struct perfev_location *loc)
+{
+	if (!fn)
+		return false;
+	if (map && map->path && !strcmp(map->path, "[vdso]") && !perfev_perfdata_kernel_is_running(s->pd) &&
+	    pv_script_in_buildids(s, "[vdso]"))
+		return false;
+	return fn(s->o->resolve_ctx, s->session, r, cpumode, addr, map, loc) == 0 && loc->symbol;
+}
+
 /* sym, symoff, dso, srcline of one address */
 static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode, uint64_t addr)
 {
@@ -178,7 +209,7 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	const struct perfev_map *map =
 		perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, addr, smp->time);
 	struct perfev_location loc = {0};
-	bool have = s->o->resolve && s->o->resolve(s->o->resolve_ctx, s->session, r, cpumode, addr, map, &loc) == 0;
+	bool have = resolve_at(s, s->o->resolve, r, cpumode, addr, map, &loc);
 	if (f & F_SYM) {
 		if (have && loc.symbol) {
 			P(" %s", loc.symbol);
@@ -222,7 +253,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 	const struct perfev_map *map = NULL;
 	if (unwound && ri && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
 		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
-		if (!map || ri(s->o->resolve_ctx, s->session, r, cpumode, ip, map, &loc) < 0 || !loc.symbol)
+		if (!map || !resolve_at(s, ri, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;
 	}
 	bool inl = false;
@@ -261,14 +292,10 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 	}
 }
 
-/* perf prints a callchain entry relative to its map (ip - start + pgoff)
- * when a map holds it, except for maps it treats as identity (anonymous
- * memory, heap, stack, SysV shm). */
-static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp, uint8_t cpumode, uint64_t ip)
+/* ip in its map's terms (ip - start + pgoff), as is for the maps perf
+ * treats as identity (anonymous memory, heap, stack, SysV shm) */
+static uint64_t map_rel(const struct perfev_map *m, uint64_t ip)
 {
-	if (kernel_mode(cpumode))
-		return ip; /* perf's kernel maps are identity maps */
-	const struct perfev_map *m = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
 	if (!m || !m->path)
 		return ip;
 	const char *f = m->path;
@@ -276,6 +303,14 @@ static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp,
 	    !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]"))
 		return ip;
 	return ip - m->start + m->pgoff;
+}
+
+/* perf prints a callchain entry relative to its map, a kernel one as is */
+static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp, uint8_t cpumode, uint64_t ip)
+{
+	if (kernel_mode(cpumode))
+		return ip; /* perf's kernel maps are identity maps */
+	return map_rel(perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time), ip);
 }
 
 /* The sample's process maps for the unwinder, one address at a time. */
@@ -348,18 +383,91 @@ static void print_flags(struct pv_script *s, uint32_t flags)
 	P("  %-21s ", "");
 }
 
-static void print_brstack(struct pv_script *s, const struct perfev_sample *smp)
+/* The map of a branch address: the sample's cpumode first, then the other
+ * side, as perf's thread__find_map_fb falls back. */
+static const struct perfev_map *branch_map(struct pv_script *s, const struct perfev_record *r, uint64_t addr,
+					   uint8_t *cpumode)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	*cpumode = r->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct perfev_map *m = perfev_session_find_map(s->session, smp->pid, smp->tid, *cpumode, addr, smp->time);
+	if (!m) {
+		*cpumode = kernel_mode(*cpumode) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+		m = perfev_session_find_map(s->session, smp->pid, smp->tid, *cpumode, addr, smp->time);
+	}
+	return m;
+}
+
+/* "(dso)" after a branch end, with the dso field */
+static void branch_dso(struct pv_script *s, uint32_t f, const struct perfev_record *r, const struct perfev_map *m)
+{
+	if (!(f & F_DSO))
+		return;
+	char kbuf[256];
+	const char *dso = m ? dso_name(s, m, r->u.sample.pid, kbuf, sizeof(kbuf)) : NULL;
+	P("(%s)", dso ? dso : "[unknown]");
+}
+
+/* brstacksym: each end as sym+off (perf prints +0x0 too) or [unknown] */
+static void branch_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint64_t addr)
+{
+	uint8_t cpumode;
+	const struct perfev_map *m = branch_map(s, r, addr, &cpumode);
+	struct perfev_location loc = {0};
+	if (m && resolve_at(s, s->o->resolve, r, cpumode, addr, m, &loc))
+		P("%s+0x%llx", loc.symbol, (unsigned long long)loc.symoff);
+	else
+		P("[unknown]");
+	branch_dso(s, f, r, m);
+}
+
+/* brstackoff: each end relative to its map (ip - start + pgoff), as is where no map holds it */
+static void branch_off(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint64_t addr)
+{
+	uint8_t cpumode;
+	const struct perfev_map *m = branch_map(s, r, addr, &cpumode);
+	/* perf's map_ip, the kernel's map included (its brstackoff differs from callchains there) */
+	P("0x%llx", (unsigned long long)(m && m->kernel ? addr - m->start : map_rel(m, addr)));
+	branch_dso(s, f, r, m);
+}
+
+static void print_bstack_flags(struct pv_script *s, uint64_t fl)
 {
 	static const char *const types[] = {"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
 					    "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
 					    "EXTEND_ABI"};
+	char mp = !(fl & 3) ? '-' : (fl & 2) ? 'P' : 'M';
+	/* perf 6.1's layout: no speculation field */
+	P("/%c/%c/%c/%u/%s ", mp, (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff),
+	  types[fl >> 20 & 0xf]);
+}
+
+static void print_brstack(struct pv_script *s, const struct perfev_sample *smp)
+{
 	for (uint64_t i = 0; i < smp->branch_nr; i++) {
 		const struct perfev_branch_entry *b = &smp->branches[i];
-		uint64_t fl = b->flags;
-		char mp = !(fl & 3) ? '-' : (fl & 2) ? 'P' : 'M';
-		/* perf 6.1's layout: no speculation field */
-		P(" 0x%llx/0x%llx/%c/%c/%c/%u/%s ", (unsigned long long)b->from, (unsigned long long)b->to, mp,
-		  (fl & 4) ? 'X' : '-', (fl & 8) ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff), types[fl >> 20 & 0xf]);
+		P(" 0x%llx/0x%llx", (unsigned long long)b->from, (unsigned long long)b->to);
+		print_bstack_flags(s, b->flags);
+	}
+}
+
+/* brstacksym and brstackoff (perf prints one of brstack, brstacksym, brstackoff, in that order) */
+static void print_brstack_ends(struct pv_script *s, const struct perfev_record *r, uint32_t f)
+{
+	const struct perfev_sample *smp = &r->u.sample;
+	for (uint64_t i = 0; i < smp->branch_nr; i++) {
+		const struct perfev_branch_entry *b = &smp->branches[i];
+		if (f & F_BRSTACKSYM) {
+			branch_sym(s, r, f, b->from);
+			P("/");
+			branch_sym(s, r, f, b->to);
+		} else {
+			P(" ");
+			branch_off(s, r, f, b->from);
+			P("/");
+			branch_off(s, r, f, b->to);
+		}
+		print_bstack_flags(s, b->flags);
 	}
 }
 
@@ -453,6 +561,9 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		print_regs(s, "r", &smp->regs_user);
 	if (f & F_BRSTACK)
 		print_brstack(s, smp);
+	else if (f & (F_BRSTACKSYM | F_BRSTACKOFF))
+		print_brstack_ends(s, r, f);
+
 	if (f & F_PHYS_ADDR)
 		P("%16llx", (unsigned long long)smp->phys_addr);
 	if (f & F_DATA_PAGE_SIZE)
@@ -537,6 +648,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	int err = pv_script_parse_fields(&s, s.o->fields);
 	if (err < 0)
 		return err;
+	bool tod = false;
+	for (int t = 0; t < PV_OUT_TYPES; t++)
+		tod |= (s.fields[t] & F_TOD) != 0;
+	if (tod && !s.o->json && !perfev_perfdata_has_feature(pd, PERFEV_FEAT_CLOCK_DATA))
+		return pv_error(EINVAL, "Can't provide 'tod' time, missing clock data. Please record with "
+				"-k/--clockid option.");
 	if (!perfev_perfdata_is_pipe(pd) && !s.o->json) {
 		s.checked = true;
 		if ((err = pv_script_check(&s)) < 0)

@@ -16,13 +16,27 @@ static const struct {
 	{"iregs", F_IREGS}, {"uregs", F_UREGS}, {"brstack", F_BRSTACK}, {"flags", F_FLAGS},
 	{"data_src", F_DATA_SRC}, {"weight", F_WEIGHT}, {"phys_addr", F_PHYS_ADDR}, {"misc", F_MISC},
 	{"data_page_size", F_DATA_PAGE_SIZE}, {"code_page_size", F_CODE_PAGE_SIZE}, {"cgroup", F_CGROUP},
-	{"bpf-output", F_BPF_OUTPUT}, {"ins_lat", F_INS_LAT},
-	/* perf names perfev accepts without printing them yet */
-	{"brstacksym", F_OTHER}, {"brstackinsn", F_OTHER}, {"brstackinsnlen", F_OTHER}, {"brstackoff", F_OTHER},
-	{"callindent", F_OTHER}, {"insn", F_OTHER}, {"insnlen", F_OTHER}, {"synth", F_OTHER},
-	{"metric", F_OTHER}, {"srccode", F_OTHER}, {"ipc", F_OTHER}, {"tod", F_OTHER},
-	{"machine_pid", F_OTHER}, {"vcpu", F_OTHER}, {"retire_lat", F_OTHER}, {"dsoff", F_OTHER},
-	{"disasm", F_OTHER},
+	{"bpf-output", F_BPF_OUTPUT}, {"ins_lat", F_INS_LAT}, {"brstacksym", F_BRSTACKSYM},
+	{"brstackoff", F_BRSTACKOFF}, {"tod", F_TOD},
+};
+
+/* perf 6.1's field names perfev accepts but leaves empty, and why (told on
+ * stderr by pv_script_unprintable; retire_lat, dsoff, disasm are newer than
+ * perf 6.1, which refuses them: so does perfev). */
+static const struct {
+	const char *name, *why;
+} unprintable[] = {
+	{"brstackinsn", "perfev does not disassemble branch blocks"},
+	{"brstackinsnlen", "perfev does not disassemble branch blocks"},
+	{"insn", "perfev does not read instruction bytes (perf takes them from an AUX trace or the binary)"},
+	{"insnlen", "perfev does not read instruction bytes (perf takes them from an AUX trace or the binary)"},
+	{"callindent", "it comes from decoding an AUX trace (Intel PT), which perfev does not do"},
+	{"synth", "it comes from decoding an AUX trace (Intel PT), which perfev does not do"},
+	{"ipc", "it comes from decoding an AUX trace (Intel PT cycle counts), which perfev does not do"},
+	{"metric", "perfev does not compute metrics of PERF_SAMPLE_READ groups"},
+	{"srccode", "perfev does not print source code lines"},
+	{"machine_pid", "perfev does not track guest machines (perf inject / perf kvm)"},
+	{"vcpu", "perfev does not track guest machines (perf inject / perf kvm)"},
 };
 
 int pv_out_type(uint32_t t) { return t < 6 ? (int)t : 6; }
@@ -94,6 +108,9 @@ int pv_script_parse_fields(struct pv_script *s, const char *spec)
 		for (size_t i = 0; i < PV_ARRAY_SIZE(names); i++)
 			if (!strcmp(tok, names[i].name))
 				f = names[i].field;
+		for (size_t i = 0; i < PV_ARRAY_SIZE(unprintable); i++)
+			if (!strcmp(tok, unprintable[i].name))
+				f = F_OTHER;
 		if (!f) {
 			int e = pv_error(EINVAL, "-F: '%s' is not a field perf script knows (try comm, tid, pid, time, "
 					 "cpu, event, ip, sym, dso, addr, period, flags, ...)", tok);
@@ -164,6 +181,29 @@ int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const
 	if ((s->fields[t] & F_SYMOFF) && !(s->fields[t] & F_SYM))
 		return pv_error(EINVAL, "Display of offsets requested but symbol is not selected: add sym to -F");
 	return 0;
+}
+
+PERFEV_API int perfev_script_unprintable(const char *spec, char *buf, size_t len)
+{
+	int n = 0;
+	size_t off = 0;
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; spec && i < PV_ARRAY_SIZE(unprintable); i++) {
+		/* a whole name of the list, with or without its +/- or type: prefix */
+		size_t l = strlen(unprintable[i].name);
+		bool found = false;
+		for (const char *p = spec; (p = strstr(p, unprintable[i].name)); p += l)
+			if ((p == spec || strchr(",+:", p[-1])) && (p[l] == 0 || p[l] == ','))
+				found = true; /* "-insn" removes it: not found */
+		if (!found)
+			continue;
+		n++;
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s'%s' stays empty: %s", off ? "; " : "",
+						unprintable[i].name, unprintable[i].why);
+	}
+	return n;
 }
 
 int pv_script_check(struct pv_script *s)

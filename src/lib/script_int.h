@@ -12,7 +12,9 @@ enum pv_field {
 	F_IREGS = 1u << 14, F_UREGS = 1u << 15, F_BRSTACK = 1u << 16, F_FLAGS = 1u << 17,
 	F_DATA_SRC = 1u << 18, F_WEIGHT = 1u << 19, F_PHYS_ADDR = 1u << 20, F_MISC = 1u << 21,
 	F_DATA_PAGE_SIZE = 1u << 22, F_CODE_PAGE_SIZE = 1u << 23, F_CGROUP = 1u << 24,
-	F_BPF_OUTPUT = 1u << 25, F_INS_LAT = 1u << 26, F_OTHER = 1u << 31 /* accepted perf names perfev does not print */
+	F_BPF_OUTPUT = 1u << 25, F_INS_LAT = 1u << 26, F_BRSTACKSYM = 1u << 27, F_BRSTACKOFF = 1u << 28,
+	F_TOD = 1u << 29,
+	F_OTHER = 1u << 31 /* accepted perf names perfev does not print (pv_script_unprintable says which) */
 };
 
 #define PV_OUT_TYPES 7 /* hw, sw, tracepoint, hw_cache, raw, breakpoint, other */
