@@ -212,6 +212,7 @@ struct perfev_profile_load_info {
 	uint64_t lost;                  /* events lost (LOST records) */
 	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
+	uint64_t lost_samples;          /* samples the PMU lost (LOST_SAMPLES records: perf's "Total Lost Samples") */
 };
 
 /*

@@ -232,7 +232,7 @@ static int cmd_report(int argc, char **argv)
 		v.children = children < 0 ? callchains : children;
 		if (!order_given)
 			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
-		v.lost = info.lost;
+		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
 		dwarf_note(&info, quiet);
 		int ret = report_print_events(ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
@@ -272,7 +272,9 @@ static int cmd_report(int argc, char **argv)
 	} else {
 		struct report_section sec = {.p = {p}, .nr = 1, .samples = v.nr_samples};
 		snprintf(sec.title, sizeof(sec.title), "event '%s'", info.event_name);
-		report_print_preamble(&v, stdout);
+		struct report_view pv = v;
+		pv.lost = info.lost_samples;
+		report_print_preamble(&pv, stdout);
 		ret |= report_print_stdio(&sec, &v, stdout);
 	}
 	perfev_profile_free(p);

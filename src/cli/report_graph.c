@@ -153,13 +153,13 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.sym = f->symbol;
 		k.flags = f->inlined | f->kernel << 1;
 		if (!f->symbol)
-			k.ip = f->ip;
+			k.ip = f->rel_ip;
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k.file = f->srcfile;
 		k.line = f->line;
 		if (!f->srcfile && !(keys & PERFEV_KEY_SYM))
-			k.ip = f->ip;
+			k.ip = f->rel_ip;
 	}
 	if (keys & PERFEV_KEY_COMM)
 		k.comm = g->comm;
@@ -180,6 +180,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	n.frame.inlined = e->inlined;
 	n.frame.kernel = e->kernel;
 	n.frame.ip = e->ip;
+	n.frame.rel_ip = e->rel_ip;
 	n.frame.srcfile = e->srcfile;
 	n.frame.line = e->line;
 	g.comm = e->comm;
@@ -196,7 +197,7 @@ static const char *frame_label(const struct perfev_profile_frame *f, struct pv_s
 	if (f->symbol)
 		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
 	else
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)(f->kernel ? f->ip : f->rel_ip));
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->rel_ip);
 	if (f->symbol && strlen(f->symbol) > 40) {
 		char *long_name;
 		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)

@@ -91,9 +91,11 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 				 e->inlined ? " (inlined)" : "");
 		else
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
-				 (unsigned long long)(e->kernel ? e->ip : e->rel_ip));
+				 (unsigned long long)e->rel_ip);
 	} else if (!strcmp(key, "srcline")) {
-		if (e->srcfile)
+		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
+			snprintf(buf, len, "%s", e->srcfile);
+		else if (e->srcfile)
 			snprintf(buf, len, "%s:%u", base(e->srcfile), e->line);
 		else
 			snprintf(buf, len, "%s[%llx]", base(e->dso), (unsigned long long)e->rel_ip);
@@ -103,13 +105,12 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 
 static void samples_unit(uint64_t n, char *buf, size_t len)
 {
-	/* perf: "Samples: 6K" */
-	if (n >= 1000000)
-		snprintf(buf, len, "%lluM", (unsigned long long)(n / 1000000));
-	else if (n >= 1000)
-		snprintf(buf, len, "%lluK", (unsigned long long)(n / 1000));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)n);
+	/* perf's convert_unit: "Samples: 6K", "Samples: 191 " (a blank for no unit) */
+	const char *units = " KMG";
+	int u = 0;
+	while (n > 1000 && u < 3)
+		n /= 1000, u++;
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, units[u]);
 }
 
 static double pct(uint64_t v, uint64_t all)
@@ -138,7 +139,7 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line, e->kernel, e->inlined);
 	if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
-		pv_buf_printf(&b, "|%llx", (unsigned long long)e->ip);
+		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
 	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
 	pv_buf_free(&b);
 	return h;
@@ -198,7 +199,7 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	for (size_t k = 0; k < o->v->nr_keys && !c; k++)
 		c = cmp_key(a->e, b->e, o->v->keys[k]);
 	if (!c)
-		c = (a->e->ip > b->e->ip) - (a->e->ip < b->e->ip);
+		c = (a->e->rel_ip > b->e->rel_ip) - (a->e->rel_ip < b->e->rel_ip);
 	return c;
 }
 

@@ -264,7 +264,28 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 		if (l->info)
 			l->info->lost += rec->u.lost.lost;
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (l->info)
+			l->info->lost_samples += rec->u.lost_samples.lost;
+		break;
 	}
+}
+
+/* perf's name of a kernel module's map: "/lib/modules/.../ath9k.ko[.xz]" is
+ * "[ath9k]" (dashes as underscores); NULL when path is no module. */
+static const char *module_name(struct loader *l, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	const char *ko = strstr(b, ".ko");
+	if (!ko || ko == b || (ko[3] && ko[3] != '.'))
+		return NULL;
+	char name[256];
+	int n = snprintf(name, sizeof(name), "[%.*s]", (int)PV_MIN((size_t)(ko - b), sizeof(name) - 3), b);
+	for (int i = 0; i < n; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+	return pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
 }
 
 /* ---- stacks ----------------------------------------------------------------------- */
@@ -302,6 +323,8 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
 			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
 				loc.dso = "[kernel.kallsyms]";
+			else if (km && km->path && (loc.dso = module_name(l, km->path)))
+				loc.rel_ip = f->ip - km->start + km->pgoff; /* perf: module-relative */
 			else if (km && km->path)
 				loc.dso = km->path;
 		}
@@ -333,6 +356,16 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		fr[nf - 1].symbol = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
 		free(name);
 		if (!fr[nf - 1].symbol)
+			return -ENOMEM;
+	}
+	if (l->o->srclines && !loc.nr_lines && loc.symbol && nf == 1) {
+		/* no line information: perf's srcline is "symbol+offset" (decimal) */
+		char *sl;
+		if (asprintf(&sl, "%s+%llu", loc.symbol, (unsigned long long)loc.symoff) < 0)
+			return -ENOMEM;
+		fr[0].srcfile = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, sl));
+		free(sl);
+		if (!fr[0].srcfile)
 			return -ENOMEM;
 	}
 	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
@@ -420,7 +453,14 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (!ok)
 			return 0;
 	}
-	uint64_t values[PERFEV_VALUE_NR] = {1, s->period ? s->period : 1, s->weight};
+	uint64_t period = s->period;
+	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
+		/* a fixed period not in the samples: perf takes the attr's */
+		const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, rec->attr_idx);
+		if (attr && !attr->freq)
+			period = attr->sample_period;
+	}
+	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
 	if (ep) {
 		uint32_t g;
 		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)

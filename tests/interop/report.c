@@ -294,10 +294,10 @@ Test(interop_report, call_graphs_like_perf, .timeout = 180)
 	require_root();
 	char *data = record_fp();
 	/* graphs and tables line by line; a few kernel entries of equal value may swap */
-	expect_like_perf(data, "--no-children -g caller", 6);
-	expect_like_perf(data, "--no-children -g callee", 6);
-	expect_like_perf(data, "--children", 10);
-	expect_like_perf(data, "--children -g callee", 10);
+	expect_like_perf(data, "--no-children -g caller", 12);
+	expect_like_perf(data, "--no-children -g callee", 12);
+	expect_like_perf(data, "--children", 20);
+	expect_like_perf(data, "--children -g callee", 20);
 	expect_like_perf(data, "--no-children --sort sym -g none", 4);
 	free(data);
 }
