@@ -331,3 +331,47 @@ Test(interop_report, event_groups_side_by_side_like_perf, .timeout = 120)
 	expect_like_perf(data, "--no-group --no-children --percent-limit 1", 0);
 	free(data);
 }
+
+/* Other machines' recordings (the corpus): what perf prints, perfev prints.
+ * Slack: perf's closing "#" lines around its tip. */
+Test(interop_report, corpus_files_like_perf, .timeout = 300)
+{
+	require_perf_tool();
+	require_corpus();
+	static const struct {
+		const char *file, *options;
+		int slack;
+	} cases[] = {
+		/* a group of 3 hardware events side by side, 2 LOST_SAMPLES, "Samples: 191 " */
+		{"perf.data.lost_samples-4.4", "--no-children -g none", 2},
+		{"perf.data.piped.lost_samples-4.4", "--no-children -g none", 2},
+		/* six events without PERF_SAMPLE_PERIOD: the attr's period is the event count */
+		{"perf.data.busy.0-3.8", "--no-children -g none", 2},
+		/* unresolved kernel modules: [ath9k] and module-relative addresses */
+		{"perf.data.callgraph-3.8", "--no-children -g none", 2},
+		/* unknown symbols of one DSO mapped at several addresses: one row per address in the DSO */
+		{"perf.data.hw_and_sw-3.4", "--no-children -g none", 2},
+		{"perf.data.group_desc-4.14", "--no-children -g none", 2},
+		{"perf.data.systemwide.1-3.8", "--no-children -g none", 2},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, cases[i].file);
+		char *diff;
+		size_t lines;
+		int differ = report_diff_perf(path, cases[i].options, &diff, &lines);
+		cr_expect_leq(differ, cases[i].slack, "%s %s: %d of %zu lines differ from perf's:\n%.4000s",
+			      cases[i].file, cases[i].options, differ, lines, diff);
+		free(diff);
+	}
+}
+
+Test(interop_report, srcline_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	/* kernel addresses without vmlinux: perf's "symbol+offset" (one libc/ld.so line may name another file) */
+	expect_like_perf(data, "--no-children -g none --sort srcline", 4);
+	expect_like_perf(data, "--no-children -g none --sort dso,srcline", 4);
+	free(data);
+}
