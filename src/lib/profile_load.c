@@ -288,6 +288,13 @@ static const char *module_name(struct loader *l, const char *path)
 	return pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
 }
 
+/* perf's anonymous memory (is_anon_memory, and JIT maps) */
+static bool is_anon(const char *path)
+{
+	return !strcmp(path, "//anon") || !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/anon_hugepage", 14) ||
+	       !strncmp(path, "/tmp/perf-", 10);
+}
+
 /* ---- stacks ----------------------------------------------------------------------- */
 /* The frame ids for one address (several when inlined functions expand it). */
 static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f,
@@ -335,6 +342,15 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
 		else
 			loc.ip = f->ip, loc.rel_ip = f->ip;
+		if (m && m->path && is_anon(m->path) && (!loc.dso || !strcmp(loc.dso, "[unknown]") ||
+							 !strncmp(loc.dso, "/tmp/perf-", 10))) {
+			/* perf: anonymous memory is the JIT map /tmp/perf-PID.map, "[JIT] tid PID" */
+			char name[48];
+			snprintf(name, sizeof(name), "[JIT] tid %d", pid);
+			loc.dso = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
+			if (!loc.symbol)
+				loc.rel_ip = f->ip;
+		}
 	}
 	if (!loc.dso)
 		loc.dso = "[unknown]";

@@ -353,6 +353,9 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.hw_and_sw-3.4", "--no-children -g none", 2},
 		{"perf.data.group_desc-4.14", "--no-children -g none", 2},
 		{"perf.data.systemwide.1-3.8", "--no-children -g none", 2},
+		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
+		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
+		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
