@@ -152,6 +152,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	if (keys & PERFEV_KEY_SYM) {
 		k.sym = f->symbol;
 		k.flags = f->inlined | f->kernel << 1;
+		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
+			k.flags = f->inlined; /* outside any map: the address alone, as the table */
 		if (!f->symbol)
 			k.ip = f->rel_ip;
 	}
@@ -197,7 +199,7 @@ static const char *frame_label(const struct perfev_profile_frame *f, struct pv_s
 	if (f->symbol)
 		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
 	else
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->rel_ip);
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)f->ip); /* perf: the address as sampled */
 	if (f->symbol && strlen(f->symbol) > 40) {
 		char *long_name;
 		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)

@@ -74,6 +74,13 @@ static const char *base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* The address perf shows for an unknown symbol: in the object's terms,
+ * but as sampled for entries made from call chains alone (no self). */
+static uint64_t shown_ip(const struct perfev_profile_entry *e)
+{
+	return e->self[PERFEV_VALUE_SAMPLES] ? e->rel_ip : e->ip;
+}
+
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
 {
@@ -90,8 +97,7 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
 				 e->inlined ? " (inlined)" : "");
 		else
-			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
-				 (unsigned long long)e->rel_ip);
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "srcline")) {
 		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
 			snprintf(buf, len, "%s", e->srcfile);
@@ -137,7 +143,8 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
 	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
-		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line, e->kernel, e->inlined);
+		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
+		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
 		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
 	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
@@ -198,8 +205,10 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 		c = cmp_u64(a->self[m], b->self[m]);
 	for (size_t k = 0; k < o->v->nr_keys && !c; k++)
 		c = cmp_key(a->e, b->e, o->v->keys[k]);
-	if (!c)
-		c = (a->e->rel_ip > b->e->rel_ip) - (a->e->rel_ip < b->e->rel_ip);
+	if (!c) { /* perf: by address, the difference taken as signed */
+		int64_t d = (int64_t)(shown_ip(a->e) - shown_ip(b->e));
+		c = (d > 0) - (d < 0);
+	}
 	return c;
 }
 

@@ -405,6 +405,36 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
+/* perf's [k]/[.] of a frame outside any map: it keeps the level of the frame
+ * before it in perf's (caller-ordered) cursor, starting from the sample's
+ * own cpumode; the leaf keeps its own. The stack's such frames get that. */
+static int unmapped_levels(struct loader *l, bool level, size_t depth)
+{
+	struct perfev_profile *p = l->p;
+	uint32_t unknown = 0;
+	for (size_t i = depth; i-- > 1;) {
+		const struct pv_frame *f = &p->frames[l->stack[i]];
+		if (f->sym || f->file) {
+			level = f->kernel;
+			continue;
+		}
+		if (!unknown && !(unknown = pv_strtab_intern(&p->strs, "[unknown]")))
+			return -ENOMEM;
+		if (f->dso != unknown) {
+			level = f->kernel;
+			continue;
+		}
+		if (f->kernel == level)
+			continue;
+		struct perfev_profile_frame pub;
+		pv_frame_public(p, f, &pub);
+		pub.kernel = level;
+		if (pv_profile_intern_frame(p, &pub, &l->stack[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -456,6 +486,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
 		depth += nf;
 	}
+	if (unmapped_levels(l, kernel_ip, depth) < 0)
+		return -ENOMEM;
 	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
 		/* filters see the frames by value: expand ids back (filtered runs only) */

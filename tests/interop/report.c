@@ -353,6 +353,9 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.hw_and_sw-3.4", "--no-children -g none", 2},
 		{"perf.data.group_desc-4.14", "--no-children -g none", 2},
 		{"perf.data.systemwide.1-3.8", "--no-children -g none", 2},
+		/* call graphs of another machine's unresolved frames, both orders */
+		{"perf.data.callgraph-3.8", "--no-children -g caller", 2},
+		{"perf.data.callgraph-3.4", "--no-children -g callee", 2},
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
@@ -377,4 +380,28 @@ Test(interop_report, srcline_like_perf, .timeout = 120)
 	expect_like_perf(data, "--no-children -g none --sort srcline", 4);
 	expect_like_perf(data, "--no-children -g none --sort dso,srcline", 4);
 	free(data);
+}
+
+/* perf's [k]/[.] of a frame outside any map: the level of the frame before it
+ * in perf's caller-ordered cursor (e.g. garbage frames 0x20 and 0 under a
+ * kernel sample's libc caller are [k]); one row per address. Every such row
+ * of two corpus files as perf prints them (the order of rows of nearly equal
+ * value aside). */
+Test(interop_report, unmapped_frames_level_like_perf, .timeout = 120)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const files[] = {"perf.data.callgraph-3.8", "perf.data.callgraph-3.4"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = test_tmpdir();
+		struct run_result r = run_cmd(
+			"f='%s/%s'; perf report -i \"$f\" --stdio --children -g none 2>/dev/null | "
+			"grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perf'; %s report -q -i \"$f\" --stdio "
+			"--children -g none | grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perfev'; "
+			"diff '%s/unmapped_perf' '%s/unmapped_perfev' && grep -c '\\[k\\]' '%s/unmapped_perf'",
+			CORPUS_DIR, files[i], t, PERFEV_BIN, t, t, t, t);
+		cr_expect_eq(r.status, 0, "%s: perfev's rows outside any map differ from perf's:\n%s", files[i], r.out);
+		cr_expect_gt(strtol(r.out, NULL, 10), 5, "%s: perf shows [k] rows outside any map: %s", files[i], r.out);
+		run_result_free(&r);
+	}
 }
