@@ -206,6 +206,8 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
+	if (info.unclean[0])
+		fprintf(stderr, "perfev report: warning: %s\n", info.unclean);
 	if (children < 0)
 		children = info.has_callchains;
 	v.children = children;

@@ -122,7 +122,12 @@ static int run(int argc, char **argv)
 	o.resolve = resolve;
 	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;
+	const char *unclean = perfev_perfdata_unclean(pd);
+	if (unclean) /* as perf: before the samples */
+		fprintf(stderr, "perfev script: warning: %s\n", unclean);
 	int err = perfev_script_run(pd, &o);
+	if (!unclean && perfev_perfdata_unclean(pd)) /* found reading: a record cut short */
+		fprintf(stderr, "perfev script: warning: %s\n", perfev_perfdata_unclean(pd));
 	perfev_symbolizer_free(res.sym);
 	perfev_perfdata_close(pd);
 	if (err < 0)
