@@ -938,8 +938,8 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 		if (pd->swap)
 			sz = bswap_16(sz);
 		if (sz < 8 || sz > end - off) {
-			if (cut_short(pd, end, off))
-				return 0;
+			if (sz >= 8 && cut_short(pd, end, off))
+				return 0; /* a size below 8 is corruption, not a cut */
 			return bad_size(pd, off, sz, end - off);
 		}
 		pd->offset = off;
