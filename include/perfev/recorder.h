@@ -67,6 +67,9 @@ struct perfev_record_stats {
 	bool command_ran;       /* a command was started and has been waited for */
 	int command_status;     /* its wait status (see waitpid(2)) */
 	bool user_only;         /* perf_event_paranoid forbade the kernel: user space only */
+	int exec_error;         /* the command could not be executed: execvp's errno (ENOENT,
+				 * EACCES...); perfev_recorder_free then removes the output
+				 * file (and puts a previous FILE.old back) */
 };
 
 struct perfev_recorder;

@@ -216,6 +216,11 @@ static int cmd_record(int argc, char **argv)
 	int e = perfev_recorder_run(g_rec);
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
+	if (s.exec_error) { /* as a shell: the error alone, 127 (not found) or 126; no file */
+		fprintf(stderr, "perfev: failed to execute '%s': %s\n", o.argv[0], strerror(s.exec_error));
+		ret = s.exec_error == ENOENT ? 127 : 126;
+		goto out;
+	}
 	if (e < 0)
 		cli_error("record", "%s", perfev_errmsg());
 	const char *name = o.output && strcmp(o.output, "-") ? o.output : o.output ? "(pipe)" : "perf.data";

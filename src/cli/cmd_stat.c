@@ -132,8 +132,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (*end || o->repeat < 1 || o->repeat > 1000000)
 				return cli_error("stat", "-r needs a number of runs >= 1 (got '%s')", optarg);
 			break;
-		case 'x': o->sep = optarg; o->format = PERFEV_STAT_CSV; break;
-		case 'j': o->format = PERFEV_STAT_JSON; break;
+		case 'x':
+		case 'j':
+			if (o->format && o->format != (c == 'x' ? PERFEV_STAT_CSV : PERFEV_STAT_JSON))
+				return cli_error("stat", "-x (CSV) and --json are two output formats: give one of them");
+			o->format = c == 'x' ? PERFEV_STAT_CSV : PERFEV_STAT_JSON;
+			if (c == 'x')
+				o->sep = optarg;
+			break;
 		case 'o': o->output = optarg; break;
 		case 'i': o->no_inherit = true; break;
 		case 'A': o->per_place = true; break;

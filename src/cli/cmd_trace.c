@@ -31,13 +31,17 @@ static int cmd_trace(int argc, char **argv)
 			break;
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--summary") || !strcmp(a, "--summary-only")) {
 			summary = true;
-		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid")) && i + 1 < argc) {
+		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") || !strcmp(a, "-o") ||
+			    !strcmp(a, "--output")) && i + 1 == argc) {
+			usage(stderr);
+			return cli_error("trace", "option '%s' needs a value", a);
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			char *end;
 			long v = strtol(argv[++i], &end, 10);
 			if (*end || v <= 0)
 				return cli_error("trace", "-p '%s': give a process id", argv[i]);
 			pid = (pid_t)v;
-		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			output = argv[++i];
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -54,9 +58,14 @@ static int cmd_trace(int argc, char **argv)
 		return cli_error("trace", "only the summary is implemented: add -s");
 	}
 	char **cmd = i < argc ? argv + i : NULL;
-	if (!cmd == !pid) {
+	if (!cmd && !pid) {
 		usage(stderr);
-		return cli_error("trace", "give either -p PID or a command to run (not both)");
+		return cli_error("trace", "nothing to trace: give a command (perfev trace -s -- CMD ARGS) "
+				 "or a running process (-p PID)");
+	}
+	if (cmd && pid) {
+		usage(stderr);
+		return cli_error("trace", "give either -p PID or a command to run, not both");
 	}
 	FILE *out = stderr;
 	if (output && !(out = fopen(output, "w")))

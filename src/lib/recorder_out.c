@@ -20,9 +20,11 @@ int rec_out_open(struct perfev_recorder *r)
 		/* Keep the previous recording as FILE.old, as perf does. */
 		char old[4096];
 		snprintf(old, sizeof(old), "%s.old", r->output);
-		if (access(r->output, F_OK) == 0 && rename(r->output, old) < 0)
+		bool had = access(r->output, F_OK) == 0;
+		if (had && rename(r->output, old) < 0)
 			return pv_error(errno, "cannot rename %s to %s: %s (fix: choose another "
 					"place with -o)", r->output, old, strerror(errno));
+		r->kept_old = had;
 	}
 	struct perfev_perfdata_event *ev = calloc(r->nevents, sizeof(*ev));
 	if (!ev || !(r->out_buf = malloc(OUT_BUF))) {
@@ -112,6 +114,14 @@ int rec_out_end(struct perfev_recorder *r)
 void rec_out_close(struct perfev_recorder *r)
 {
 	perfev_perfdata_writer_close(r->writer);
+	if (r->writer && r->stats.exec_error && !r->pipe_mode) {
+		/* nothing was recorded: leave no file, and the previous one where it was */
+		unlink(r->output);
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		if (r->kept_old)
+			rename(old, r->output);
+	}
 	r->writer = NULL;
 	free(r->out_buf);
 	r->out_buf = NULL;

@@ -125,3 +125,46 @@ Test(live_cli, errors_name_the_actual_file)
 	cr_assert(!strstr(r.err, "perf.data:"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* A command that cannot be executed: the shell's message and status, no
+ * "Captured" lines, no output file, and the previous recording kept. */
+Test(live_cli, record_of_a_missing_command)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && echo previous > prev.data && "
+				      "%s record -o prev.data -- perfev-no-such-command", dir, PERFEV);
+	cr_assert_eq(r.status, 127, "%s", r.err);
+	cr_assert_str_eq(r.err, "perfev: failed to execute 'perfev-no-such-command': No such file or directory\n");
+	run_result_free(&r);
+	r = run_cmd("cd %s && cat prev.data && ls", dir);
+	cr_assert_str_eq(r.out, "previous\nprev.data\n", "the old file must stay, no .old, no new file");
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s record -o new.data -- /etc/passwd; echo status=$?; ls", dir, PERFEV);
+	cr_assert_str_eq(r.err, "perfev: failed to execute '/etc/passwd': Permission denied\n");
+	cr_assert(strstr(r.out, "status=126\nprev.data\n"), "%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_cli, stat_refuses_two_output_formats)
+{
+	struct run_result r = run_cmd("%s stat -x, --json -e task-clock true", PERFEV);
+	one_line_error(&r, "-x (CSV) and --json");
+	run_result_free(&r);
+	r = run_cmd("%s stat --json -x, -e task-clock true", PERFEV);
+	one_line_error(&r, "give one of them");
+	run_result_free(&r);
+}
+
+Test(live_cli, trace_without_a_target)
+{
+	struct run_result r = run_cmd("%s trace -s", PERFEV);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "nothing to trace: give a command"), "%s", r.err);
+	cr_assert(strstr(r.err, "usage: perfev trace"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s trace -s -o", PERFEV);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "'-o' needs a value"), "%s", r.err);
+	run_result_free(&r);
+}
