@@ -112,7 +112,8 @@ static int cmd_record(int argc, char **argv)
 	if (!events)
 		return cli_error("record", "out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:m:zo:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:zo:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (cli_parse_events("record", events, optarg) < 0)
@@ -174,12 +175,17 @@ static int cmd_record(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			usage(stderr);
+			cli_bad_option("record", usage, c, argv);
 			goto out;
 		}
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpus) {
+		cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
+				"-t TID, or -a for the whole system");
+		goto out;
+	}
 	o.cmdline_argc = argc;
 	o.cmdline_argv = argv;
 	if (perfev_evlist_count(events))

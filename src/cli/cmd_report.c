@@ -101,6 +101,8 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 	return ret;
 }
 
+static void usage(FILE *f) { fprintf(f, usage_text); }
+
 static void note(void *ctx, const char *msg)
 {
 	if (!*(bool *)ctx)
@@ -120,7 +122,8 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:Gqh", options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:g:Gqh", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -179,7 +182,7 @@ static int cmd_report(int argc, char **argv)
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': printf(usage_text); return 0;
-		default: fprintf(stderr, usage_text); return 1;
+		default: return cli_bad_option("report", usage, c, argv);
 		}
 	}
 	if (optind < argc)

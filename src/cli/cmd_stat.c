@@ -98,7 +98,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:r:x:jo:iAh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!o->events) {
@@ -152,9 +152,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h': usage(stdout); exit(0);
 		default:
-			if (optopt && strchr("eCptGIrxo", optopt))
-				return cli_error("stat", "option -%c needs a value (see perfev stat --help)", optopt);
-			return cli_error("stat", "unknown option '%s' (see perfev stat --help)", argv[optind - 1]);
+			return cli_bad_option("stat", usage, c, argv);
 		}
 	}
 	if (optind < argc)
@@ -165,8 +163,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (o->cgroup && (o->pid || o->tid))
 		return cli_error("stat", "-G counts a cgroup on CPUs: it cannot be combined with -p/-t");
 	if (!o->argv && !targets && !o->cgroup)
-		return cli_error("stat", "nothing to count: give a command (perfev stat -- CMD) or a "
-				 "target (-a, -C, -p, -t, -G)");
+		return cli_usage_error("stat", usage, "nothing to count: give a command (perfev stat -- CMD) "
+				       "or a target (-a, -C, -p, -t, -G)");
 	if (o->repeat > 1 && !o->argv)
 		return cli_error("stat", "-r repeats a command: give one after --");
 	if (o->repeat > 1 && o->interval_ms)

@@ -33,8 +33,7 @@ static int cmd_trace(int argc, char **argv)
 			summary = true;
 		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") || !strcmp(a, "-o") ||
 			    !strcmp(a, "--output")) && i + 1 == argc) {
-			usage(stderr);
-			return cli_error("trace", "option '%s' needs a value", a);
+			return cli_usage_error("trace", usage, "option '%s' needs a value", a);
 		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			char *end;
 			long v = strtol(argv[++i], &end, 10);
@@ -47,25 +46,21 @@ static int cmd_trace(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (a[0] == '-') {
-			usage(stderr);
-			return cli_error("trace", "unknown option '%s'", a);
+			return cli_usage_error("trace", usage, "unknown option '%s'", a);
 		} else {
 			break;
 		}
 	}
 	if (!summary) {
-		usage(stderr);
-		return cli_error("trace", "only the summary is implemented: add -s");
+		return cli_usage_error("trace", usage, "only the summary is implemented: add -s");
 	}
 	char **cmd = i < argc ? argv + i : NULL;
 	if (!cmd && !pid) {
-		usage(stderr);
-		return cli_error("trace", "nothing to trace: give a command (perfev trace -s -- CMD ARGS) "
+		return cli_usage_error("trace", usage, "nothing to trace: give a command (perfev trace -s -- CMD ARGS) "
 				 "or a running process (-p PID)");
 	}
 	if (cmd && pid) {
-		usage(stderr);
-		return cli_error("trace", "give either -p PID or a command to run, not both");
+		return cli_usage_error("trace", usage, "give either -p PID or a command to run, not both");
 	}
 	FILE *out = stderr;
 	if (output && !(out = fopen(output, "w")))

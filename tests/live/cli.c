@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,4 +168,76 @@ Test(live_cli, trace_without_a_target)
 	cr_assert_eq(r.status, 1);
 	cr_assert(strstr(r.err, "'-o' needs a value"), "%s", r.err);
 	run_result_free(&r);
+}
+
+/* Every command: --help is the usage on stdout and 0; a bogus option, and
+ * each option without its value, name the option, show the usage line and
+ * exit 1; without arguments a command needing some says what is missing. */
+static const struct {
+	const char *cmd;
+	bool runs_bare;      /* no arguments is a valid command line */
+	const char *value_opts[32];
+} commands[] = {
+	{"addr2line", true, {"-e", "--exe"}},
+	{"attr", false, {0}},
+	{"list", true, {0}},
+	{"record", false, {"-e", "--event", "-F", "--freq", "-c", "--count", "--call-graph", "-C", "--cpu",
+			   "-p", "--pid", "-t", "--tid", "-m", "--mmap-pages", "-o", "--output", "--filter",
+			   "--flame", "--pprof", "--firefox", "--folded"}},
+	{"report", true, {"-i", "--input", "-s", "--sort", "-g", "--call-graph", "--percent-limit", "--flame",
+			  "--pprof", "--firefox", "--comm", "--pid", "--tid", "--dso", "--symbol", "--time",
+			  "--value", "--event", "--kallsyms", "--title"}},
+	{"script", true, {"-i", "--input", "-F", "--fields"}},
+	{"stat", false, {"-e", "--event", "-C", "--cpu", "-p", "--pid", "-t", "--tid", "-G", "--cgroup", "-I",
+			 "--interval-print", "-r", "--repeat", "-x", "--field-separator", "-o", "--output",
+			 "--filter"}},
+	{"trace", false, {"-p", "--pid", "-o", "--output"}},
+	{"watch", false, {"--len"}},
+	{"version", true, {0}},
+};
+
+static void assert_usage_error(struct run_result *r, const char *cmdline, const char *must)
+{
+	cr_assert_eq(r->status, 1, "%s: exit %d\n%s", cmdline, r->status, r->err);
+	cr_assert(strstr(r->err, must), "%s: no '%s' in:\n%s", cmdline, must, r->err);
+	cr_assert(strstr(r->err, "usage: perfev "), "%s: no usage line in:\n%s", cmdline, r->err);
+	cr_assert_eq(r->out_len, 0, "%s printed on stdout: %s", cmdline, r->out);
+}
+
+Test(live_cli, every_command_refuses_a_bad_command_line, .timeout = 120)
+{
+	const char *dir = test_tmpdir(); /* no perf.data, no a.out there */
+	struct run_result r = run_cmd("%s --help", PERFEV);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		cr_assert(strstr(r.out, commands[i].cmd), "perfev --help lists %s:\n%s", commands[i].cmd, r.out);
+	run_result_free(&r);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const char *c = commands[i].cmd;
+		r = run_cmd("cd %s && %s %s --help", dir, PERFEV, c);
+		cr_assert_eq(r.status, 0, "%s --help: %d %s", c, r.status, r.err);
+		cr_assert(!strncmp(r.out, "usage: perfev ", 14), "%s --help:\n%s", c, r.out);
+		cr_assert_eq(r.err_len, 0, "%s --help: %s", c, r.err);
+		run_result_free(&r);
+		r = run_cmd("cd %s && %s %s --bogus-option", dir, PERFEV, c);
+		assert_usage_error(&r, c, "'--bogus-option'");
+		run_result_free(&r);
+		r = run_cmd("cd %s && %s %s -Q", dir, PERFEV, c);
+		assert_usage_error(&r, c, "'-Q'");
+		run_result_free(&r);
+		if (!commands[i].runs_bare) {
+			r = run_cmd("cd %s && %s %s </dev/null", dir, PERFEV, c);
+			assert_usage_error(&r, c, "perfev ");
+			run_result_free(&r);
+		}
+		for (size_t k = 0; commands[i].value_opts[k]; k++) {
+			const char *o = commands[i].value_opts[k];
+			r = run_cmd("cd %s && %s %s %s </dev/null", dir, PERFEV, c, o);
+			char want[64];
+			snprintf(want, sizeof(want), "option '%s' needs a value", o);
+			char line[128];
+			snprintf(line, sizeof(line), "perfev %s %s", c, o);
+			assert_usage_error(&r, line, want);
+			run_result_free(&r);
+		}
+	}
 }
