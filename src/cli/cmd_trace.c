@@ -56,8 +56,8 @@ static int cmd_trace(int argc, char **argv)
 	}
 	char **cmd = i < argc ? argv + i : NULL;
 	if (!cmd && !pid) {
-		return cli_usage_error("trace", usage, "nothing to trace: give a command (perfev trace -s -- CMD ARGS) "
-				 "or a running process (-p PID)");
+		return cli_usage_error("trace", usage, "nothing to trace: give -p PID or a command "
+				 "(perfev trace -s -- CMD ARGS)");
 	}
 	if (cmd && pid) {
 		return cli_usage_error("trace", usage, "give either -p PID or a command to run, not both");

@@ -161,7 +161,7 @@ Test(live_cli, trace_without_a_target)
 {
 	struct run_result r = run_cmd("%s trace -s", PERFEV);
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.err, "nothing to trace: give a command"), "%s", r.err);
+	cr_assert(strstr(r.err, "nothing to trace: give -p PID or a command"), "%s", r.err);
 	cr_assert(strstr(r.err, "usage: perfev trace"), "%s", r.err);
 	run_result_free(&r);
 	r = run_cmd("%s trace -s -o", PERFEV);
