@@ -241,3 +241,21 @@ Test(live_cli, every_command_refuses_a_bad_command_line, .timeout = 120)
 		}
 	}
 }
+
+/* The benchmarks take numbers: --help is their usage, anything else refused
+ * (selfmon_read --help used to run with 0 reads and print "inf ns"). */
+Test(live_cli, benchmarks_have_usage)
+{
+	static const char *const benches[] = {"selfmon_read", "stat_startup", "record_overhead"};
+	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+		struct run_result r = run_cmd("%s/bench/%s --help", PERFEV_BUILDDIR, benches[i]);
+		cr_assert_eq(r.status, 0, "%s --help: %s", benches[i], r.err);
+		cr_assert(!strncmp(r.out, "usage: ", 7), "%s --help: %s", benches[i], r.out);
+		run_result_free(&r);
+		r = run_cmd("%s/bench/%s --bogus", PERFEV_BUILDDIR, benches[i]);
+		cr_assert_eq(r.status, 1, "%s --bogus: %d", benches[i], r.status);
+		cr_assert(strstr(r.err, "usage: "), "%s --bogus: %s", benches[i], r.err);
+		cr_assert(!strstr(r.out, "ns/read"), "%s --bogus ran: %s", benches[i], r.out);
+		run_result_free(&r);
+	}
+}
