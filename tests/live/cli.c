@@ -259,3 +259,37 @@ Test(live_cli, benchmarks_have_usage)
 		run_result_free(&r);
 	}
 }
+
+/* -F trace on a file without tracepoints printed a blank line per sample. */
+Test(live_cli, script_trace_field_without_tracepoints)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && %s record -e cpu-clock -o cc.data -- %s 50 2>/dev/null && "
+				      "%s script -i cc.data -F trace", dir, PERFEV, WORKLOAD("spin"), PERFEV);
+	one_line_error(&r, "Samples for 'cpu-clock' event do not have RAW attribute set. "
+			   "Cannot print 'trace' field.");
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s script -i cc.data -F sw:comm,trace", dir, PERFEV);
+	one_line_error(&r, "do not have RAW attribute set");
+	run_result_free(&r);
+}
+
+/* With a tracepoint in the file, the other events print nothing, as perf. */
+Test(live_cli, script_trace_field_with_a_tracepoint)
+{
+	require_root();
+	require_tracefs();
+	require_perf_tool();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && %s record -e cpu-clock,syscalls:sys_enter_write -o mix.data "
+				      "-- %s 20 2>/dev/null && %s script -i mix.data -F trace",
+				      dir, PERFEV, WORKLOAD("writes"), PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(!strstr(r.out, "\n\n") && r.out[0] != '\n', "blank lines:\n%s", r.out);
+	cr_assert_geq(count_lines(r.out), 20, "%s", r.out);
+	struct run_result p = run_cmd("cd %s && perf script -i mix.data -F trace 2>/dev/null", dir);
+	cr_assert_str_eq(r.out, p.out);
+	run_result_free(&p);
+	run_result_free(&r);
+}
