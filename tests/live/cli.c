@@ -293,3 +293,41 @@ Test(live_cli, script_trace_field_with_a_tracepoint)
 	run_result_free(&p);
 	run_result_free(&r);
 }
+
+/* u:PATH:SYMBOL+OFFSET inside an instruction is refused, naming the
+ * boundaries around it (objdump tells where they are); a boundary is taken. */
+Test(live_cli, uprobe_offset_inside_an_instruction)
+{
+	struct run_result d = run_cmd("objdump -d --no-show-raw-insn %s | awk '/<main>:/,/^$/' | "
+				      "sed -n 's/^ *\\([0-9a-f]*\\):.*/\\1/p'", WORKLOAD("calls"));
+	if (d.status || !d.out_len)
+		cr_skip_test("objdump cannot disassemble %s: %s", WORKLOAD("calls"), d.err);
+	unsigned long long a[64];
+	int n = 0;
+	for (char *p = d.out; n < 64 && *p; n++) {
+		a[n] = strtoull(p, &p, 16);
+		while (*p == '\n')
+			p++;
+	}
+	run_result_free(&d);
+	int i = 0;
+	while (i + 1 < n && a[i + 1] - a[i] < 2)
+		i++;
+	cr_assert_lt(i + 1, n, "main has no instruction longer than one byte?");
+	unsigned long long start = a[i] - a[0], end = a[i + 1] - a[0];
+	struct run_result r = run_cmd("%s attr 'u:%s:main+%llu'", PERFEV, WORKLOAD("calls"), start + 1);
+	cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+	char want[160];
+	snprintf(want, sizeof(want), "main+%llu is not on an instruction boundary", start + 1);
+	cr_assert(strstr(r.err, want), "no '%s' in %s", want, r.err);
+	snprintf(want, sizeof(want), "probe at main+%llu or main+%llu", start, end);
+	cr_assert(strstr(r.err, want), "no '%s' in %s", want, r.err);
+	run_result_free(&r);
+	r = run_cmd("%s attr 'u:%s:main+%llu'", PERFEV, WORKLOAD("calls"), end);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s attr 'u:%s:main+0x100000'", PERFEV, WORKLOAD("calls"));
+	cr_assert_eq(r.status, 1, "%s", r.out);
+	cr_assert(strstr(r.err, "past the end of main"), "%s", r.err);
+	run_result_free(&r);
+}
