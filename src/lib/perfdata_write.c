@@ -120,7 +120,11 @@ static void build_features(struct perfev_perfdata_writer *w, const struct perfev
 	if (!clock) {
 		pv_buf_reset(&w->feats[PERFEV_FEAT_CLOCKID]);
 	} else {
-		struct timespec tod, ck;
+		struct timespec tod, ck, res;
+		/* CLOCKID: the resolution of the clock used, as perf writes it */
+		uint64_t res_ns = clock_getres(clockid, &res) == 0 ? (uint64_t)res.tv_nsec : 1;
+		pv_buf_reset(&w->feats[PERFEV_FEAT_CLOCKID]);
+		pv_buf_add(&w->feats[PERFEV_FEAT_CLOCKID], &res_ns, 8);
 		clock_gettime(CLOCK_REALTIME, &tod);
 		clock_gettime(clockid, &ck);
 		uint32_t v[2] = {1, (uint32_t)clockid};

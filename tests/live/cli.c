@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PERFEV PERFEV_BIN
@@ -183,7 +184,7 @@ static const struct {
 	{"list", true, {0}},
 	{"record", false, {"-e", "--event", "-F", "--freq", "-c", "--count", "--call-graph", "-C", "--cpu",
 			   "-p", "--pid", "-t", "--tid", "-m", "--mmap-pages", "-o", "--output", "--filter",
-			   "--flame", "--pprof", "--firefox", "--folded"}},
+			   "--flame", "--pprof", "--firefox", "--folded", "-k", "--clockid"}},
 	{"report", true, {"-i", "--input", "-s", "--sort", "-g", "--call-graph", "--percent-limit", "--flame",
 			  "--pprof", "--firefox", "--comm", "--pid", "--tid", "--dso", "--symbol", "--time",
 			  "--value", "--event", "--kallsyms", "--title"}},
@@ -329,5 +330,67 @@ Test(live_cli, uprobe_offset_inside_an_instruction)
 	r = run_cmd("%s attr 'u:%s:main+0x100000'", PERFEV, WORKLOAD("calls"));
 	cr_assert_eq(r.status, 1, "%s", r.out);
 	cr_assert(strstr(r.err, "past the end of main"), "%s", r.err);
+	run_result_free(&r);
+}
+
+/* -q: errors only. */
+Test(live_cli, record_quiet)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && %s record -q -e cpu-clock -o q.data -- %s 30 && "
+				      "%s script -i q.data | wc -l", dir, PERFEV, WORKLOAD("spin"), PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(r.err_len, 0, "-q printed: %s", r.err);
+	cr_assert_gt(atoi(r.out), 10, "%s", r.out);
+	run_result_free(&r);
+}
+
+/* -k CLOCK as perf record: use_clockid/clockid in the attrs, the CLOCKID and
+ * CLOCK_DATA features; perf script reads the file and shows the times in
+ * that clock (realtime: seconds since 1970) and the tod field. */
+Test(live_cli, record_clockid, .timeout = 60)
+{
+	require_root();
+	require_perf_tool();
+	const char *dir = test_tmpdir();
+	static const struct {
+		const char *arg, *perf_name;
+		int id;
+	} clocks[] = {{"realtime", "realtime", 0},         {"CLOCK_MONOTONIC_RAW", "monotonic_raw", 4},
+		      {"mono", "monotonic", 1},            {"7", "boottime", 7},
+		      {"TAI", "tai", 11}};
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		struct run_result r = run_cmd("cd %s && %s record -q -k %s -e cpu-clock -o k.data -- %s 30 && "
+					      "perf report -i k.data --header-only 2>&1 | grep clockid",
+					      dir, PERFEV, clocks[i].arg, WORKLOAD("spin"));
+		cr_assert_eq(r.status, 0, "-k %s: %s", clocks[i].arg, r.err);
+		char want[64];
+		snprintf(want, sizeof(want), "# clockid: %s (%d)", clocks[i].perf_name, clocks[i].id);
+		cr_assert(strstr(r.out, want), "-k %s: no '%s' in\n%s", clocks[i].arg, want, r.out);
+		cr_assert(strstr(r.out, "use_clockid = 1"), "%s", r.out);
+		run_result_free(&r);
+		/* perf script: times in that clock, and wall-clock tod */
+		struct timespec now[2];
+		clock_gettime(CLOCK_REALTIME, &now[0]);
+		clock_gettime(clocks[i].id, &now[1]);
+		r = run_cmd("cd %s && perf script -i k.data -F tod,time | tail -1", dir);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		int y = 0;
+		double t = 0;
+		cr_assert_eq(sscanf(r.out, "%d-%*d-%*d %*d:%*d:%*f %lf:", &y, &t), 2, "-k %s: %s", clocks[i].arg, r.out);
+		cr_assert_geq(y, 2024, "%s", r.out);
+		double ck = (double)now[1].tv_sec + now[1].tv_nsec * 1e-9;
+		cr_assert(t <= ck && t > ck - 30, "-k %s: sample at %.6f, the clock reads %.6f now",
+			  clocks[i].arg, t, ck);
+		run_result_free(&r);
+		r = run_cmd("cd %s && %s script -i k.data -F tod,time | tail -1 && "
+			    "perf script -i k.data -F tod,time | tail -1", dir, PERFEV);
+		char *nl = strchr(r.out, '\n');
+		cr_assert(nl && !strncmp(r.out, nl + 1, (size_t)(nl - r.out)), "perfev and perf differ:\n%s", r.out);
+		run_result_free(&r);
+	}
+	struct run_result r = run_cmd("%s record -k sundial -- true", PERFEV);
+	one_line_error(&r, "unknown clockid 'sundial'");
 	run_result_free(&r);
 }
