@@ -84,6 +84,15 @@ static int cmd_addr2line(int argc, char **argv)
 	}
 	if (access(exe, R_OK) != 0)
 		return cli_error("addr2line", "cannot read '%s': give an ELF file with -e FILE", exe);
+	FILE *ef = fopen(exe, "rb");
+	char magic[4] = {0};
+	if (!ef || fread(magic, 1, 4, ef) != 4 || memcmp(magic, "\177ELF", 4)) {
+		if (ef)
+			fclose(ef);
+		return cli_error("addr2line", "%s: file format not recognized (not an ELF file): give an "
+				 "executable, library or debug file with -e FILE", exe);
+	}
+	fclose(ef);
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	if (!s)
 		return cli_error("addr2line", "%s", perfev_errmsg());

@@ -118,7 +118,7 @@ static int cmd_record(int argc, char **argv)
 		return cli_error("record", "out of memory");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:zo:k:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (cli_parse_events("record", events, optarg) < 0)
@@ -162,7 +162,13 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'z':
 			o.compress = true;
-			if (optarg && parse_u64("-z", optarg, &v) == 0)
+			if (optarg && parse_u64("-z", optarg, &v))
+				goto out;
+			if (optarg && v > 22) {
+				cli_error("record", "-z %s: zstd levels go from 1 to 22", optarg);
+				goto out;
+			}
+			if (optarg)
 				o.compress_level = (int)v;
 			break;
 		case 'o':

@@ -495,6 +495,22 @@ static int cmd_stat(int argc, char **argv)
 		status = cli_error("stat", "-C: %s", perfev_errmsg());
 		goto out;
 	}
+	if (r.cpus) { /* perf counts "<not supported>" on a CPU that is not there: say so */
+		struct perfev_cpus *online = perfev_cpus_online();
+		for (size_t i = 0; online && i < perfev_cpus_count(r.cpus); i++) {
+			int cpu = perfev_cpus_at(r.cpus, i);
+			if (!perfev_cpus_has(online, cpu)) {
+				char list[256] = "";
+				perfev_cpus_format(online, list, sizeof(list));
+				status = cli_error("stat", "-C %s: CPU %d is not online here: give CPUs of %s",
+						   o.cpus, cpu, list);
+				break;
+			}
+		}
+		perfev_cpus_free(online);
+		if (status)
+			goto out;
+	}
 	r.out = stderr;
 	if (o.output) {
 		if (!(r.out = fopen(o.output, "w"))) {

@@ -111,6 +111,18 @@ Test(live_cli, bad_inputs_name_the_file)
 	r = run_cmd("cd %s && %s report -i /etc --stdio", dir, PERFEV);
 	one_line_error(&r, "/etc is a directory");
 	run_result_free(&r);
+	r = run_cmd("%s addr2line -e /etc/passwd 0x10", PERFEV);
+	one_line_error(&r, "/etc/passwd: file format not recognized");
+	run_result_free(&r);
+	r = run_cmd("%s stat -a -C 4096 -e task-clock", PERFEV);
+	one_line_error(&r, "CPU 4096 is not online here");
+	run_result_free(&r);
+	r = run_cmd("%s record -z30 -- true", PERFEV);
+	one_line_error(&r, "zstd levels go from 1 to 22");
+	run_result_free(&r);
+	r = run_cmd("%s record --compression-level=fast -- true", PERFEV);
+	one_line_error(&r, "-z 'fast': want a positive number");
+	run_result_free(&r);
 }
 
 /* A damaged file named other than perf.data: the message names it. */
