@@ -406,3 +406,23 @@ Test(live_cli, record_clockid, .timeout = 60)
 	one_line_error(&r, "unknown clockid 'sundial'");
 	run_result_free(&r);
 }
+
+/* -o naming something that is not a recording: a device (as /dev/null)
+ * is written to, never moved to .old (nor removed when the command cannot
+ * run); a directory is refused; an empty file is not kept as .old. */
+Test(live_cli, record_output_that_is_not_a_file)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && mknod null c 1 3 && %s record -q -o null -- true && "
+				      "%s record -q -o null -- perfev-no-such-command; ls -l", dir, PERFEV, PERFEV);
+	cr_assert(strstr(r.out, "crw"), "the device was replaced:\n%s", r.out);
+	cr_assert(!strstr(r.out, "null.old"), "the device was moved:\n%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("cd %s && mkdir d && %s record -o d -- true", dir, PERFEV);
+	one_line_error(&r, "d is a directory: give the output file's name (-o d/perf.data)");
+	run_result_free(&r);
+	r = run_cmd("cd %s && : > e.data && %s record -q -o e.data -- true && ls", dir, PERFEV);
+	cr_assert(!strstr(r.out, "e.data.old"), "%s", r.out);
+	run_result_free(&r);
+}
