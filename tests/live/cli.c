@@ -425,4 +425,8 @@ Test(live_cli, record_output_that_is_not_a_file)
 	r = run_cmd("cd %s && : > e.data && %s record -q -o e.data -- true && ls", dir, PERFEV);
 	cr_assert(!strstr(r.out, "e.data.old"), "%s", r.out);
 	run_result_free(&r);
+	/* a write error names the output, not "perf.data" */
+	r = run_cmd("cd %s && mknod full c 1 7 && %s record -o full -- true", dir, PERFEV);
+	one_line_error(&r, "to full: No space left on device");
+	run_result_free(&r);
 }
