@@ -34,6 +34,11 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...
  * ':'): "unknown option '-Q'" or "option '-o' needs a value", as above. */
 int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
 
+/* Before running COMMAND: 0 when execvp would find it executable; else prints
+ * "perfev: failed to execute 'X': No such file or directory" (or Permission
+ * denied) and returns the shell's status for it, 127 or 126. */
+int cli_exec_check(const char *file);
+
 /* While a command runs something its library can stop (tracer, watcher...):
  * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)
  * instead of ending perfev; cli_stop_off() puts the old handlers back. */

@@ -158,6 +158,15 @@ Test(live_cli, record_of_a_missing_command)
 	cr_assert_str_eq(r.err, "perfev: failed to execute '/etc/passwd': Permission denied\n");
 	cr_assert(strstr(r.out, "status=126\nprev.data\n"), "%s", r.out);
 	run_result_free(&r);
+	/* trace and watch say it as record does */
+	r = run_cmd("%s trace -s -- perfev-no-such-command", PERFEV);
+	cr_assert_eq(r.status, 127, "%s", r.err);
+	cr_assert_str_eq(r.err, "perfev: failed to execute 'perfev-no-such-command': No such file or directory\n");
+	run_result_free(&r);
+	r = run_cmd("%s watch main -- /etc", PERFEV);
+	cr_assert_eq(r.status, 126, "%s", r.err);
+	cr_assert_str_eq(r.err, "perfev: failed to execute '/etc': Permission denied\n");
+	run_result_free(&r);
 }
 
 Test(live_cli, stat_refuses_two_output_formats)
