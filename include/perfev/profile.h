@@ -212,8 +212,6 @@ struct perfev_profile_load_info {
 	uint64_t lost;                  /* events lost (LOST records) */
 	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
-	char unclean[512];              /* non-empty: the file was not closed cleanly, read up to
-					 * its last whole record (perfev_perfdata_unclean's message) */
 };
 
 /*

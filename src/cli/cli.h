@@ -39,6 +39,10 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
  * denied) and returns the shell's status for it, 127 or 126. */
 int cli_exec_check(const char *file);
 
+/* Prints "perfev CMD: warning: PATH was not closed cleanly..." when the
+ * perf.data file's header says so (perfev_perfdata_unclean); nothing else. */
+void cli_warn_unclean(const char *cmd, const char *path);
+
 /* While a command runs something its library can stop (tracer, watcher...):
  * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)
  * instead of ending perfev; cli_stop_off() puts the old handlers back. */

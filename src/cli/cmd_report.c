@@ -187,6 +187,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
 		int tr = report_tracepoint_sort(input, sort);
 		if (tr != -ENOENT)
@@ -209,8 +210,6 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
-	if (info.unclean[0])
-		fprintf(stderr, "perfev report: warning: %s\n", info.unclean);
 	if (children < 0)
 		children = info.has_callchains;
 	v.children = children;

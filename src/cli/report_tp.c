@@ -27,8 +27,6 @@ int report_tracepoint_sort(const char *input, const char *sort)
 	if (!pd)
 		return cli_error("report", "%s", perfev_errmsg());
 	int r = perfev_tp_report(pd, sort, stdout);
-	if (perfev_perfdata_unclean(pd))
-		fprintf(stderr, "perfev report: warning: %s\n", perfev_perfdata_unclean(pd));
 	perfev_perfdata_close(pd);
 	if (r == -ENOENT)
 		return cli_error("report", "%s (the keys are comm, pid, tid, dso, sym, srcline, or "

@@ -309,6 +309,32 @@ static int pipe_fill(struct perfev_perfdata *pd, size_t need)
 	return 0;
 }
 
+static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b, uint16_t len);
+static bool cut_short(struct perfev_perfdata *pd, uint64_t end, uint64_t off);
+
+/* A pipe-mode stream saved to a file has no data size: whether it ends
+ * inside a record (its writer killed) is known by hopping over the record
+ * sizes, so that perfev_perfdata_unclean() tells at open. Bad sizes are
+ * left for process() to report. */
+static void find_cut(struct perfev_perfdata *pd)
+{
+	uint64_t off = 16, end = pd->map_len;
+	while (end - off >= 8) {
+		uint16_t sz;
+		memcpy(&sz, pd->map + off + 6, 2);
+		if (pd->swap)
+			sz = bswap_16(sz);
+		if (sz < 8)
+			return;
+		uint64_t extra = sz <= end - off ? payload_after(pd, pd->map + off, sz) : 0;
+		if (sz > end - off || extra > end - off - sz)
+			break;
+		off += sz + extra;
+	}
+	if (off < end)
+		cut_short(pd, end, off);
+}
+
 static int open_common(struct perfev_perfdata *pd, const char *what)
 {
 	struct stat st;
@@ -356,6 +382,7 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 		pd->pipe = true;
 		if (pd->map) { /* a pipe-mode stream saved to a file */
 			pd->in = NULL;
+			find_cut(pd);
 		} else {
 			pd->in_pos = 16;
 		}
@@ -852,9 +879,11 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 }
 
 /* The payload that follows AUXTRACE and (pipe mode) TRACING_DATA records. */
-static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
+static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b, uint16_t len)
 {
 	uint32_t type;
+	if (len < 16)
+		return 0; /* too short to say its payload's size: the decoder refuses it */
 	memcpy(&type, b, 4);
 	if (pd->swap)
 		type = bswap_32(type);
@@ -944,7 +973,7 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 		}
 		pd->offset = off;
 		if (b[4] == 0 && 0) {}
-		uint64_t extra = payload_after(pd, b);
+		uint64_t extra = payload_after(pd, b, sz);
 		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
 		if (!ret)
 			ret = process_bytes(pd, b, sz, true, off);
@@ -990,7 +1019,7 @@ static int run_pipe(struct perfev_perfdata *pd)
 			return err;
 		if (pd->in_len - pd->in_pos < sz)
 			return stream_cut(pd);
-		uint64_t extra = payload_after(pd, pd->in + pd->in_pos);
+		uint64_t extra = payload_after(pd, pd->in + pd->in_pos, sz);
 		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
 			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;

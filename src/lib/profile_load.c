@@ -470,8 +470,6 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	}
 	if (r < 0)
 		goto out; /* the reader's message */
-	if (info && perfev_perfdata_unclean(l.pd))
-		snprintf(info->unclean, sizeof(info->unclean), "%s", perfev_perfdata_unclean(l.pd));
 	nev = perfev_perfdata_nr_events(l.pd);
 	if ((size_t)l.event >= nev) {
 		no_event(path, l.event, nev);

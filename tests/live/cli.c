@@ -81,6 +81,12 @@ Test(live_cli, killed_pipe_recording_is_read_up_to_the_cut, .timeout = 60)
 	r = run_cmd("cd %s && %s script -i cut.data", dir, PERFEV);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.err, "cut.data was not closed cleanly"), "%s", r.err);
+	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s report -i cut.data --stdio --sort sym", dir, PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "spin_kernel"), "%s", r.out);
+	cr_assert(strstr(r.err, "warning: cut.data was not closed cleanly: it ends inside the record"), "%s", r.err);
 	run_result_free(&r);
 }
 
