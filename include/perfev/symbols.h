@@ -45,6 +45,11 @@ struct perfev_symbolizer_opts {
 	bool no_debuginfod;
 	/* Do not look through /proc/PID/root for binaries (containers). */
 	bool no_proc_root;
+	/* Do not use (or write) the kallsyms index cache in $XDG_CACHE_HOME/perfev
+	 * (~/.cache/perfev): read /proc/kallsyms every time. The cache is only
+	 * used for the running kernel's /proc/kallsyms (kallsyms NULL); it is
+	 * also off when the environment has PERFEV_NO_KALLSYMS_CACHE=1. */
+	bool no_kallsyms_cache;
 };
 
 /* perfev_symbolizer_resolve() flags. */

@@ -49,6 +49,7 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
 		pv_u64map_free(&s->demangled[i]);
 	pv_kallsyms_free(&s->kernel);
+	pv_kallsyms_free(&s->kernel_cached);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
 	free(s->jits);
@@ -171,6 +172,25 @@ static bool is_kernel_ip(uint64_t ip)
 	return (int64_t)ip < 0; /* the upper half: x86_64 and arm64 kernels */
 }
 
+static bool cache_disabled(const struct perfev_symbolizer *s)
+{
+	const char *e = getenv("PERFEV_NO_KALLSYMS_CACHE");
+	return s->opts.no_kallsyms_cache || (e && *e && strcmp(e, "0") != 0);
+}
+
+/* The running kernel's symbols through the cache, or a given file as is. */
+static void load_kernel(struct perfev_symbolizer *s)
+{
+	if (s->opts.kallsyms) {
+		if (*s->opts.kallsyms)
+			pv_kallsyms_load(s, s->opts.kallsyms, NULL, &s->kernel);
+	} else if (cache_disabled(s)) {
+		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
+	} else {
+		pv_kcache_load(s, &(struct pv_kcache_src){0}, &s->kernel);
+	}
+}
+
 static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
 			  unsigned flags, struct perfev_location *loc)
 {
@@ -181,14 +201,20 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	loc->dso = "[kernel.kallsyms]";
 	if (!s->kernel_tried) {
 		s->kernel_tried = true;
-		const char *path = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
-		if (*path)
-			pv_kallsyms_load(s, path);
+		load_kernel(s);
 	}
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
 	const char *name, *module;
 	uint64_t start;
-	if (!pv_kallsyms_find(&s->kernel, look, &name, &module, &start))
+	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	if (r == -EAGAIN) {
+		/* not covered by the cache (BPF, a trampoline...): the real file,
+		 * once; the cache's mapping stays for the names handed out */
+		s->kernel_cached = s->kernel;
+		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
+		r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	}
+	if (r <= 0)
 		return 0;
 	if (module)
 		loc->dso = module;
