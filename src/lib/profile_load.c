@@ -452,7 +452,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 		}
 	}
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms,
-					    .no_kallsyms_cache = o.no_kallsyms_cache};
+					    .no_cache = o.no_cache};
 	l.p = perfev_profile_new(o.group, o.flags);
 	l.sess = perfev_session_new();
 	l.sym = perfev_symbolizer_new(&so);

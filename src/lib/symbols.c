@@ -172,10 +172,17 @@ static bool is_kernel_ip(uint64_t ip)
 	return (int64_t)ip < 0; /* the upper half: x86_64 and arm64 kernels */
 }
 
-static bool cache_disabled(const struct perfev_symbolizer *s)
+static bool env_set(const char *name)
 {
-	const char *e = getenv("PERFEV_NO_KALLSYMS_CACHE");
-	return s->opts.no_kallsyms_cache || (e && *e && strcmp(e, "0") != 0);
+	const char *e = getenv(name);
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+bool pv_cache_disabled(const struct perfev_symbolizer *s, const char *env)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "PERFEV_NO_%s_CACHE", env);
+	return s->opts.no_cache || env_set("PERFEV_NO_CACHE") || env_set(name);
 }
 
 /* The running kernel's symbols through the cache, or a given file as is. */
@@ -184,7 +191,7 @@ static void load_kernel(struct perfev_symbolizer *s)
 	if (s->opts.kallsyms) {
 		if (*s->opts.kallsyms)
 			pv_kallsyms_load(s, s->opts.kallsyms, NULL, &s->kernel);
-	} else if (cache_disabled(s)) {
+	} else if (pv_cache_disabled(s, "KALLSYMS")) {
 		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
 	} else {
 		pv_kcache_load(s, &(struct pv_kcache_src){0}, &s->kernel);

@@ -107,6 +107,7 @@ struct pv_dso {
 	struct pv_elf bin;    /* the binary (elf NULL: not found) */
 	struct pv_elf debug;  /* separate debug file (elf NULL: none) */
 	struct pv_elf mini;   /* MiniDebugInfo (elf NULL: none) */
+	struct pv_elf inflated; /* the cached inflated copy dwarf reads (elf NULL: none) */
 	Dwarf *dwarf;         /* from debug or bin; NULL: no DWARF */
 	bool dwarf_tried;
 	struct pv_segment *segs; /* PT_LOADs, to turn file offsets into vaddrs */
@@ -118,6 +119,11 @@ struct pv_dso {
 	struct pv_cu_range *cu_ranges;
 	size_t nr_cu_ranges;
 	bool cu_ranges_built;
+	/* .debug_aranges read by us: libdw's reading visits every unit's header,
+	 * which makes all of .debug_info resident (off: unit offsets) */
+	struct pv_cu_range *aranges;
+	size_t nr_aranges;
+	int aranges_state; /* 0 not read, 1 read, -1 unusable: ask libdw */
 };
 
 /* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */
@@ -266,6 +272,12 @@ int pv_kcache_write(int dirfd, const struct pv_kcache_key *k, const struct pv_kt
 /* The running kernel's symbols into t: from the cache when valid, else
  * from kallsyms (and the cache written). As pv_kallsyms_load. */
 int pv_kcache_load(struct perfev_symbolizer *s, const struct pv_kcache_src *src, struct pv_ktab *t);
+/* symbols_dcache.c: for an ELF file with compressed sections, its copy with
+ * them inflated, from the cache directory (written on first use): 0, or
+ * -errno (none: read e itself). */
+int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out);
+/* Is this cache turned off (opts, or PERFEV_NO_<env>_CACHE=1 / PERFEV_NO_CACHE=1)? */
+bool pv_cache_disabled(const struct perfev_symbolizer *s, const char *env);
 /* The file name of the index inside the cache directory. */
 #define PV_KCACHE_FILE "kallsyms.idx"
 

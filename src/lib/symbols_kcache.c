@@ -362,7 +362,7 @@ int pv_kcache_read(struct pv_strpool *pool, int dirfd, const struct pv_kcache_ke
 		return 0;
 	}
 	size_t len = (size_t)st.st_size;
-	void *img = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	void *img = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (img == MAP_FAILED)
 		return 0;
@@ -370,6 +370,8 @@ int pv_kcache_read(struct pv_strpool *pool, int dirfd, const struct pv_kcache_ke
 		munmap(img, len);
 		return 0;
 	}
+	/* checking touched every page: give them back, lookups need a few dozen */
+	madvise(img, len, MADV_DONTNEED);
 	t->map = img;
 	t->map_len = len;
 	return 1;

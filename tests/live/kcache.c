@@ -91,7 +91,7 @@ Test(live_kcache, symbolizer_same_with_and_without_cache, .timeout = 60)
 	perfev_symbolizer_resolve_kernel(warm, 0, 0, &loc); /* builds the index */
 	perfev_symbolizer_free(warm);
 	struct perfev_symbolizer *with = perfev_symbolizer_new(&o);
-	o.no_kallsyms_cache = true;
+	o.no_cache = true;
 	struct perfev_symbolizer *without = perfev_symbolizer_new(&o);
 	cr_assert(with && without);
 
