@@ -12,8 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define MAX_NOTES 256
+#define KERNEL_GIVE_BACK 16 /* kallsyms index lookups between give-backs */
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
 {
@@ -214,6 +216,9 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	const char *name, *module;
 	uint64_t start;
 	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	/* the index's pages come back in 64 KB runs: give them back now and then */
+	if (s->kernel.map && ++s->kernel_lookups % KERNEL_GIVE_BACK == 0)
+		madvise(s->kernel.map, s->kernel.map_len, MADV_DONTNEED);
 	if (r == -EAGAIN) {
 		/* not covered by the cache (BPF, a trampoline...): the real file,
 		 * once; the cache's mapping stays for the names handed out */

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -83,22 +84,35 @@ static int read_sections(const struct pv_elf *e, struct sections *s)
 	}
 	memcpy(s->sh, img + eh.e_shoff, n * sizeof(*s->sh));
 	s->n = n;
+	/* GNU .zdebug sections: libdw inflates them itself, rewriting their
+	 * headers in the mapping, which the copy's pages must never hold */
+	size_t stri = eh.e_shstrndx == SHN_XINDEX ? s->sh[0].sh_link : eh.e_shstrndx;
+	const Elf64_Shdr *st = stri < n ? &s->sh[stri] : NULL;
+	if (!st || st->sh_offset > e->size || st->sh_size > e->size - st->sh_offset)
+		goto unsupported;
+	if (memmem(img + st->sh_offset, st->sh_size, ".zdebug", 7))
+		goto unsupported;
 	for (size_t i = 0; i < n; i++) {
 		const Elf64_Shdr *h = &s->sh[i];
 		if (!(h->sh_flags & SHF_COMPRESSED) || h->sh_type == SHT_NOBITS)
 			continue;
 		if (h->sh_offset > e->size || h->sh_size > e->size - h->sh_offset ||
 		    h->sh_size < sizeof(Elf64_Chdr))
-			return -ENOTSUP;
+			goto unsupported;
 		memcpy(&s->ch[i], img + h->sh_offset, sizeof(Elf64_Chdr));
 		const Elf64_Chdr *c = &s->ch[i];
 		if ((c->ch_type != ELFCOMPRESS_ZLIB && (c->ch_type != ELFCOMPRESS_ZSTD || !ZSTD_OK)) ||
 		    c->ch_size > MAX_INFLATED || c->ch_addralign > 4096 ||
 		    (c->ch_addralign & (c->ch_addralign - 1)))
-			return -ENOTSUP;
+			goto unsupported;
 		s->ncomp++;
 	}
 	return 0;
+unsupported:
+	free(s->sh);
+	free(s->ch);
+	memset(s, 0, sizeof(*s));
+	return -ENOTSUP;
 }
 
 static void free_sections(struct sections *s)
@@ -299,6 +313,8 @@ int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out)
 		r = -EBADMSG;
 	}
 done:
+	if (r == 0) /* pages are read where libdw looks, not in 64 KB runs around */
+		madvise(out->image, out->size, MADV_RANDOM);
 	close(dfd);
 	free_sections(&s);
 	return r;

@@ -337,11 +337,50 @@ static int read_aranges(struct pv_dso *d, Dwarf *dw)
 	return 1;
 }
 
+/*
+ * The pages of an inflated copy (a file mapping libelf and libdw only read:
+ * native byte order) can be given back at any time: a later access reads
+ * the page cache again. libdw learns of a unit only by walking every unit
+ * before it, which would make most of .debug_info resident; so that walk
+ * is done here in steps, giving pages back between them, and again after
+ * each address is resolved.
+ */
+static void give_back(struct pv_dso *d)
+{
+	if (d->inflated.image)
+		madvise(d->inflated.image, d->inflated.size, MADV_DONTNEED);
+}
+
+#define WALK_STEP 64 /* units between give-backs */
+
+static void walk_units(struct pv_dso *d, Dwarf *dw, Dwarf_Off target)
+{
+	if (!d->inflated.image || d->walk_done)
+		return;
+	for (size_t n = 1; d->walk_pos <= target; n++) {
+		Dwarf_CU *next;
+		Dwarf_Off after;
+		size_t hsize;
+		if (dwarf_next_unit(dw, d->walk_pos, &after, &hsize, NULL, NULL, NULL, NULL, NULL,
+				    NULL) != 0 ||
+		    dwarf_get_units(dw, d->walk_cu, &next, NULL, NULL, NULL, NULL) != 0) {
+			d->walk_done = true;
+			break;
+		}
+		d->walk_cu = next;
+		d->walk_pos = after;
+		if (n % WALK_STEP == 0)
+			give_back(d);
+	}
+	give_back(d);
+}
+
 /* The unit DIE of the unit at offset off. */
-static bool unit_die(Dwarf *dw, Dwarf_Off off, Dwarf_Die *cu)
+static bool unit_die(struct pv_dso *d, Dwarf *dw, Dwarf_Off off, Dwarf_Die *cu)
 {
 	Dwarf_Off next;
 	size_t hsize;
+	walk_units(d, dw, off);
 	return dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
 	       dwarf_offdie(dw, off + hsize, cu) != NULL;
 }
@@ -356,7 +395,7 @@ static int aranges_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 	size_t i = pv_upper_bound(d->aranges, d->nr_aranges, sizeof(*d->aranges), addr);
 	for (size_t n = 0; i > 0 && n < 16; i--, n++)
 		if (addr < d->aranges[i - 1].hi)
-			return unit_die(dw, d->aranges[i - 1].off, cu) ? 1 : -1;
+			return unit_die(d, dw, d->aranges[i - 1].off, cu) ? 1 : -1;
 	return 0;
 }
 
@@ -472,8 +511,10 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 	si = calloc(1, sizeof(*si));
 	if (!si)
 		return NULL;
-	if (dw)
+	if (dw) {
 		compute(s, d, dw, vaddr, inlines, how, si);
+		give_back(d);
+	}
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);
 		free(si);

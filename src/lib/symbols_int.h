@@ -124,6 +124,10 @@ struct pv_dso {
 	struct pv_cu_range *aranges;
 	size_t nr_aranges;
 	int aranges_state; /* 0 not read, 1 read, -1 unusable: ask libdw */
+	/* how far libdw knows the units of an inflated copy (symbols_dwarf.c) */
+	Dwarf_CU *walk_cu;
+	Dwarf_Off walk_pos;
+	bool walk_done;
 };
 
 /* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */
@@ -178,6 +182,7 @@ struct perfev_symbolizer {
 	bool kernel_tried;
 	struct pv_ktab kernel;
 	struct pv_ktab kernel_cached; /* the cache, kept for its strings after kernel was read in full */
+	size_t kernel_lookups;
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;
