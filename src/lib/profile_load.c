@@ -297,7 +297,10 @@ static bool is_anon(const char *path)
 
 /* ---- stacks ----------------------------------------------------------------------- */
 /* The frame ids for one address (several when inlined functions expand it). */
-static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f,
+/* perf names a frame-pointer chain's return addresses as they are (the
+ * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
+ * says which this frame is. */
+static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
 		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
 {
 	unsigned flags = 0;
@@ -305,7 +308,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		flags |= PERFEV_RESOLVE_INLINE;
 	if (l->o->srclines)
 		flags |= PERFEV_RESOLVE_SRCLINE;
-	if (f->return_addr)
+	if (f->return_addr && dwarf)
 		flags |= PERFEV_RESOLVE_RETURN_ADDR;
 	int32_t key = f->kernel ? -1 : pid;
 	struct cent *e = cache_slot(l, key, f->ip, flags);
@@ -479,7 +482,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off, nf;
 		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0)
+		if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time, &off, &nf) < 0)
 			return -ENOMEM;
 		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
 			return -ENOMEM;

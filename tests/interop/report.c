@@ -299,6 +299,16 @@ Test(interop_report, call_graphs_like_perf, .timeout = 180)
 	expect_like_perf(data, "--children", 20);
 	expect_like_perf(data, "--children -g callee", 20);
 	expect_like_perf(data, "--no-children --sort sym -g none", 4);
+	/* frame-pointer return addresses are named as they are, as perf does (ld.so's
+	 * _start calls _dl_start and returns into _dl_start_user) */
+	struct run_result want = run_cmd("perf report -i '%s' --stdio --children --sort dso,sym -g none 2>/dev/null | "
+					 "grep -c '_dl_start_user'", data);
+	struct run_result got = run_cmd("%s report -q -i '%s' --stdio --children --sort dso,sym -g none | "
+					"grep -c '_dl_start_user'", PERFEV_BIN, data);
+	cr_expect_eq(strtol(got.out, NULL, 10), strtol(want.out, NULL, 10),
+		     "rows naming _dl_start_user: perf %s, perfev %s", want.out, got.out);
+	run_result_free(&want);
+	run_result_free(&got);
 	free(data);
 }
 
