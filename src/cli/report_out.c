@@ -212,6 +212,35 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+/* perf sizes the Command column by the length of each entry's thread's
+ * name as it is at the end (thread__comm_len), so a name the thread had
+ * before exec ("perf-exec") is cut to it. Here: each thread's last name
+ * (the last group of its tid), over the section's profiles. */
+static size_t comm_width(const struct report_section *s)
+{
+	size_t w = 0;
+	for (size_t m = 0; m < s->nr; m++) {
+		const struct perfev_profile *p = s->p[m];
+		struct perfev_profile_node root, g;
+		struct pv_keymap last = {0}; /* thread -> its last name's length + 1 */
+		if (perfev_profile_node(p, 0, &root) < 0)
+			continue;
+		for (uint32_t id = root.first_child; id; id = g.next_sibling) {
+			if (perfev_profile_node(p, id, &g) < 0)
+				break;
+			size_t len = g.comm ? strlen(g.comm) : strlen("[unknown]");
+			uint64_t key = (uint64_t)(uint32_t)g.pid << 32 | (uint32_t)g.tid;
+			if (g.tid < 0 || pv_keymap_put(&last, key, (uint32_t)len + 1) < 0)
+				w = len > w ? len : w; /* not by thread: every name counts */
+		}
+		for (size_t i = 0; i < last.cap; i++)
+			if (last.vals[i] && last.vals[i] - 1 > w)
+				w = last.vals[i] - 1;
+		pv_keymap_free(&last);
+	}
+	return w;
+}
+
 void report_print_preamble(const struct report_view *v, FILE *out)
 {
 	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n"
@@ -292,6 +321,11 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	char buf[4096];
 	for (size_t k = 0; k < v->nr_keys; k++) {
 		width[k] = strlen(header_of(v->keys[k]));
+		if (!strcmp(v->keys[k], "comm")) { /* perf: the threads' last names, see comm_width */
+			size_t cw = comm_width(s);
+			width[k] = cw > width[k] ? cw : width[k];
+			continue;
+		}
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, v->keys[k], buf, sizeof(buf));
 			if (strlen(buf) > width[k])
@@ -333,6 +367,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			fprintf(out, "%7.2f%%", pct(w->self[m], all[m]));
 		for (size_t k = 0; k < v->nr_keys; k++) {
 			column(w->e, v->keys[k], buf, sizeof(buf));
+			if (!strcmp(v->keys[k], "comm") && strlen(buf) > width[k])
+				buf[width[k]] = 0; /* perf: "%-*.*s", cut to the column */
 			if (k == v->nr_keys - 1)
 				fprintf(out, "  %s", buf);
 			else

@@ -366,6 +366,9 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* call graphs of another machine's unresolved frames, both orders */
 		{"perf.data.callgraph-3.8", "--no-children -g caller", 2},
 		{"perf.data.callgraph-3.4", "--no-children -g callee", 2},
+		/* "perf-exec" samples of a thread later named "sleep": perf cuts the name to the
+		 * Command column sized by the threads' last names ("perf-ex") */
+		{"perf.data.hybrid_topology", "--no-children -g none", 2},
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
