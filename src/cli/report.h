@@ -20,7 +20,24 @@ struct report_view {
 	double graph_min;                  /* call paths below this percent are not shown */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
+	/* the columns, in order (perf's -F; built by report_set_columns) */
+	struct report_col {
+		enum { COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD, COL_KEY } type;
+		const char *key; /* COL_KEY: a sort key name */
+	} cols[REPORT_MAX_KEYS + 4];
+	size_t nr_cols;
+	const char *self_header;           /* "Self" beside Children in perf's default layout, else "Overhead" */
+	const char *sort_first[REPORT_MAX_KEYS]; /* --sort keys given with -F: perf sorts by them first */
+	size_t nr_sort_first;
 };
+
+/* perf's -F FIELDS before loading: checks the names and makes its keys the
+ * sort keys (after --sort's, which perf sorts by first, when sort_given).
+ * Returns 0 or -EINVAL (an error is printed). */
+int report_parse_fields(struct report_view *v, const char *fields, bool sort_given);
+/* The columns, once v->children is known: fields' order, or the default
+ * (Children, Self/Overhead, Samples with -n, Period, the sort keys). */
+void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* Parses "comm,dso,sym" into v->keys/key_mask; returns 0 or -EINVAL
  * (an error naming the keys it knows is printed). */

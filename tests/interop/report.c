@@ -418,3 +418,22 @@ Test(interop_report, unmapped_frames_level_like_perf, .timeout = 120)
 		run_result_free(&r);
 	}
 }
+
+/* perf's -F (columns and sort order in the order given, "Overhead" even
+ * beside Children), -n and --show-total-period, and last columns padded as
+ * perf pads them (all but a symbol or srcline). */
+Test(interop_report, fields_and_columns_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "-F overhead,sym", 4);
+	expect_like_perf(data, "-F overhead_children,overhead,sym", 4);
+	expect_like_perf(data, "-F overhead,sample,period,comm,sym -g none", 0);
+	expect_like_perf(data, "-F sym,overhead -g none", 0);
+	expect_like_perf(data, "-F overhead,sym -s dso -g none", 0);
+	expect_like_perf(data, "-F overhead -g none", 0);
+	expect_like_perf(data, "-n --show-total-period -g none", 0);
+	expect_like_perf(data, "--no-children -g none -s sym,dso", 0);
+	expect_like_perf(data, "--no-children -g none -s sym,comm", 0);
+	free(data);
+}
