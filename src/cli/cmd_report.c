@@ -228,6 +228,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (report_parse_sort(&v, sort) < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
 		return 1;
+	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
 	lo.filter = filtered ? &filter : NULL;
 	/* pprof carries file names and line numbers, so its frames need them */
 	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0 || pprof;

@@ -18,6 +18,7 @@ struct report_view {
 	bool children;
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
+	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
 	/* the columns, in order (perf's -F; built by report_set_columns) */
@@ -69,7 +70,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 					  const struct perfev_profile_entry *e, size_t nr);
 /* Entry i's graph, percentages of `all`, branches under min_pct left out. */
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct);
+			 double min_pct, bool skip_first);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
 void report_graphs_free(struct report_graphs *g);

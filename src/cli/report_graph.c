@@ -29,13 +29,15 @@ struct tnode {
 	const char *name;
 	uint64_t w;
 	uint32_t first, next;
+	uint64_t ip;   /* of the first frame seen: orders equal siblings */
+	bool kernel;
 };
 struct trie {
 	struct tnode *n;
 	size_t nr, cap;
 };
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
+static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
@@ -43,7 +45,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0};
+	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -55,8 +57,14 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
 static int by_weight(const void *a, const void *b, void *arg)
 {
 	const struct trie *t = arg;
-	uint64_t x = t->n[*(const uint32_t *)a].w, y = t->n[*(const uint32_t *)b].w;
-	return x > y ? -1 : x < y;
+	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1;
+	/* perf: equal siblings in its callchain tree's order, which runs from the
+	 * newest object (the kernel's, made first, last) and the highest address */
+	if (p->kernel != q->kernel)
+		return p->kernel ? 1 : -1;
+	return (p->ip < q->ip) - (p->ip > q->ip);
 }
 
 /* Prints the children of node at (above min_pct); returns the lines printed. */
@@ -113,7 +121,7 @@ struct report_graphs {
 };
 
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct)
+			 double min_pct, bool skip_first)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
@@ -121,7 +129,23 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 	uint32_t root = t->n[0].first;
 	struct pv_buf prefix = PV_BUF_INIT;
 	size_t lines = 0;
-	if (root && !t->n[root].next && t->n[root].w == entry_w) {
+	if (root && !t->n[root].next && t->n[root].w == entry_w && skip_first) {
+		/* perf: "the first entry is the same as the symbol": printed from the next
+		 * one of the common path, else the branches at the margin */
+		uint32_t only = 0;
+		size_t shown = 0;
+		for (uint32_t c = t->n[root].first; c; c = t->n[c].next)
+			if (pct(t->n[c].w, all) >= min_pct)
+				shown++, only = c;
+		if (shown == 1 && t->n[only].w == t->n[root].w) {
+			fprintf(out, "            |\n            ---%s\n", t->n[only].name);
+			pv_buf_puts(&prefix, "               ");
+			lines = 2 + emit(out, t, only, &prefix, all, min_pct);
+		} else {
+			pv_buf_puts(&prefix, "            ");
+			lines = emit(out, t, root, &prefix, all, min_pct);
+		}
+	} else if (root && !t->n[root].next && t->n[root].w == entry_w) {
 		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
 		pv_buf_puts(&prefix, "               ");
 		lines = 2 + emit(out, t, root, &prefix, all, min_pct);
@@ -222,10 +246,12 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	uint32_t *group_of = calloc(nn, sizeof(*group_of));
 	long *ent = malloc(nn * sizeof(*ent));
 	const char **label = calloc(nn, sizeof(*label));
+	uint64_t *fip = calloc(nn, sizeof(*fip));
+	bool *fkern = calloc(nn, sizeof(*fkern));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !label || !seen)
+	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -237,7 +263,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -253,6 +279,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		perfev_profile_node(p, group_of[id], &gn);
 		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
 		label[id] = frame_label(&n.frame, &g->labels);
+		fip[id] = n.frame.ip;
+		fkern[id] = n.frame.kernel;
 	}
 	for (uint32_t d = 1; d < nn; d++) {
 		struct perfev_profile_node n;
@@ -291,7 +319,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 			}
@@ -305,6 +333,8 @@ out:
 	free(group_of);
 	free(ent);
 	free(label);
+	free(fip);
+	free(fkern);
 	free(path);
 	free(seen);
 	return g;

@@ -17,8 +17,8 @@ static const struct {
 	unsigned mask;
 } sort_keys[] = {
 	{"comm", "Command", PERFEV_KEY_COMM},
-	{"pid", "Pid:Command", PERFEV_KEY_PID},
-	{"tid", "Pid:Command", PERFEV_KEY_TID},
+	{"pid", "    Pid:Command", PERFEV_KEY_PID},
+	{"tid", "    Tid:Command", PERFEV_KEY_TID},
 	{"dso", "Shared Object", PERFEV_KEY_DSO},
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
@@ -512,7 +512,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		}
 		fputc('\n', out);
 		if (graphs && w->lead >= 0 && pct(ew, all[0]) >= v->graph_min) /* perf: no graph under the threshold */
-			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min);
+			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min, v->graph_skip_first);
 	}
 	fprintf(out, "\n\n");
 	report_graphs_free(graphs);

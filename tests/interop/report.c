@@ -435,5 +435,19 @@ Test(interop_report, fields_and_columns_like_perf, .timeout = 120)
 	expect_like_perf(data, "-n --show-total-period -g none", 0);
 	expect_like_perf(data, "--no-children -g none -s sym,dso", 0);
 	expect_like_perf(data, "--no-children -g none -s sym,comm", 0);
+	expect_like_perf(data, "-g none -s pid", 0);
+	free(data);
+}
+
+/* Every branch of every graph (--percent-limit 0): siblings of equal weight
+ * in perf's order; with --sort sym... perf leaves out a graph's first frame. */
+Test(interop_report, whole_graphs_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "--percent-limit 0", 4);
+	expect_like_perf(data, "--no-children --percent-limit 0 -g callee", 4);
+	expect_like_perf(data, "-s sym", 4);
+	expect_like_perf(data, "--no-children -s sym,dso -g caller", 4);
 	free(data);
 }
