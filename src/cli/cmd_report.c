@@ -243,6 +243,7 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
 	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
 		/* the text report: every event, as perf prints them */
+		lo.inline_dwarf_only = true; /* perf expands inlines of DWARF call chains only */
 		size_t nev;
 		struct perfev_profile_event *ev = perfev_profile_load_events(input, &lo, &info, &nev);
 		if (!ev)
@@ -260,6 +261,7 @@ static int cmd_report(int argc, char **argv)
 		perfev_profile_events_free(ev, nev);
 		return ret;
 	}
+	lo.inline_dwarf_only = !json && !folded && !flame && !pprof && !firefox; /* the text: as perf */
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());

@@ -30,14 +30,15 @@ struct tnode {
 	uint64_t w;
 	uint32_t first, next;
 	uint64_t ip;   /* of the first frame seen: orders equal siblings */
-	bool kernel;
+	bool kernel, inlined;
 };
 struct trie {
 	struct tnode *n;
 	size_t nr, cap;
 };
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel)
+static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel,
+			   bool inlined)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
@@ -45,7 +46,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, ui
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel};
+	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel, inlined};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -62,6 +63,8 @@ static int by_weight(const void *a, const void *b, void *arg)
 		return p->w > q->w ? -1 : 1;
 	/* perf: equal siblings in its callchain tree's order, which runs from the
 	 * newest object (the kernel's, made first, last) and the highest address */
+	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
+		return -strcmp(p->name, q->name);
 	if (p->kernel != q->kernel)
 		return p->kernel ? 1 : -1;
 	return (p->ip < q->ip) - (p->ip > q->ip);
@@ -248,10 +251,11 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	const char **label = calloc(nn, sizeof(*label));
 	uint64_t *fip = calloc(nn, sizeof(*fip));
 	bool *fkern = calloc(nn, sizeof(*fkern));
+	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern)
+	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern || !inl)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -263,7 +267,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -281,6 +285,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		label[id] = frame_label(&n.frame, &g->labels);
 		fip[id] = n.frame.ip;
 		fkern[id] = n.frame.kernel;
+		inl[id] = n.frame.inlined;
 	}
 	for (uint32_t d = 1; d < nn; d++) {
 		struct perfev_profile_node n;
@@ -298,28 +303,31 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			at = x.parent;
 		}
 		bool callee = v->graph == GRAPH_CALLEE;
-		for (size_t k = 0; k < np; k++) {
-			/* d's own entry first, then the others in the cursor's order */
-			size_t i = k == 0 ? 0 : callee ? k : np - k;
-			long en = ent[path[i]];
-			if (en < 0 || seen[en] || (!v->children && i > 0))
+		/* d's samples are the entry's of its nearest frame not inlined (the table's self) */
+		size_t own = 0;
+		while (own + 1 < np && inl[path[own]])
+			own++;
+		for (size_t k = 0; k <= np; k++) {
+			/* d's own entry first (the whole chain), then every frame's in the
+			 * cursor's order (each entry once: the first met) */
+			bool mine = k == 0;
+			size_t i = mine ? 0 : callee ? k - 1 : np - k;
+			long en = mine ? ent[path[own]] : ent[path[i]];
+			if (en < 0 || seen[en] || (!v->children && !mine))
 				continue;
 			seen[en] = 1;
 			struct trie *t = &tries[en];
 			uint32_t at = 0;
 			t->n[0].w += w;
-			/* the path's frames, in printing order */
-			size_t from, to;
-			if (callee)
-				from = i, to = np;
-			else
-				from = i == 0 ? np - 1 : i, to = 0;
-			size_t len = callee ? to - from : from + 1 - to;
+			/* the path's frames, in printing order: from..to */
+			size_t from = callee ? i : mine ? np - 1 : i;
+			size_t len = callee ? np - from : from + 1;
 			if (len > g->depth[en])
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]],
+							inl[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 			}
@@ -335,6 +343,7 @@ out:
 	free(label);
 	free(fip);
 	free(fkern);
+	free(inl);
 	free(path);
 	free(seen);
 	return g;

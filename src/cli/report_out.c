@@ -457,8 +457,12 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		}
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
-			if (strlen(buf) > width[c])
-				width[c] = strlen(buf);
+			size_t len = strlen(buf);
+			/* perf sizes symbols by their names: " (inlined)" is not counted */
+			if (!strcmp(col->key, "sym") && len > 10 && !strcmp(buf + len - 10, " (inlined)"))
+				len -= 10;
+			if (len > width[c])
+				width[c] = len;
 		}
 	}
 	static const char *const value_names[] = {"Children", "Self", "Samples", "Period"};

@@ -304,8 +304,8 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
 {
 	unsigned flags = 0;
-	if (!l->o->no_inline && !l->o->no_callchain) /* leaf only: self goes to the symbol anyway */
-		flags |= PERFEV_RESOLVE_INLINE;
+	if (!l->o->no_inline && !l->o->no_callchain && (dwarf || !l->o->inline_dwarf_only))
+		flags |= PERFEV_RESOLVE_INLINE; /* (leaf only: self goes to the symbol anyway) */
 	if (l->o->srclines)
 		flags |= PERFEV_RESOLVE_SRCLINE;
 	if (f->return_addr && dwarf)
@@ -365,7 +365,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		nf = MAX_EXPANDED;
 	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
 	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
-	    strcmp(dwarf_name, loc.symbol) != 0 && strncmp(dwarf_name, "__GI_", 5) != 0) {
+	    strcmp(dwarf_name, loc.symbol) != 0 && (l->o->inline_dwarf_only || strncmp(dwarf_name, "__GI_", 5) != 0)) {
 		/* perf names the function by its DWARF name when that differs from
 		 * the ELF symbol (an alias: __libc_start_main for
 		 * __libc_start_main_impl) and marks it "(inlined)"; so do we */
