@@ -91,7 +91,8 @@ static const struct option options[] = {
 };
 
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
-static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order)
+static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
+		       enum report_graph_mode *mode)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
@@ -106,10 +107,17 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 			*g = GRAPH_CALLER, *explicit_order = 1;
 		else if (!strcmp(t, "callee"))
 			*g = GRAPH_CALLEE, *explicit_order = 1;
-		else if (!strcmp(t, "graph") || !strcmp(t, "fractal") || !strcmp(t, "flat") ||
-			 !strcmp(t, "folded") || !strcmp(t, "function") || !strcmp(t, "address") ||
+		else if (!strcmp(t, "graph"))
+			*mode = GRAPH_ABS;
+		else if (!strcmp(t, "fractal"))
+			*mode = GRAPH_FRACTAL;
+		else if (!strcmp(t, "flat"))
+			*mode = GRAPH_FLAT;
+		else if (!strcmp(t, "folded"))
+			*mode = GRAPH_FOLDED;
+		else if (!strcmp(t, "function") || !strcmp(t, "address") ||
 			 !strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count"))
-			; /* perf's print types and keys: our graph is perf's "graph" */
+			; /* perf's keys and values: ours are function and percent */
 		else
 			ret = -1;
 	}
@@ -157,7 +165,7 @@ static int cmd_report(int argc, char **argv)
 		case O_CHILDREN: children = 1; break;
 		case O_NO_CHILDREN: children = 0; break;
 		case 'g':
-			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given) < 0)
+			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given, &v.graph_mode) < 0)
 				return cli_error("report", "bad --call-graph '%s': use none, caller, callee or "
 						 "graph,MIN_PERCENT,caller|callee", optarg);
 			break;

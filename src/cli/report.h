@@ -7,6 +7,8 @@
 #include "perfev.h"
 
 enum report_graph { GRAPH_NONE, GRAPH_CALLER, GRAPH_CALLEE };
+/* perf's -g print types: absolute shares, fractal (of the parent), flat, folded */
+enum report_graph_mode { GRAPH_ABS, GRAPH_FRACTAL, GRAPH_FLAT, GRAPH_FOLDED };
 
 #define REPORT_MAX_KEYS 8
 struct report_view {
@@ -18,6 +20,7 @@ struct report_view {
 	bool children;
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
+	enum report_graph_mode graph_mode;
 	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
@@ -70,7 +73,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 					  const struct perfev_profile_entry *e, size_t nr);
 /* Entry i's graph, percentages of `all`, branches under min_pct left out. */
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct, bool skip_first);
+			 double min_pct, bool skip_first, enum report_graph_mode mode);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
 void report_graphs_free(struct report_graphs *g);

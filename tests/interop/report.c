@@ -449,6 +449,12 @@ Test(interop_report, whole_graphs_like_perf, .timeout = 120)
 	expect_like_perf(data, "--no-children --percent-limit 0 -g callee", 4);
 	expect_like_perf(data, "-s sym", 4);
 	expect_like_perf(data, "--no-children -s sym,dso -g caller", 4);
+	/* perf's other print types: flat (each path, its total), folded (a;b;c lines,
+	 * own samples), fractal (shares of the parent's callees) */
+	expect_like_perf(data, "-g flat", 4);
+	expect_like_perf(data, "-g folded", 4);
+	expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
+	expect_like_perf(data, "--no-children -g fractal", 4);
 	free(data);
 }
 
