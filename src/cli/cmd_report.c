@@ -265,7 +265,7 @@ static int cmd_report(int argc, char **argv)
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
 		report_set_columns(&v, fields, show_samples, show_period);
 		dwarf_note(&info, quiet);
-		int ret = report_print_events(ev, nev, group, &v, stdout);
+		int ret = report_print_events(input, ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
 		return ret;
 	}

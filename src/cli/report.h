@@ -63,8 +63,9 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 
 /* Every event's section as perf prints them: groups side by side (group
  * 1: all events as one group, 0: none, -1: the file's groups), events
- * without samples left out. Returns the exit status. */
-int report_print_events(const struct perfev_profile_event *ev, size_t nev, int group,
+ * without samples left out (a file without any: a note naming input).
+ * Returns the exit status. */
+int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			const struct report_view *v, FILE *out);
 
 /* Call graphs of table entries e[0..nr) (report_graph.c). */

@@ -497,3 +497,16 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	free(fp);
 	free(dwarf);
 }
+
+/* A recording without samples: perf's two first lines, a note, exit 0. */
+Test(interop_report, no_samples_like_perf, .timeout = 60)
+{
+	require_root();
+	char *data = perf_record("-e cpu-clock -c 1000000000", "empty.data", "true");
+	expect_like_perf(data, "", 0);
+	struct run_result r = run_cmd("%s report -i '%s' --stdio", PERFEV_BIN, data);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "has no samples"), "%s", r.err);
+	run_result_free(&r);
+	free(data);
+}
