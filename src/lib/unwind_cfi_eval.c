@@ -342,8 +342,12 @@ enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, 
 	}
 	if (undefined_ra)
 		return PV_STEP_UNDEF;
-	if (row->ra >= nr || !(out->set >> row->ra & 1))
+	if (row->ra >= nr)
 		return PV_STEP_ERROR;
+	/* libdwfl (0.188): a return address that cannot be computed (e.g. read
+	 * past the stack copy) is taken as the end of the stack */
+	if (!(out->set >> row->ra & 1))
+		return PV_STEP_UNDEF;
 	*pc = out->v[row->ra];
 	return *pc ? PV_STEP_PC : PV_STEP_UNDEF;
 }

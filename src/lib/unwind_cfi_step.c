@@ -24,14 +24,16 @@ static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint6
 	for (size_t i = 0; i < PV_ARRAY_SIZE(u->mapc); i++) {
 		struct pv_uw_mapcache *c = &u->mapc[i];
 		if (c->path && c->pid == smp->pid && c->start == m->start && c->end == m->end &&
-		    c->pgoff == m->pgoff && strcmp(c->path, m->path) == 0) {
+		    c->pgoff == m->pgoff &&
+		    (c->src_path == m->path || strcmp(c->path, m->path) == 0)) {
+			c->src_path = m->path;
 			*bias = c->bias;
 			return c->ok ? c->f : NULL;
 		}
 	}
 	struct pv_uw_mapcache *c = &u->mapc[u->mapc_next++ % PV_ARRAY_SIZE(u->mapc)];
 	*c = (struct pv_uw_mapcache){smp->pid, m->start, m->end, m->pgoff,
-				     pv_strpool_add(u->pool, m->path), NULL, 0, false};
+				     pv_strpool_add(u->pool, m->path), m->path, NULL, 0, false};
 	c->f = pv_uw_get_file(u, m, smp->pid);
 	c->ok = c->f && pv_uw_map_bias(c->f, m, &c->bias);
 	if (c->ok && !c->f->is_dyn)

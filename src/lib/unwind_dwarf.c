@@ -180,9 +180,11 @@ const struct perfev_map *pv_uw_find_map(const struct perfev_unwind_sample *smp, 
 
 bool pv_uw_file_backed(const struct perfev_map *m)
 {
-	if (m && m->path && strcmp(m->path, "[vdso]") == 0)
-		return true;
-	return m && m->path && m->path[0] == '/' && strncmp(m->path, "//anon", 6) != 0 &&
+	if (!m || !m->path)
+		return false;
+	if (m->path[0] == '[')
+		return strcmp(m->path, "[vdso]") == 0;
+	return m->path[0] == '/' && strncmp(m->path, "//anon", 6) != 0 &&
 	       strncmp(m->path, "/memfd:", 7) != 0 && strncmp(m->path, "/dev/", 5) != 0;
 }
 

@@ -141,7 +141,8 @@ struct pv_uw_file {
 struct pv_uw_mapcache {
 	int pid;
 	uint64_t start, end, pgoff;
-	const char *path; /* pooled */
+	const char *path;     /* pooled */
+	const char *src_path; /* the map's own string last seen (compared first) */
 	struct pv_uw_file *f;
 	uint64_t bias;
 	bool ok;

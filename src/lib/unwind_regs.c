@@ -51,15 +51,13 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 					   uint64_t *dwarf, size_t nr_dwarf, uint64_t *valid,
 					   uint64_t *pc, uint64_t *sp)
 {
-	uint64_t full[64] = {0};
 	if (arch == PERFEV_ARCH_HOST)
 		arch = pv_host_arch();
 	if ((size_t)__builtin_popcountll(mask) > nr_regs || (nr_regs && !regs))
 		return pv_error(EINVAL, "sample has %zu registers, its mask 0x%llx says %d",
 				nr_regs, (unsigned long long)mask, __builtin_popcountll(mask));
-	for (int b = 0, k = 0; b < 64; b++)
-		if (mask >> b & 1)
-			full[b] = regs[k++];
+	/* perf register b is regs[number of mask bits below b] (0 if absent) */
+#define FULL(b) ((mask >> (b) & 1) ? regs[__builtin_popcountll(mask & ((1ull << (b)) - 1))] : 0)
 	const int *map;
 	int nr, ipreg, spreg;
 	int aarch64_map[32];
@@ -85,7 +83,7 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 		return pv_error(EINVAL, "DWARF unwinding: %zu register slots, %d needed", nr_dwarf, nr);
 	uint64_t v = 0;
 	for (int i = 0; i < nr; i++) {
-		dwarf[i] = full[map[i]];
+		dwarf[i] = FULL(map[i]);
 		if (mask >> map[i] & 1)
 			v |= 1ull << i;
 	}
@@ -96,8 +94,9 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 				"0x%llx): record with perfev_unwind_regs_mask()",
 				(unsigned long long)mask);
 	if (pc)
-		*pc = full[ipreg];
+		*pc = FULL(ipreg);
 	if (sp)
-		*sp = full[spreg];
+		*sp = FULL(spreg);
 	return nr;
+#undef FULL
 }
