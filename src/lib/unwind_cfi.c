@@ -598,6 +598,14 @@ int pv_cfi_find_row(struct pv_cfi *c, uint64_t pc, struct pv_cfi_row *row)
 		return -1;
 	row->signal = ci.signal;
 	row->ra = ci.ra > UINT32_MAX ? UINT32_MAX : (uint32_t)ci.ra;
+	row->same = 0;
+	row->nr_rules = 0;
+	for (unsigned i = 0; i < PV_CFI_NREGS; i++) {
+		if (row->r[i].kind == PV_RULE_SAME)
+			row->same |= 1ull << i;
+		else if (row->r[i].kind != PV_RULE_UNDEF)
+			row->rules[row->nr_rules++] = (uint8_t)i;
+	}
 	return 1;
 }
 

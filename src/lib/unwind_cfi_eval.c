@@ -298,21 +298,19 @@ enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, 
 				     bias, rd, ctx, &cfa);
 	}
 	unsigned nr = PV_MIN(nregs, (unsigned)PV_CFI_NREGS);
-	bool undefined_ra = false;
-	out->set = 0;
-	for (unsigned i = 0; i < nr; i++) {
+	uint64_t live = nr >= 64 ? ~0ull : (1ull << nr) - 1;
+	/* same-value registers keep the callee's value (if it has one) */
+	memcpy(out->v, in->v, nr * sizeof(out->v[0]));
+	out->set = in->set & row->same & live;
+	for (unsigned k = 0; k < row->nr_rules; k++) {
+		unsigned i = row->rules[k];
+		if (i >= nr)
+			continue;
 		uint64_t v = 0;
 		const uint8_t *p;
 		size_t len;
 		int64_t val = row->r[i].val;
 		switch (row->r[i].kind) {
-		case PV_RULE_UNDEF:
-			undefined_ra |= i == row->ra;
-			continue;
-		case PV_RULE_SAME:
-			if (!reg(in, i, &v))
-				continue;
-			break;
 		case PV_RULE_OFFSET:
 			if (!cfa_ok || !rd(ctx, cfa + (uint64_t)val, &v))
 				continue;
@@ -340,7 +338,7 @@ enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, 
 		out->v[i] = v;
 		out->set |= 1ull << i;
 	}
-	if (undefined_ra)
+	if (row->ra < nr && row->r[row->ra].kind == PV_RULE_UNDEF)
 		return PV_STEP_UNDEF;
 	if (row->ra >= nr)
 		return PV_STEP_ERROR;

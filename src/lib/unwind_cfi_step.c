@@ -19,7 +19,7 @@ static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint6
 {
 	const struct perfev_unwind_sample *smp = u->smp;
 	const struct perfev_map *m = pv_uw_find_map(smp, addr);
-	if (!pv_uw_file_backed(m))
+	if (!m || !m->path)
 		return NULL;
 	for (size_t i = 0; i < PV_ARRAY_SIZE(u->mapc); i++) {
 		struct pv_uw_mapcache *c = &u->mapc[i];
@@ -31,6 +31,8 @@ static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint6
 			return c->ok ? c->f : NULL;
 		}
 	}
+	if (!pv_uw_file_backed(m))
+		return NULL;
 	struct pv_uw_mapcache *c = &u->mapc[u->mapc_next++ % PV_ARRAY_SIZE(u->mapc)];
 	*c = (struct pv_uw_mapcache){smp->pid, m->start, m->end, m->pgoff,
 				     pv_strpool_add(u->pool, m->path), m->path, NULL, 0, false};

@@ -52,6 +52,11 @@ struct pv_cfi_row {
 	uint64_t cfa_reg;
 	int64_t cfa_off;  /* PV_CFA_REG: offset; PV_CFA_EXPR: the expression */
 	struct { uint8_t kind; int64_t val; } r[PV_CFI_NREGS];
+	/* derived by pv_cfi_find_row, for a quick step: the registers whose
+	 * rule is same-value, and the others that are not undefined */
+	uint64_t same;
+	uint8_t nr_rules;
+	uint8_t rules[PV_CFI_NREGS];
 };
 
 struct pv_cfi_fde {

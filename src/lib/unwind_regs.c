@@ -56,8 +56,16 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 	if ((size_t)__builtin_popcountll(mask) > nr_regs || (nr_regs && !regs))
 		return pv_error(EINVAL, "sample has %zu registers, its mask 0x%llx says %d",
 				nr_regs, (unsigned long long)mask, __builtin_popcountll(mask));
-	/* perf register b is regs[number of mask bits below b] (0 if absent) */
-#define FULL(b) ((mask >> (b) & 1) ? regs[__builtin_popcountll(mask & ((1ull << (b)) - 1))] : 0)
+	/* perf register b is regs[idx[b]], idx[b] = mask bits below b (kept per
+	 * mask: samples of one event share it) */
+	static __thread uint64_t idx_mask = 0;
+	static __thread uint8_t idx[64];
+	if (idx_mask != mask || !mask) {
+		for (int b = 0, k = 0; b < 64; b++)
+			idx[b] = (uint8_t)k, k += (int)(mask >> b & 1);
+		idx_mask = mask;
+	}
+#define FULL(b) ((mask >> (b) & 1) ? regs[idx[b]] : 0)
 	const int *map;
 	int nr, ipreg, spreg;
 	int aarch64_map[32];
