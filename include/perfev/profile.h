@@ -202,6 +202,7 @@ struct perfev_profile_load_opts {
 	 * kallsyms...), with a message naming the fix. May be NULL. */
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
+	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
 };
 
 struct perfev_profile_load_info {

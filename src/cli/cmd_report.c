@@ -35,11 +35,13 @@ static const char usage_text[] =
 	"      --event N         the N-th event of the file (default: the first)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
+	"                        inflated debug files)\n"
 	"  -q, --quiet           no notes about missing symbols\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
-       O_KALLSYMS, O_TITLE };
+       O_KALLSYMS, O_TITLE, O_NO_KCACHE };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -68,6 +70,7 @@ static const struct option options[] = {
 	{"event", required_argument, NULL, O_EVENT},
 	{"no-inline", no_argument, NULL, O_NO_INLINE},
 	{"kallsyms", required_argument, NULL, O_KALLSYMS},
+	{"no-cache", no_argument, NULL, O_NO_KCACHE},
 	{"title", required_argument, NULL, O_TITLE},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
@@ -101,6 +104,8 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 	return ret;
 }
 
+static void usage(FILE *f) { fprintf(f, usage_text); }
+
 static void note(void *ctx, const char *msg)
 {
 	if (!*(bool *)ctx)
@@ -120,7 +125,8 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:Gqh", options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:g:Gqh", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -176,14 +182,16 @@ static int cmd_report(int argc, char **argv)
 		case O_EVENT: lo.event = (int)strtol(optarg, NULL, 10); break;
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
+		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': printf(usage_text); return 0;
-		default: fprintf(stderr, usage_text); return 1;
+		default: return cli_bad_option("report", usage, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
 		int tr = report_tracepoint_sort(input, sort);
 		if (tr != -ENOENT)

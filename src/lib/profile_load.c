@@ -451,7 +451,8 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 			o.note(o.note_ctx, msg);
 		}
 	}
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms};
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms,
+					    .no_cache = o.no_cache};
 	l.p = perfev_profile_new(o.group, o.flags);
 	l.sess = perfev_session_new();
 	l.sym = perfev_symbolizer_new(&so);
