@@ -491,19 +491,6 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	}
 	if (unmapped_levels(l, kernel_ip, depth) < 0)
 		return -ENOMEM;
-	struct perfev_profile *p = ep ? ep->p : l->p;
-	if (p->has_filter) {
-		/* filters see the frames by value: expand ids back (filtered runs only) */
-		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
-		if (!fr)
-			return -ENOMEM;
-		for (size_t i = 0; i < depth; i++)
-			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
-		bool ok = pv_profile_accepts(p, &d, fr, depth);
-		free(fr);
-		if (!ok)
-			return 0;
-	}
 	uint64_t period = s->period;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
 		/* a fixed period not in the samples: perf takes the attr's */
@@ -512,6 +499,19 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 			period = attr->sample_period;
 	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
+	struct perfev_profile *p = ep ? ep->p : l->p;
+	if (p->has_filter) {
+		/* filters see the frames by value: expand ids back (filtered runs only) */
+		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		for (size_t i = 0; i < depth; i++)
+			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
+		bool ok = pv_profile_accepts(p, &d, fr, depth, values);
+		free(fr);
+		if (!ok)
+			return 0;
+	}
 	if (ep) {
 		uint32_t g;
 		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)

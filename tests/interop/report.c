@@ -510,3 +510,16 @@ Test(interop_report, no_samples_like_perf, .timeout = 60)
 	run_result_free(&r);
 	free(data);
 }
+
+/* perf's --comms/--dsos/--symbols with one value: the column is left out and
+ * named in the header ("# dso: calls"), percentages stay of every sample. */
+Test(interop_report, filters_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "--symbols leaf_a --no-children -g none", 0);
+	expect_like_perf(data, "--dsos calls --no-children -g none", 0);
+	expect_like_perf(data, "--comms calls --no-children", 4);
+	expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
+	free(data);
+}
