@@ -744,7 +744,10 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 		goto out;
 	size_t nev = perfev_perfdata_nr_events(l.pd);
 	ev = calloc(nev, sizeof(*ev));
-	if (!ev || !evp_for(&l, nev - 1)) { /* every event gets a profile, empty or not */
+	bool ok = ev != NULL;
+	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
+		ok = evp_for(&l, i) != NULL;
+	if (!ok) {
 		free(ev);
 		ev = pv_error_null(ENOMEM, "profile_load: out of memory");
 		goto out;

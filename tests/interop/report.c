@@ -324,6 +324,12 @@ Test(interop_report, one_section_per_event_like_perf, .timeout = 120)
 	expect_same_headers(data, "--group --no-children -g none");
 	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
 	free(data);
+	/* an event without samples between two with: left out alone, a column in a group */
+	data = perf_record("-g -e cpu-clock,major-faults,task-clock -F 1000", "three.data", WORKLOAD("calls") " 300");
+	expect_same_headers(data, "--no-children -g none");
+	expect_same_headers(data, "--group --no-children -g none");
+	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
+	free(data);
 }
 
 Test(interop_report, event_groups_side_by_side_like_perf, .timeout = 120)
