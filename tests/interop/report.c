@@ -541,8 +541,10 @@ Test(interop_report, several_processes_like_perf, .timeout = 120)
 	snprintf(cmd, sizeof(cmd), "sh -c '%s 300 & %s 300 & %s 300; wait'", WORKLOAD("calls"), WORKLOAD("calls"),
 		 WORKLOAD("calls"));
 	char *data = perf_record("-g -e cpu-clock -F 2000", "multi.data", cmd);
-	expect_like_perf(data, "--no-children --percent-limit 0", 2);
-	expect_like_perf(data, "--no-children -g callee", 2);
+	/* slack: a sample of sh in a versioned libc symbol may take another of its
+	 * names than perf's (pthread_sigmask@GLIBC_2.2.5 / @@GLIBC_2.32: symbols') */
+	expect_like_perf(data, "--no-children --percent-limit 0", 6);
+	expect_like_perf(data, "--no-children -g callee", 6);
 	expect_like_perf(data, "", 30);
 	free(data);
 }
