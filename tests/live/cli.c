@@ -117,6 +117,13 @@ Test(live_cli, bad_inputs_name_the_file)
 	r = run_cmd("cd %s && %s report -i /etc --stdio", dir, PERFEV);
 	one_line_error(&r, "/etc is a directory");
 	run_result_free(&r);
+	/* -i - on a terminal waited for input that never comes */
+	if (system("command -v script >/dev/null") == 0) {
+		r = run_cmd("script -qc '%s script -i -; echo status=$?' /dev/null </dev/null", PERFEV);
+		cr_assert(strstr(r.out, "standard input is a terminal, not a recording"), "%s", r.out);
+		cr_assert(strstr(r.out, "status=1"), "%s", r.out);
+		run_result_free(&r);
+	}
 	r = run_cmd("%s addr2line -e /etc/passwd 0x10", PERFEV);
 	one_line_error(&r, "/etc/passwd: file format not recognized");
 	run_result_free(&r);
