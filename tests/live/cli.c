@@ -124,6 +124,14 @@ Test(live_cli, bad_inputs_name_the_file)
 		cr_assert(strstr(r.out, "status=1"), "%s", r.out);
 		run_result_free(&r);
 	}
+	/* numbers that were read as 0 (the first event, the idle task) */
+	static const char *const report_bad[][2] = {{"--event abc", "--event 'abc'"},
+		{"--pid abc", "--pid 'abc'"}, {"--tid 1x", "--tid '1x'"}, {"--time 1,x", "bad --time '1,x'"}};
+	for (size_t i = 0; i < sizeof(report_bad) / sizeof(report_bad[0]); i++) {
+		r = run_cmd("cd %s && %s report %s", dir, PERFEV, report_bad[i][0]);
+		one_line_error(&r, report_bad[i][1]);
+		run_result_free(&r);
+	}
 	r = run_cmd("%s addr2line -e /etc/passwd 0x10", PERFEV);
 	one_line_error(&r, "/etc/passwd: file format not recognized");
 	run_result_free(&r);
