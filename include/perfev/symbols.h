@@ -45,6 +45,13 @@ struct perfev_symbolizer_opts {
 	bool no_debuginfod;
 	/* Do not look through /proc/PID/root for binaries (containers). */
 	bool no_proc_root;
+	/* Do not use (or write) the caches in $XDG_CACHE_HOME/perfev
+	 * (~/.cache/perfev): the index of the running kernel's /proc/kallsyms
+	 * (used only when kallsyms is NULL) and inflated copies of debug files
+	 * with compressed sections. They are also off when the environment has
+	 * PERFEV_NO_CACHE=1 (both), PERFEV_NO_KALLSYMS_CACHE=1 or
+	 * PERFEV_NO_DEBUG_CACHE=1. */
+	bool no_cache;
 };
 
 /* perfev_symbolizer_resolve() flags. */

@@ -935,10 +935,11 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
 /* Pages of the map this far behind the reading point are given back
  * (MADV_DONTNEED on a private read-only file map: a later access, e.g. a
  * record still queued for time ordering, just reads the file again), so a
- * report's peak memory does not grow with the file. 2 MB (at most 4 MB
- * resident) covers the queued records of the rounds seen here without a
- * second fault; 16 MB cost a 10 MB file its whole size and a big one 32 MB. */
-#define PV_MAP_KEEP (2ull << 20)
+ * report's peak memory does not grow with the file. 1 MB (at most 2 MB
+ * resident): 2 MB and 512 KB take the same page faults on the bench's
+ * recordings (a re-read queued record would cost one more), and every MB
+ * kept is a MB of a report's peak; 16 MB cost a 10 MB file its whole size. */
+#define PV_MAP_KEEP (1ull << 20)
 
 /* A record cut short at the end of a file that was not closed cleanly (its
  * data size 0, shorter than its header says, or a pipe-mode stream saved

@@ -12,8 +12,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define MAX_NOTES 256
+#define KERNEL_GIVE_BACK 16 /* kallsyms index lookups between give-backs */
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
 {
@@ -49,6 +51,7 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	for (size_t i = 0; i < PV_ARRAY_SIZE(s->demangled); i++)
 		pv_u64map_free(&s->demangled[i]);
 	pv_kallsyms_free(&s->kernel);
+	pv_kallsyms_free(&s->kernel_cached);
 	for (size_t i = 0; i < s->nr_jits; i++)
 		pv_symtab_free(&s->jits[i].syms);
 	free(s->jits);
@@ -171,6 +174,32 @@ static bool is_kernel_ip(uint64_t ip)
 	return (int64_t)ip < 0; /* the upper half: x86_64 and arm64 kernels */
 }
 
+static bool env_set(const char *name)
+{
+	const char *e = getenv(name);
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+bool pv_cache_disabled(const struct perfev_symbolizer *s, const char *env)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "PERFEV_NO_%s_CACHE", env);
+	return s->opts.no_cache || env_set("PERFEV_NO_CACHE") || env_set(name);
+}
+
+/* The running kernel's symbols through the cache, or a given file as is. */
+static void load_kernel(struct perfev_symbolizer *s)
+{
+	if (s->opts.kallsyms) {
+		if (*s->opts.kallsyms)
+			pv_kallsyms_load(s, s->opts.kallsyms, NULL, &s->kernel);
+	} else if (pv_cache_disabled(s, "KALLSYMS")) {
+		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
+	} else {
+		pv_kcache_load(s, &(struct pv_kcache_src){0}, &s->kernel);
+	}
+}
+
 static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
 			  unsigned flags, struct perfev_location *loc)
 {
@@ -181,14 +210,23 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	loc->dso = "[kernel.kallsyms]";
 	if (!s->kernel_tried) {
 		s->kernel_tried = true;
-		const char *path = s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms";
-		if (*path)
-			pv_kallsyms_load(s, path);
+		load_kernel(s);
 	}
 	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
 	const char *name, *module;
 	uint64_t start;
-	if (!pv_kallsyms_find(&s->kernel, look, &name, &module, &start))
+	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	/* the index's pages come back in 64 KB runs: give them back now and then */
+	if (s->kernel.map && ++s->kernel_lookups % KERNEL_GIVE_BACK == 0)
+		madvise(s->kernel.map, s->kernel.map_len, MADV_DONTNEED);
+	if (r == -EAGAIN) {
+		/* not covered by the cache (BPF, a trampoline...): the real file,
+		 * once; the cache's mapping stays for the names handed out */
+		s->kernel_cached = s->kernel;
+		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
+		r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	}
+	if (r <= 0)
 		return 0;
 	if (module)
 		loc->dso = module;

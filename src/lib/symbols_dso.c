@@ -345,6 +345,13 @@ done:
 	}
 }
 
+/* A file mapping's pages, given back: a later access reads the file again. */
+static void give_back(struct pv_elf *e)
+{
+	if (e->image && !e->malloced)
+		madvise(e->image, e->size, MADV_DONTNEED);
+}
+
 static bool special_name(const char *p)
 {
 	return p[0] == '[' || p[0] == '\0' || strncmp(p, "//anon", 6) == 0 || strncmp(p, "/memfd:", 7) == 0 ||
@@ -403,6 +410,10 @@ struct pv_dso *pv_dso_load(struct perfev_symbolizer *s, int pid, const char *pat
 		n += PV_MAX(0, pv_elf_read_plt(s->pool, d->bin.elf, &d->syms));
 	}
 	pv_symtab_finish(&d->syms);
+	/* the symbols are copied out: their pages go back (nothing has written
+	 * to the mappings yet; libdw may later, decompressing section headers) */
+	give_back(&d->bin);
+	give_back(&d->debug);
 
 	if (!d->bin.elf && !d->debug.elf) {
 		pv_sym_note(s, "%s: binary not found%s: its addresses stay unresolved; make the "
@@ -436,9 +447,11 @@ void pv_dso_free(struct pv_dso *d)
 			pv_cu_index_free(d->cu_index.vals[i]);
 	pv_u64map_free(&d->cu_index);
 	free(d->cu_ranges);
+	free(d->aranges);
 	pv_elf_close(&d->bin);
 	pv_elf_close(&d->debug);
 	pv_elf_close(&d->mini);
+	pv_elf_close(&d->inflated);
 	pv_symtab_free(&d->syms);
 	free(d->segs);
 	free(d);

@@ -93,15 +93,27 @@ static Dwarf *begin_dwarf(struct pv_elf *e)
 	return dw;
 }
 
+/* e's DWARF, through its cached inflated copy when its sections are compressed. */
+static Dwarf *open_dwarf(struct perfev_symbolizer *s, struct pv_dso *d, struct pv_elf *e)
+{
+	if (!pv_cache_disabled(s, "DEBUG") && pv_dcache_open(e, &d->inflated) == 0) {
+		Dwarf *dw = dwarf_begin_elf(d->inflated.elf, DWARF_C_READ, NULL);
+		if (dw)
+			return dw;
+		pv_elf_close(&d->inflated);
+	}
+	return begin_dwarf(e);
+}
+
 static Dwarf *dso_dwarf(struct perfev_symbolizer *s, struct pv_dso *d)
 {
 	if (d->dwarf_tried)
 		return d->dwarf;
 	d->dwarf_tried = true;
 	if (d->debug.elf)
-		d->dwarf = begin_dwarf(&d->debug);
+		d->dwarf = open_dwarf(s, d, &d->debug);
 	if (!d->dwarf && d->bin.elf)
-		d->dwarf = begin_dwarf(&d->bin);
+		d->dwarf = open_dwarf(s, d, &d->bin);
 	if (!d->dwarf && (d->bin.elf || d->debug.elf))
 		pv_sym_note(s, "%s: no DWARF debug info: source lines and inlined frames unknown; "
 			    "build with -g or install its debug package", d->name);
@@ -275,10 +287,147 @@ static void build_cu_ranges(struct pv_dso *d, Dwarf *dw)
 		qsort(d->cu_ranges, d->nr_cu_ranges, sizeof(*d->cu_ranges), cmp_cu_range);
 }
 
+/* Reads n (4 or 8) bytes, native order (the copy and libdw's data are the host's). */
+static bool get_uint(const unsigned char **p, const unsigned char *end, size_t n, uint64_t *v)
+{
+	if ((size_t)(end - *p) < n)
+		return false;
+	if (n == 4) {
+		uint32_t x;
+		memcpy(&x, *p, 4);
+		*v = x;
+	} else {
+		memcpy(v, *p, 8);
+	}
+	*p += n;
+	return true;
+}
+
+/* .debug_aranges as dwarf_getaranges reads it (sets of address, length
+ * tuples naming a unit; (0, 0) pairs skipped), without reading the units.
+ * -1: not there or not understood. */
+static int read_aranges(struct pv_dso *d, Dwarf *dw)
+{
+	Elf *elf = dwarf_getelf(dw);
+	GElf_Ehdr eh;
+	Elf_Scn *scn = elf ? pv_elf_section(elf, ".debug_aranges", NULL) : NULL;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !data->d_buf || !gelf_getehdr(elf, &eh) ||
+	    eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
+		return -1;
+	const unsigned char *p = data->d_buf, *end = p + data->d_size;
+	size_t cap = 0;
+	while (end - p >= 4) {
+		const unsigned char *set = p;
+		uint64_t len, cu;
+		size_t osz = 4;
+		if (!get_uint(&p, end, 4, &len))
+			return -1;
+		if (len == 0xffffffffu) {
+			osz = 8;
+			if (!get_uint(&p, end, 8, &len))
+				return -1;
+		}
+		if (len > (uint64_t)(end - p) || len < 2)
+			return -1;
+		const unsigned char *set_end = p + len;
+		uint16_t version;
+		memcpy(&version, p, 2);
+		p += 2;
+		if (version != 2 || !get_uint(&p, set_end, osz, &cu) || set_end - p < 2)
+			return -1;
+		unsigned asz = p[0], segsz = p[1];
+		p += 2;
+		if ((asz != 4 && asz != 8) || segsz != 0)
+			return -1;
+		size_t tuple = 2u * asz, pad = (size_t)(p - set) % tuple;
+		if (pad)
+			p += tuple - pad;
+		for (uint64_t a = 0, l = 0; set_end - p >= (ptrdiff_t)tuple;) {
+			get_uint(&p, set_end, asz, &a);
+			get_uint(&p, set_end, asz, &l);
+			if (a == 0 && l == 0)
+				continue;
+			if (pv_grow(&d->aranges, &cap, d->nr_aranges + 1, sizeof(*d->aranges)) < 0)
+				return -1;
+			d->aranges[d->nr_aranges++] = (struct pv_cu_range){a, a + l, cu};
+		}
+		p = set_end;
+	}
+	if (d->nr_aranges)
+		qsort(d->aranges, d->nr_aranges, sizeof(*d->aranges), cmp_cu_range);
+	return 1;
+}
+
+/*
+ * The pages of an inflated copy (a file mapping libelf and libdw only read:
+ * native byte order) can be given back at any time: a later access reads
+ * the page cache again. libdw learns of a unit only by walking every unit
+ * before it, which would make most of .debug_info resident; so that walk
+ * is done here in steps, giving pages back between them, and again after
+ * each address is resolved.
+ */
+static void give_back(struct pv_dso *d)
+{
+	if (d->inflated.image)
+		madvise(d->inflated.image, d->inflated.size, MADV_DONTNEED);
+}
+
+#define WALK_STEP 64 /* units between give-backs */
+
+static void walk_units(struct pv_dso *d, Dwarf *dw, Dwarf_Off target)
+{
+	if (!d->inflated.image || d->walk_done)
+		return;
+	for (size_t n = 1; d->walk_pos <= target; n++) {
+		Dwarf_CU *next;
+		Dwarf_Off after;
+		size_t hsize;
+		if (dwarf_next_unit(dw, d->walk_pos, &after, &hsize, NULL, NULL, NULL, NULL, NULL,
+				    NULL) != 0 ||
+		    dwarf_get_units(dw, d->walk_cu, &next, NULL, NULL, NULL, NULL) != 0) {
+			d->walk_done = true;
+			break;
+		}
+		d->walk_cu = next;
+		d->walk_pos = after;
+		if (n % WALK_STEP == 0)
+			give_back(d);
+	}
+	give_back(d);
+}
+
+/* The unit DIE of the unit at offset off. */
+static bool unit_die(struct pv_dso *d, Dwarf *dw, Dwarf_Off off, Dwarf_Die *cu)
+{
+	Dwarf_Off next;
+	size_t hsize;
+	walk_units(d, dw, off);
+	return dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
+	       dwarf_offdie(dw, off + hsize, cu) != NULL;
+}
+
+/* By .debug_aranges: 1 found, 0 not there, -1 ask libdw. */
+static int aranges_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	if (d->aranges_state == 0)
+		d->aranges_state = read_aranges(d, dw);
+	if (d->aranges_state < 0)
+		return -1;
+	size_t i = pv_upper_bound(d->aranges, d->nr_aranges, sizeof(*d->aranges), addr);
+	for (size_t n = 0; i > 0 && n < 16; i--, n++)
+		if (addr < d->aranges[i - 1].hi)
+			return unit_die(d, dw, d->aranges[i - 1].off, cu) ? 1 : -1;
+	return 0;
+}
+
 /* The unit holding addr: by .debug_aranges, else by the units' own ranges. */
 static bool find_cu(struct pv_dso *d, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 {
-	if (dwarf_addrdie(dw, addr, cu))
+	int a = aranges_cu(d, dw, addr, cu);
+	if (a > 0)
+		return true;
+	if (a < 0 && dwarf_addrdie(dw, addr, cu))
 		return true;
 	if (!d->cu_ranges_built)
 		build_cu_ranges(d, dw);
@@ -384,8 +533,10 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 	si = calloc(1, sizeof(*si));
 	if (!si)
 		return NULL;
-	if (dw)
+	if (dw) {
 		compute(s, d, dw, vaddr, inlines, how, si);
+		give_back(d);
+	}
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);
 		free(si);

@@ -107,6 +107,7 @@ struct pv_dso {
 	struct pv_elf bin;    /* the binary (elf NULL: not found) */
 	struct pv_elf debug;  /* separate debug file (elf NULL: none) */
 	struct pv_elf mini;   /* MiniDebugInfo (elf NULL: none) */
+	struct pv_elf inflated; /* the cached inflated copy dwarf reads (elf NULL: none) */
 	Dwarf *dwarf;         /* from debug or bin; NULL: no DWARF */
 	bool dwarf_tried;
 	struct pv_segment *segs; /* PT_LOADs, to turn file offsets into vaddrs */
@@ -118,6 +119,15 @@ struct pv_dso {
 	struct pv_cu_range *cu_ranges;
 	size_t nr_cu_ranges;
 	bool cu_ranges_built;
+	/* .debug_aranges read by us: libdw's reading visits every unit's header,
+	 * which makes all of .debug_info resident (off: unit offsets) */
+	struct pv_cu_range *aranges;
+	size_t nr_aranges;
+	int aranges_state; /* 0 not read, 1 read, -1 unusable: ask libdw */
+	/* how far libdw knows the units of an inflated copy (symbols_dwarf.c) */
+	Dwarf_CU *walk_cu;
+	Dwarf_Off walk_pos;
+	bool walk_done;
 };
 
 /* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */
@@ -126,13 +136,27 @@ struct pv_ksym {
 	uint32_t name;   /* offset in pv_ktab.names */
 	uint16_t module; /* 0: the kernel itself, else index + 1 in pv_ktab.modules */
 	uint8_t rank;    /* T 2, t/w/W 1 */
+	uint8_t flags;   /* PV_KSYM_* */
 };
+/* A symbol that can come and go at any time (BPF, trampolines, kprobe
+ * pages, ftrace's copies of freed module init code): never cached. */
+#define PV_KSYM_DYNAMIC 1u
+/* In a cached table: a dynamic symbol followed this one in the real file,
+ * so the next cached symbol is not where it ends. */
+#define PV_KSYM_OPEN 2u
 struct pv_ktab {
 	struct pv_ksym *syms; /* by start, one per address; each ends at the next */
 	size_t nr;
 	char *names;
 	const char **modules; /* pooled "[mod]" */
 	size_t nr_modules, cap_modules;
+	/* syms and names point into an index file (the kallsyms cache) */
+	bool borrowed;
+	void *map;            /* its mapping, unmapped by pv_kallsyms_free (NULL: none) */
+	size_t map_len;
+	/* core-kernel and module symbols only (the cache): an address it does not
+	 * cover needs the real file (pv_kallsyms_find says -EAGAIN) */
+	bool partial;
 };
 
 struct pv_jit {
@@ -157,6 +181,8 @@ struct perfev_symbolizer {
 	/* kernel */
 	bool kernel_tried;
 	struct pv_ktab kernel;
+	struct pv_ktab kernel_cached; /* the cache, kept for its strings after kernel was read in full */
+	size_t kernel_lookups;
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;
@@ -203,12 +229,63 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 const char *pv_vdso_path(void);
 
 /* symbols_kernel.c / symbols_jit.c */
-int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path);
+/* Reads a kallsyms file into t (empty). known_modules, when not NULL, is the
+ * "\n"-separated, "\n"-framed list of loaded modules' names: symbols of other
+ * "[tags]" (bpf, __builtin__ftrace...) and of a tag seen again after its run
+ * are marked PV_KSYM_DYNAMIC. The number of symbols, or -errno (noted). */
+int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path, const char *known_modules,
+		     struct pv_ktab *t);
 /* The kernel symbol containing addr: 1 with *name, *module (NULL: the
- * kernel), *start set, or 0. */
+ * kernel), *start set, 0 if none, -EAGAIN if t is partial and does not
+ * cover addr (the full file would tell). */
 int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 		     const char **module, uint64_t *start);
 void pv_kallsyms_free(struct pv_ktab *t);
+
+/* symbols_kcache.c: the kallsyms index cache ($XDG_CACHE_HOME/perfev/).
+ * Where the running kernel's facts come from (NULL fields: /proc, and
+ * $XDG_CACHE_HOME/perfev or ~/.cache/perfev). */
+struct pv_kcache_src {
+	const char *kallsyms, *modules, *boot_id, *kptr_restrict, *paranoid;
+	const char *dir;
+};
+/* What a cache file must match: the boot, and a hash of the loaded modules
+ * and of how kallsyms shows addresses to us. */
+struct pv_kcache_key {
+	char boot_id[48];
+	uint64_t hash;
+	char *modules; /* "\n"-framed names of the loaded modules (malloc'ed) */
+};
+/* 0, or -EACCES when kallsyms hides addresses, -errno when a fact is unreadable. */
+int pv_kcache_key(const struct pv_kcache_src *src, struct pv_kcache_key *k);
+void pv_kcache_key_free(struct pv_kcache_key *k);
+/* The cache directory (created 0700, ours, not group/world-writable): an
+ * O_PATH-like descriptor, or -errno (then there is no cache). */
+int pv_kcache_dir(const struct pv_kcache_src *src);
+/* Checks an index image (len bytes, 8-byte aligned) and points t into it
+ * (t->borrowed; k NULL: any key). 0, or -EBADMSG (corrupt, foreign, other
+ * version), -ESTALE (another boot or modules). Linear in len. */
+int pv_kcache_parse(struct pv_strpool *pool, const void *img, size_t len,
+		    const struct pv_kcache_key *k, struct pv_ktab *t);
+/* Recomputes an index image's checksums (tests and fuzzing forge valid ones). */
+void pv_kcache_seal(void *img, size_t len);
+/* Maps dirfd's index into t if valid for k: 1, or 0 (none, stale, corrupt). */
+int pv_kcache_read(struct pv_strpool *pool, int dirfd, const struct pv_kcache_key *k,
+		   struct pv_ktab *t);
+/* Writes full's core and module symbols as dirfd's index for k, atomically. 0 or -errno. */
+int pv_kcache_write(int dirfd, const struct pv_kcache_key *k, const struct pv_ktab *full);
+/* The running kernel's symbols into t: from the cache when valid, else
+ * from kallsyms (and the cache written). As pv_kallsyms_load. */
+int pv_kcache_load(struct perfev_symbolizer *s, const struct pv_kcache_src *src, struct pv_ktab *t);
+/* symbols_dcache.c: for an ELF file with compressed sections, its copy with
+ * them inflated, from the cache directory (written on first use): 0, or
+ * -errno (none: read e itself). */
+int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out);
+/* Is this cache turned off (opts, or PERFEV_NO_<env>_CACHE=1 / PERFEV_NO_CACHE=1)? */
+bool pv_cache_disabled(const struct perfev_symbolizer *s, const char *env);
+/* The file name of the index inside the cache directory. */
+#define PV_KCACHE_FILE "kallsyms.idx"
+
 struct pv_jit *pv_jit_get(struct perfev_symbolizer *s, int pid);
 
 #endif

@@ -6,15 +6,19 @@
  * in place: hex by hand, a module interned once per run of its lines, and
  * the kept names (not interned: nothing compares kernel names by pointer)
  * compacted to the front of the buffer, which the symbolizer keeps; 16
- * bytes a symbol, sizes computed at lookup.
+ * bytes a symbol, sizes computed at lookup. Symbols that may change at any
+ * time (BPF, trampolines...) are marked so the cache (symbols_kcache.c)
+ * leaves them out.
  */
 #define _GNU_SOURCE
 #include "symbols_int.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define KALLSYMS_MAX (256u << 20)
@@ -70,6 +74,18 @@ static int hexval(unsigned char c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+/* Is "[name]" (len bytes) a loaded module's tag, per known ("\n"-framed names)? */
+static bool known_module(const char *known, const char *tag, size_t len)
+{
+	if (len < 3 || len > 256)
+		return false;
+	char key[260];
+	key[0] = '\n';
+	memcpy(key + 1, tag + 1, len - 2);
+	key[len - 1] = '\n';
+	return memmem(known, strlen(known), key, len) != NULL;
+}
+
 static int module_index(struct pv_ktab *t, const char *pooled)
 {
 	for (size_t i = t->nr_modules; i > 0; i--) /* the latest first: modules come in runs */
@@ -123,29 +139,35 @@ static void sort_unique(struct pv_ktab *t)
 	t->nr = n;
 }
 
-int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path)
+int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path, const char *known_modules,
+		     struct pv_ktab *t)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	memset(t, 0, sizeof(*t));
 	int ret = read_all(path, &buf, &len);
 	if (ret < 0) {
 		pv_sym_note(s, "%s: cannot read (%s): kernel addresses stay unresolved; run as root "
 			    "or give a copy of the recording machine's kallsyms", path, strerror(-ret));
 		return ret;
 	}
-	struct pv_ktab *t = &s->kernel;
 	size_t lines = 1;
 	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(buf + len - q))); q++)
 		lines++;
 	t->syms = malloc(lines * sizeof(*t->syms));
-	if (!t->syms) {
+	/* per module index: its run of lines ended (a later run is not the module's own) */
+	uint8_t *ended = known_modules ? calloc(UINT16_MAX + 1, 1) : NULL;
+	if (!t->syms || (known_modules && !ended)) {
+		free(ended);
 		free(buf);
+		pv_kallsyms_free(t);
 		return -ENOMEM;
 	}
 	size_t zero = 0;
 	const char *mod_text = NULL;
 	size_t mod_len = 0;
-	int mod_idx = 0;
+	int mod_idx = 0, prev_mod = 0;
+	bool mod_dynamic = false;
 	const char *end_buf = buf + len;
 	char *w = buf; /* compacted names: never ahead of the line being read */
 	for (const char *line = buf, *next; line < end_buf; line = next) {
@@ -161,12 +183,6 @@ int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path)
 		if (p == line || p + 3 > eol || p[0] != ' ' || p[2] != ' ')
 			continue;
 		char type = p[1];
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (addr == 0) {
-			zero++;
-			continue;
-		}
 		const char *name = p + 3;
 		const char *tab = memchr(name, '\t', (size_t)(eol - name));
 		const char *name_end = tab ? tab : eol;
@@ -179,23 +195,42 @@ int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path)
 					const char *pooled = pv_strpool_addn(s->pool, m, ml);
 					mod_idx = pooled ? module_index(t, pooled) : -ENOMEM;
 					if (mod_idx < 0) {
+						free(ended);
 						free(buf);
 						pv_kallsyms_free(t);
 						return -ENOMEM;
 					}
 					mod_text = m;
 					mod_len = ml;
+					mod_dynamic = known_modules && !known_module(known_modules, m, ml);
 				}
 				mod = mod_idx;
 			}
 		}
+		/* the file lists the kernel, then each module, then what comes and
+		 * goes: a module seen again after its run is ftrace's copy of init
+		 * code (freed), not the module */
+		bool dynamic = false;
+		if (ended) {
+			if (mod != prev_mod)
+				ended[prev_mod] = 1;
+			prev_mod = mod;
+			dynamic = ended[mod] || (mod && mod_dynamic);
+		}
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (addr == 0) {
+			zero++;
+			continue;
+		}
 		size_t nl = (size_t)(name_end - name);
 		t->syms[t->nr++] = (struct pv_ksym){addr, (uint32_t)(w - buf), (uint16_t)mod,
-						    type == 'T' ? 2 : 1};
+						    type == 'T' ? 2 : 1, dynamic ? PV_KSYM_DYNAMIC : 0};
 		memmove(w, name, nl);
 		w[nl] = '\0';
 		w += nl + 1;
 	}
+	free(ended);
 	size_t used = (size_t)(w - buf);
 	char *shrunk = realloc(buf, used ? used : 1);
 	t->names = shrunk ? shrunk : buf;
@@ -217,8 +252,14 @@ int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 {
 	size_t i = pv_upper_bound(t->syms, t->nr, sizeof(*t->syms), addr);
 	if (i == 0)
-		return 0;
+		return t->partial ? -EAGAIN : 0;
 	const struct pv_ksym *k = &t->syms[i - 1];
+	/* a partial table answers only between two symbols of one module (or of
+	 * the kernel) that were neighbours in the real file: there nothing that
+	 * comes and goes can be (that memory is the module's) */
+	if (t->partial && (i >= t->nr || t->syms[i].module != k->module ||
+			   (k->flags & PV_KSYM_OPEN)))
+		return -EAGAIN;
 	/* a symbol ends at the next one, but at most BOUNDARY_CAP bytes when that
 	 * is another module's (or there is none) */
 	uint64_t size = BOUNDARY_CAP;
@@ -237,8 +278,12 @@ int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 
 void pv_kallsyms_free(struct pv_ktab *t)
 {
-	free(t->syms);
-	free(t->names);
+	if (!t->borrowed) {
+		free(t->syms);
+		free(t->names);
+	}
+	if (t->map)
+		munmap(t->map, t->map_len);
 	free(t->modules);
 	memset(t, 0, sizeof(*t));
 }
