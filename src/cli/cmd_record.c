@@ -219,6 +219,11 @@ static int cmd_record(int argc, char **argv)
 		if (!fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode))
 			o.output = "-";
 	}
+	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO)) {
+		cli_error("record", "-o - writes a binary stream and standard output is a terminal: pipe it "
+			  "(perfev record -o - ... | perfev script -i -) or give a file with -o FILE");
+		goto out;
+	}
 	if (report_exports_wanted(&x) && o.output && !strcmp(o.output, "-")) {
 		cli_error("record", "--flame/--pprof/--firefox/--folded read the recording back: "
 			  "write it to a file (-o FILE), not a pipe");

@@ -123,6 +123,11 @@ Test(live_cli, bad_inputs_name_the_file)
 		cr_assert(strstr(r.out, "standard input is a terminal, not a recording"), "%s", r.out);
 		cr_assert(strstr(r.out, "status=1"), "%s", r.out);
 		run_result_free(&r);
+		/* and record -o - to a terminal wrote binary on it */
+		r = run_cmd("script -qc '%s record -o - -- true; echo status=$?' /dev/null </dev/null", PERFEV);
+		cr_assert(strstr(r.out, "standard output is a terminal"), "%s", r.out);
+		cr_assert(strstr(r.out, "status=1") && !strstr(r.out, "PERFILE2"), "%s", r.out);
+		run_result_free(&r);
 	}
 	/* numbers that were read as 0 (the first event, the idle task) */
 	static const char *const report_bad[][2] = {{"--event abc", "--event 'abc'"},
