@@ -205,6 +205,10 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (o.freq && o.period) { /* perf's words */
+		cli_error("record", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
+		goto out;
+	}
 	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpus) {
 		cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
 				"-t TID, or -a for the whole system");

@@ -144,6 +144,9 @@ Test(live_cli, bad_inputs_name_the_file)
 	r = run_cmd("%s stat -a -C 4096 -e task-clock", PERFEV);
 	one_line_error(&r, "CPU 4096 is not online here");
 	run_result_free(&r);
+	r = run_cmd("%s record -F 100 -c 1000 -- true", PERFEV);
+	one_line_error(&r, "cannot set frequency and period at the same time");
+	run_result_free(&r);
 	r = run_cmd("%s record -z30 -- true", PERFEV);
 	one_line_error(&r, "zstd levels go from 1 to 22");
 	run_result_free(&r);
