@@ -273,6 +273,11 @@ Test(live_cli, every_command_refuses_a_bad_command_line, .timeout = 120)
 		r = run_cmd("cd %s && %s %s --bogus-option", dir, PERFEV, c);
 		assert_usage_error(&r, c, "'--bogus-option'");
 		run_result_free(&r);
+		r = run_cmd("cd %s && %s %s --help=yes", dir, PERFEV, c);
+		if (strcmp(c, "version") && strcmp(c, "attr") && strcmp(c, "list") && strcmp(c, "trace") &&
+		    strcmp(c, "watch")) /* getopt_long's commands */
+			assert_usage_error(&r, c, "option '--help' takes no value");
+		run_result_free(&r);
 		r = run_cmd("cd %s && %s %s -Q", dir, PERFEV, c);
 		assert_usage_error(&r, c, "'-Q'");
 		run_result_free(&r);
