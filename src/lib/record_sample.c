@@ -68,6 +68,11 @@ static const uint64_t *u64s(struct perfev_decoder *dec, struct pv_cur *c, uint64
 		}
 		return NULL;
 	}
+	if (!c->swap && ((uintptr_t)c->p & 7) == 0) { /* the record's own bytes, as they are */
+		const uint64_t *in = (const uint64_t *)(const void *)c->p;
+		c->p += nr * 8;
+		return in;
+	}
 	uint64_t *v = pv_arena_alloc(dec, nr * 8 + 8);
 	for (uint64_t i = 0; v && i < nr; i++)
 		v[i] = cur_u64(c, what);
