@@ -123,7 +123,20 @@ int main(int argc, char **argv)
 {
 	if (argc > 3 && !strcmp(argv[1], "--child"))
 		return child_main(argc, argv);
-	int runs = argc > 1 ? atoi(argv[1]) : 3;
+	static const char use[] = "usage: record_overhead [RUNS=3] [MILLION_ITERS=6000]\n";
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(use, stdout);
+		return 0;
+	}
+	char *end1 = NULL, *end2 = NULL;
+	int runs = argc > 1 ? (int)strtol(argv[1], &end1, 10) : 3;
+	if (argc > 2)
+		strtol(argv[2], &end2, 10);
+	if (argc > 3 || (end1 && (*end1 || end1 == argv[1] || runs < 1)) ||
+	    (end2 && (*end2 || end2 == argv[2]))) {
+		fprintf(stderr, "record_overhead: want numbers: runs (1 or more) and million iterations\n%s", use);
+		return 1;
+	}
 	const char *iters = argc > 2 ? argv[2] : "6000";
 	ssize_t l = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
 	if (l <= 0)

@@ -160,9 +160,31 @@ static bool papi_set(int *es, int n)
 }
 #endif
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: selfmon_read [READS]\n\n"
+		   "Times one read of counters (raw read(2) of 1 and of a 4-event group, perfev's\n"
+		   "1- and 4-event sets, PAPI_read where built with PAPI): READS reads per round\n"
+		   "(default 50000), 15 interleaved rounds, the best round of each printed.\n");
+}
+
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 50000;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	char *end = NULL;
+	long n = argc > 1 ? strtol(argv[1], &end, 10) : 50000;
+	if (argc > 2 || (end && (*end || end == argv[1] || n < 1 || n > 1000000000))) {
+		if (argc > 2)
+			fprintf(stderr, "selfmon_read: unexpected argument '%s'\n", argv[2]);
+		else
+			fprintf(stderr, "selfmon_read: '%s': want a number of reads per round, 1 or more\n",
+				argv[1]);
+		usage(stderr);
+		return 1;
+	}
 	perfev_regions_output("off");
 	raw1_fd = open_raw(1);
 	raw4_fd = open_raw(4);

@@ -64,7 +64,17 @@ static void summary(const char *name, double *v, int n, double *mean, double *me
 
 int main(int argc, char **argv)
 {
-	int runs = argc > 1 ? atoi(argv[1]) : 200;
+	static const char use[] = "usage: stat_startup [RUNS=200] [PERFEV=<dir of this program>/../perfev]\n";
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(use, stdout);
+		return 0;
+	}
+	char *end;
+	int runs = argc > 1 ? (int)strtol(argv[1], &end, 10) : 200;
+	if (argc > 3 || (argc > 1 && (*end || end == argv[1] || runs < 1))) {
+		fprintf(stderr, "stat_startup: want a number of runs (1 or more), then perfev's path\n%s", use);
+		return 1;
+	}
 	char perfev[PATH_MAX];
 	if (argc > 2) {
 		snprintf(perfev, sizeof(perfev), "%s", argv[2]);

@@ -5,6 +5,9 @@
 # an executable fuzz/NAME.seed, from what that script writes into the
 # directory given as its argument (e.g. copies of the perf.data corpus).
 # Fails if any target crashes, leaks, hangs or trips a sanitizer.
+# The mutation seed is fixed (PERFEV_FUZZ_SEED, default 1) so that a run
+# can be repeated exactly; PERFEV_FUZZ_SEED=0 draws a random one for longer
+# exploratory runs, e.g. PERFEV_FUZZ_SECONDS=600 PERFEV_FUZZ_SEED=0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob
@@ -23,6 +26,7 @@ for src in "${targets[@]}"; do names+=("$(basename "$src" .c)"); done
 cmake --build "$dir" -j"$(nproc)" --target "${names[@]}" >/dev/null
 
 secs=${PERFEV_FUZZ_SECONDS:-20}
+seed=${PERFEV_FUZZ_SEED:-1}
 status=0
 for src in "${targets[@]}"; do
   name=$(basename "$src" .c)
@@ -32,7 +36,7 @@ for src in "${targets[@]}"; do
   [ -x "fuzz/$name.seed" ] && "fuzz/$name.seed" "$work"
   echo "=== fuzz: $name for ${secs}s ($(ls "$work" | wc -l) seeds) ==="
   mkdir -p "$dir/artifacts"
-  if ! "$dir/fuzz/$name" -artifact_prefix="$dir/artifacts/$name-" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$dir/fuzz/$name" -artifact_prefix="$dir/artifacts/$name-" -seed="$seed" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
        -print_final_stats=1 "$work" >"$dir/$name.log" 2>&1; then
     echo "FAILED: fuzz target $name (log: $dir/$name.log)"
     tail -40 "$dir/$name.log"

@@ -104,6 +104,16 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path);
 /* The same on an open descriptor (not closed by perfev_perfdata_close). */
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd);
 PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd);
+/*
+ * NULL when the file was closed cleanly; else a message naming the file and
+ * what is wrong with its end ("perf.data was not closed cleanly: its header's
+ * data size is 0 (was the recording killed?)..."). Known at open for a file
+ * whose header was never finalized or that is shorter than its header says,
+ * and after perfev_perfdata_process() for one (or a pipe-mode stream) that
+ * ends inside a record. Such a file is read up to its last whole record, as
+ * perf does, instead of failing; the caller decides how to warn.
+ */
+PERFEV_API const char *perfev_perfdata_unclean(const struct perfev_perfdata *pd);
 
 PERFEV_API bool perfev_perfdata_is_pipe(const struct perfev_perfdata *pd);
 /* The file was written on a machine of the other byte order. */

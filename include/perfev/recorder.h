@@ -53,6 +53,8 @@ struct perfev_record_opts {
 	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
 	int cmdline_argc;             /* the recording's own command line, for the CMDLINE */
 	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
+	bool use_clockid;             /* -k: timestamps from this clock (attr.use_clockid), and the */
+	int clockid;                  /*   file's CLOCKID and CLOCK_DATA features (perf record -k) */
 };
 
 struct perfev_record_stats {
@@ -67,6 +69,9 @@ struct perfev_record_stats {
 	bool command_ran;       /* a command was started and has been waited for */
 	int command_status;     /* its wait status (see waitpid(2)) */
 	bool user_only;         /* perf_event_paranoid forbade the kernel: user space only */
+	int exec_error;         /* the command could not be executed: execvp's errno (ENOENT,
+				 * EACCES...); perfev_recorder_free then removes the output
+				 * file (and puts a previous FILE.old back) */
 };
 
 struct perfev_recorder;
@@ -78,6 +83,13 @@ struct perfev_recorder;
  * perfev_errmsg() explains with the fix) on failure.
  */
 PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_record_opts *opts);
+/*
+ * perf record -k's clock names: monotonic, monotonic_raw, realtime, boottime,
+ * tai, perf's short forms (mono, raw, real, boot), any of them with a
+ * CLOCK_ prefix and in any case, or a clock number. Returns the clockid or
+ * -EINVAL (perfev_errmsg() lists the names).
+ */
+PERFEV_API int perfev_clockid_parse(const char *name);
 /*
  * Records: writes the file header and what already exists, starts the
  * command, drains the rings until the command exits or perfev_recorder_stop

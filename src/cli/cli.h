@@ -25,6 +25,24 @@ struct cli_command {
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A command line refused: prints "perfev CMD: " + the message, then the
+ * first paragraph of usage()'s text (the usage line) and a pointer to
+ * --help, on stderr; returns 1. */
+int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* After getopt_long returned '?' or ':' (opterr = 0, optstring starting with
+ * ':'): "unknown option '-Q'" or "option '-o' needs a value", as above. */
+int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
+
+/* Before running COMMAND: 0 when execvp would find it executable; else prints
+ * "perfev: failed to execute 'X': No such file or directory" (or Permission
+ * denied) and returns the shell's status for it, 127 or 126. */
+int cli_exec_check(const char *file);
+
+/* Prints "perfev CMD: warning: PATH was not closed cleanly..." when the
+ * perf.data file's header says so (perfev_perfdata_unclean); nothing else. */
+void cli_warn_unclean(const char *cmd, const char *path);
+
 /* While a command runs something its library can stop (tracer, watcher...):
  * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)
  * instead of ending perfev; cli_stop_off() puts the old handlers back. */

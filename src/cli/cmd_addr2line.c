@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "perfev.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,8 +63,14 @@ static int cmd_addr2line(int argc, char **argv)
 {
 	struct opts o = {0};
 	const char *exe = "a.out";
+	static const struct option lo[] = {{"exe", required_argument, 0, 'e'}, {"addresses", no_argument, 0, 'a'},
+		{"functions", no_argument, 0, 'f'}, {"inlines", no_argument, 0, 'i'},
+		{"demangle", no_argument, 0, 'C'}, {"basenames", no_argument, 0, 's'},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	int c;
-	while ((c = getopt(argc, argv, "afiCse:h")) != -1) {
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":afiCse:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': o.addr = true; break;
 		case 'f': o.func = true; break;
@@ -72,11 +79,20 @@ static int cmd_addr2line(int argc, char **argv)
 		case 's': o.base = true; break;
 		case 'e': exe = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return cli_bad_option("addr2line", usage, c, argv);
 		}
 	}
 	if (access(exe, R_OK) != 0)
 		return cli_error("addr2line", "cannot read '%s': give an ELF file with -e FILE", exe);
+	FILE *ef = fopen(exe, "rb");
+	char magic[4] = {0};
+	if (!ef || fread(magic, 1, 4, ef) != 4 || memcmp(magic, "\177ELF", 4)) {
+		if (ef)
+			fclose(ef);
+		return cli_error("addr2line", "%s: file format not recognized (not an ELF file): give an "
+				 "executable, library or debug file with -e FILE", exe);
+	}
+	fclose(ef);
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	if (!s)
 		return cli_error("addr2line", "%s", perfev_errmsg());

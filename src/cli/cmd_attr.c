@@ -40,14 +40,15 @@ static void print_event(const struct perfev_evsel *e)
 
 static int cmd_attr(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return cli_usage_error("attr", usage, "give the events to describe");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
+	for (int i = 1; i < argc; i++) /* no event starts with '-' */
+		if (argv[i][0] == '-')
+			return cli_usage_error("attr", usage, "unknown option '%s'", argv[i]);
 	size_t len = 1;
 	for (int i = 1; i < argc; i++)
 		len += strlen(argv[i]) + 1;

@@ -99,6 +99,14 @@ static void print_permissions(bool json)
 		       "  /proc/sys/kernel/perf_event_paranoid (1: kernel, 0: CPU-wide, -1: everything).\n");
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perfev list [PATTERN] [--json]\n\n"
+		   "Lists every event usable in -e here, each probed once to show what the current\n"
+		   "permissions allow. PATTERN is a class (hw, sw, cache, pmu, tracepoint,\n"
+		   "breakpoint, raw), a PMU name, a glob ('sched:*') or a word in the name.\n");
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	struct out o = {0};
@@ -107,15 +115,12 @@ static int cmd_list(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			o.json = true;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: perfev list [PATTERN] [--json]\n\n"
-			       "Lists every event usable in -e here, each probed once to show what the current\n"
-			       "permissions allow. PATTERN is a class (hw, sw, cache, pmu, tracepoint,\n"
-			       "breakpoint, raw), a PMU name, a glob ('sched:*') or a word in the name.\n");
+			usage(stdout);
 			return 0;
 		} else if (argv[i][0] == '-')
-			return cli_error("list", "unknown option '%s'; see 'perfev list --help'", argv[i]);
+			return cli_usage_error("list", usage, "unknown option '%s'", argv[i]);
 		else if (pattern)
-			return cli_error("list", "one PATTERN only ('%s' and '%s'); a glob can match several",
+			return cli_usage_error("list", usage, "one PATTERN only ('%s' and '%s'); a glob can match several",
 					 pattern, argv[i]);
 		else
 			pattern = argv[i];

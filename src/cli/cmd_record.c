@@ -36,6 +36,9 @@ static void usage(FILE *f)
 		"  -o, --output FILE       the output (default perf.data; the old one becomes\n"
 		"                          perf.data.old); '-' writes a pipe-mode stream to stdout\n"
 		"      --switch-events     record context switches\n"
+		"  -k, --clockid CLOCK     timestamps from CLOCK: monotonic, monotonic_raw, realtime,\n"
+		"                          boottime, tai (or a number); perf script -F tod then works\n"
+		"  -q, --quiet             print errors only (no Woken up/Captured lines, no notes)\n"
 		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
 		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n"
 		"      --flame FILE.svg    then write a flame graph of the recording (as perfev report --flame)\n"
@@ -101,6 +104,7 @@ static int cmd_record(int argc, char **argv)
 		{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
 		{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
 		{"filter", required_argument, 0, 'f'},
+		{"clockid", required_argument, 0, 'k'},  {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
 	struct report_exports x = {0}; /* record, then report's exports of the file */
@@ -109,10 +113,12 @@ static int cmd_record(int argc, char **argv)
 	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
 	int c, ret = 1;
+	bool quiet = false;
 	if (!events)
 		return cli_error("record", "out of memory");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:F:c:gaC:p:t:m:zo:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (cli_parse_events("record", events, optarg) < 0)
@@ -156,7 +162,13 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'z':
 			o.compress = true;
-			if (optarg && parse_u64("-z", optarg, &v) == 0)
+			if (optarg && parse_u64("-z", optarg, &v))
+				goto out;
+			if (optarg && v > 22) {
+				cli_error("record", "-z %s: zstd levels go from 1 to 22", optarg);
+				goto out;
+			}
+			if (optarg)
 				o.compress_level = (int)v;
 			break;
 		case 'o':
@@ -164,6 +176,19 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'S':
 			o.switch_events = true;
+			break;
+		case 'k': {
+			int id = perfev_clockid_parse(optarg);
+			if (id < 0) {
+				cli_error("record", "%s", perfev_errmsg());
+				goto out;
+			}
+			o.use_clockid = true;
+			o.clockid = id;
+			break;
+		}
+		case 'q':
+			quiet = true;
 			break;
 		case 256: x.flame = optarg; break;
 		case 257: x.pprof = optarg; break;
@@ -174,12 +199,17 @@ static int cmd_record(int argc, char **argv)
 			ret = 0;
 			goto out;
 		default:
-			usage(stderr);
+			cli_bad_option("record", usage, c, argv);
 			goto out;
 		}
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpus) {
+		cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
+				"-t TID, or -a for the whole system");
+		goto out;
+	}
 	o.cmdline_argc = argc;
 	o.cmdline_argv = argv;
 	if (perfev_evlist_count(events))
@@ -209,32 +239,39 @@ static int cmd_record(int argc, char **argv)
 		perfev_recorder_stop(g_rec);
 	struct perfev_record_stats s0;
 	perfev_recorder_stats(g_rec, &s0);
-	if (s0.user_only)
+	if (s0.user_only && !quiet)
 		fprintf(stderr, "perfev record: kernel.perf_event_paranoid forbids kernel samples to this "
 				"user: recording user space only (fix: run as root, or "
 				"sysctl -w kernel.perf_event_paranoid=1)\n");
 	int e = perfev_recorder_run(g_rec);
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
+	if (s.exec_error) { /* as a shell: the error alone, 127 (not found) or 126; no file */
+		fprintf(stderr, "perfev: failed to execute '%s': %s\n", o.argv[0], strerror(s.exec_error));
+		ret = s.exec_error == ENOENT ? 127 : 126;
+		goto out;
+	}
 	if (e < 0)
 		cli_error("record", "%s", perfev_errmsg());
 	const char *name = o.output && strcmp(o.output, "-") ? o.output : o.output ? "(pipe)" : "perf.data";
-	fprintf(stderr, "[ perfev record: Woken up %llu times to write data ]\n",
-		(unsigned long long)s.wakeups);
-	fprintf(stderr, "[ perfev record: Captured and wrote %.3f MB %s (%llu samples), lost %llu",
-		mb(s.bytes), name, (unsigned long long)s.samples,
-		(unsigned long long)(s.lost + s.lost_samples));
-	if (s.throttled)
-		fprintf(stderr, ", throttled %llu times", (unsigned long long)s.throttled);
-	fprintf(stderr, " ]\n");
-	if (s.lost)
-		fprintf(stderr, "perfev record: the kernel dropped %llu samples because the ring "
-				"buffer was full; fix: more pages (-m) or a lower frequency (-F)\n",
-			(unsigned long long)s.lost);
-	if (s.throttled)
-		fprintf(stderr, "perfev record: the kernel throttled sampling %llu times "
-				"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
-			(unsigned long long)s.throttled);
+	if (!quiet) { /* perf record -q: errors only */
+		fprintf(stderr, "[ perfev record: Woken up %llu times to write data ]\n",
+			(unsigned long long)s.wakeups);
+		fprintf(stderr, "[ perfev record: Captured and wrote %.3f MB %s (%llu samples), lost %llu",
+			mb(s.bytes), name, (unsigned long long)s.samples,
+			(unsigned long long)(s.lost + s.lost_samples));
+		if (s.throttled)
+			fprintf(stderr, ", throttled %llu times", (unsigned long long)s.throttled);
+		fprintf(stderr, " ]\n");
+		if (s.lost)
+			fprintf(stderr, "perfev record: the kernel dropped %llu samples because the ring "
+					"buffer was full; fix: more pages (-m) or a lower frequency (-F)\n",
+				(unsigned long long)s.lost);
+		if (s.throttled)
+			fprintf(stderr, "perfev record: the kernel throttled sampling %llu times "
+					"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
+				(unsigned long long)s.throttled);
+	}
 	ret = e < 0 ? 1 : s.command_ran ? perfev_exit_code(s.command_status) : 0;
 	export_from = e >= 0 && report_exports_wanted(&x) ? name : NULL;
 	if (e < 0 && s.command_ran && perfev_exit_code(s.command_status))

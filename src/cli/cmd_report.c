@@ -22,7 +22,9 @@ static const char usage_text[] =
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
 	"  -G, --inverted        same as -g caller\n"
-	"      --percent-limit P hide entries below P percent\n"
+	"      --percent-limit P hide entries (and call graph branches) below P percent\n"
+	"      --group           show each event group's members side by side (the default for\n"
+	"                        files recorded with groups; --no-group: one table per event)\n"
 	"      --stdio           the text table (default)\n"
 	"      --json            the entries as JSON\n"
 	"      --folded          folded stacks (comm;outer;...;leaf count) on stdout instead of a table\n"
@@ -32,7 +34,8 @@ static const char usage_text[] =
 	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
 	"      --time START,END  keep samples within [START, END] (seconds of sample time)\n"
 	"      --value samples|period  what percentages measure (default: period, as perf)\n"
-	"      --event N         the N-th event of the file (default: the first)\n"
+	"      --event N         only the N-th event of the file (default: every event; the\n"
+	"                        first for --json and the exports)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
@@ -41,7 +44,7 @@ static const char usage_text[] =
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
-       O_KALLSYMS, O_TITLE, O_NO_KCACHE };
+       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -72,6 +75,9 @@ static const struct option options[] = {
 	{"kallsyms", required_argument, NULL, O_KALLSYMS},
 	{"no-cache", no_argument, NULL, O_NO_KCACHE},
 	{"title", required_argument, NULL, O_TITLE},
+	{"group", no_argument, NULL, O_GROUP},
+	{"event-group", no_argument, NULL, O_GROUP},
+	{"no-group", no_argument, NULL, O_NO_GROUP},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -104,10 +110,20 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 	return ret;
 }
 
+static void usage(FILE *f) { fprintf(f, usage_text); }
+
 static void note(void *ctx, const char *msg)
 {
 	if (!*(bool *)ctx)
 		fprintf(stderr, "perfev report: note: %s\n", msg);
+}
+
+static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
+{
+	if (!quiet && info->dwarf_samples)
+		fprintf(stderr, "perfev report: note: DWARF unwinding reached the root in %.1f%% of %llu samples\n",
+			100.0 * (double)info->dwarf_to_root / (double)info->dwarf_samples,
+			(unsigned long long)info->dwarf_samples);
 }
 
 static int cmd_report(int argc, char **argv)
@@ -115,7 +131,7 @@ static int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
 	const char *sort = "comm,dso,sym";
 	bool sort_given = false;
-	int children = -1, json = 0, folded = 0, order_given = 0;
+	int children = -1, json = 0, folded = 0, order_given = 0, group = -1;
 	bool quiet = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
@@ -123,7 +139,8 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:Gqh", options, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:g:Gqh", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -140,7 +157,10 @@ static int cmd_report(int argc, char **argv)
 			v.percent_limit = strtod(optarg, &end);
 			if (end == optarg || v.percent_limit < 0)
 				return cli_error("report", "bad --percent-limit '%s': give a percentage, e.g. 0.5", optarg);
+			v.graph_min = v.percent_limit; /* perf: the call graph threshold too (the later option wins) */
 			break;
+		case O_GROUP: group = 1; break;
+		case O_NO_GROUP: group = 0; break;
 		case O_STDIO: json = 0; break;
 		case O_JSON: json = 1; break;
 		case O_FOLDED: folded = 1; break;
@@ -183,11 +203,12 @@ static int cmd_report(int argc, char **argv)
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': printf(usage_text); return 0;
-		default: fprintf(stderr, usage_text); return 1;
+		default: return cli_bad_option("report", usage, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
 		int tr = report_tracepoint_sort(input, sort);
 		if (tr != -ENOENT)
@@ -207,6 +228,24 @@ static int cmd_report(int argc, char **argv)
 	lo.note = note;
 	lo.note_ctx = &quiet;
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
+		/* the text report: every event, as perf prints them */
+		size_t nev;
+		struct perfev_profile_event *ev = perfev_profile_load_events(input, &lo, &info, &nev);
+		if (!ev)
+			return cli_error("report", "%s", perfev_errmsg());
+		bool callchains = false;
+		for (size_t i = 0; i < nev; i++)
+			callchains |= ev[i].has_callchains;
+		v.children = children < 0 ? callchains : children;
+		if (!order_given)
+			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
+		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
+		dwarf_note(&info, quiet);
+		int ret = report_print_events(ev, nev, group, &v, stdout);
+		perfev_profile_events_free(ev, nev);
+		return ret;
+	}
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
@@ -223,10 +262,7 @@ static int cmd_report(int argc, char **argv)
 	if (!quiet && info.other_samples)
 		fprintf(stderr, "perfev report: note: %llu samples of other events not shown "
 			"(choose one with --event N)\n", (unsigned long long)info.other_samples);
-	if (!quiet && info.dwarf_samples)
-		fprintf(stderr, "perfev report: note: DWARF unwinding reached the root in %.1f%% of %llu samples\n",
-			100.0 * (double)info.dwarf_to_root / (double)info.dwarf_samples,
-			(unsigned long long)info.dwarf_samples);
+	dwarf_note(&info, quiet);
 
 	int ret = 0;
 	char subtitle[256];
@@ -242,7 +278,12 @@ static int cmd_report(int argc, char **argv)
 	} else if (json) {
 		ret |= report_print_json(p, &v, stdout);
 	} else {
-		ret |= report_print_stdio(p, &v, stdout);
+		struct report_section sec = {.p = {p}, .nr = 1, .samples = v.nr_samples};
+		snprintf(sec.title, sizeof(sec.title), "event '%s'", info.event_name);
+		struct report_view pv = v;
+		pv.lost = info.lost_samples;
+		report_print_preamble(&pv, stdout);
+		ret |= report_print_stdio(&sec, &v, stdout);
 	}
 	perfev_profile_free(p);
 	return ret;

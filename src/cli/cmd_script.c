@@ -87,7 +87,8 @@ static int run(int argc, char **argv)
 	char why[1024];
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:F:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F': o.fields = optarg; break;
@@ -99,11 +100,12 @@ static int run(int argc, char **argv)
 		case O_NS: o.show_namespace_events = true; break;
 		case O_ROUND: o.show_round_events = true; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 1;
+		default: return cli_bad_option("script", usage, c, argv);
 		}
 	}
 	if (optind < argc)
-		return cli_error("script", "unexpected argument '%s': give the file with -i FILE", argv[optind]);
+		return cli_usage_error("script", usage, "unexpected argument '%s': give the file with -i FILE",
+				       argv[optind]);
 	if (!input)
 		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
 	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
@@ -122,7 +124,12 @@ static int run(int argc, char **argv)
 	o.resolve = resolve;
 	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;
+	const char *unclean = perfev_perfdata_unclean(pd);
+	if (unclean) /* as perf: before the samples */
+		fprintf(stderr, "perfev script: warning: %s\n", unclean);
 	int err = perfev_script_run(pd, &o);
+	if (!unclean && perfev_perfdata_unclean(pd)) /* found reading: a record cut short */
+		fprintf(stderr, "perfev script: warning: %s\n", perfev_perfdata_unclean(pd));
 	perfev_symbolizer_free(res.sym);
 	perfev_perfdata_close(pd);
 	if (err < 0)

@@ -98,7 +98,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:aC:p:t:G:I:r:x:jo:iAh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!o->events) {
@@ -132,8 +132,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			if (*end || o->repeat < 1 || o->repeat > 1000000)
 				return cli_error("stat", "-r needs a number of runs >= 1 (got '%s')", optarg);
 			break;
-		case 'x': o->sep = optarg; o->format = PERFEV_STAT_CSV; break;
-		case 'j': o->format = PERFEV_STAT_JSON; break;
+		case 'x':
+		case 'j':
+			if (o->format && o->format != (c == 'x' ? PERFEV_STAT_CSV : PERFEV_STAT_JSON))
+				return cli_error("stat", "-x (CSV) and --json are two output formats: give one of them");
+			o->format = c == 'x' ? PERFEV_STAT_CSV : PERFEV_STAT_JSON;
+			if (c == 'x')
+				o->sep = optarg;
+			break;
 		case 'o': o->output = optarg; break;
 		case 'i': o->no_inherit = true; break;
 		case 'A': o->per_place = true; break;
@@ -146,9 +152,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'h': usage(stdout); exit(0);
 		default:
-			if (optopt && strchr("eCptGIrxo", optopt))
-				return cli_error("stat", "option -%c needs a value (see perfev stat --help)", optopt);
-			return cli_error("stat", "unknown option '%s' (see perfev stat --help)", argv[optind - 1]);
+			return cli_bad_option("stat", usage, c, argv);
 		}
 	}
 	if (optind < argc)
@@ -159,8 +163,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (o->cgroup && (o->pid || o->tid))
 		return cli_error("stat", "-G counts a cgroup on CPUs: it cannot be combined with -p/-t");
 	if (!o->argv && !targets && !o->cgroup)
-		return cli_error("stat", "nothing to count: give a command (perfev stat -- CMD) or a "
-				 "target (-a, -C, -p, -t, -G)");
+		return cli_usage_error("stat", usage, "nothing to count: give a command (perfev stat -- CMD) "
+				       "or a target (-a, -C, -p, -t, -G)");
 	if (o->repeat > 1 && !o->argv)
 		return cli_error("stat", "-r repeats a command: give one after --");
 	if (o->repeat > 1 && o->interval_ms)
@@ -490,6 +494,22 @@ static int cmd_stat(int argc, char **argv)
 	if (o.cpus && !(r.cpus = perfev_cpus_parse(o.cpus))) {
 		status = cli_error("stat", "-C: %s", perfev_errmsg());
 		goto out;
+	}
+	if (r.cpus) { /* perf counts "<not supported>" on a CPU that is not there: say so */
+		struct perfev_cpus *online = perfev_cpus_online();
+		for (size_t i = 0; online && i < perfev_cpus_count(r.cpus); i++) {
+			int cpu = perfev_cpus_at(r.cpus, i);
+			if (!perfev_cpus_has(online, cpu)) {
+				char list[256] = "";
+				perfev_cpus_format(online, list, sizeof(list));
+				status = cli_error("stat", "-C %s: CPU %d is not online here: give CPUs of %s",
+						   o.cpus, cpu, list);
+				break;
+			}
+		}
+		perfev_cpus_free(online);
+		if (status)
+			goto out;
 	}
 	r.out = stderr;
 	if (o.output) {

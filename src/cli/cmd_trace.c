@@ -31,33 +31,40 @@ static int cmd_trace(int argc, char **argv)
 			break;
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--summary") || !strcmp(a, "--summary-only")) {
 			summary = true;
-		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid")) && i + 1 < argc) {
+		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pid") || !strcmp(a, "-o") ||
+			    !strcmp(a, "--output")) && i + 1 == argc) {
+			return cli_usage_error("trace", usage, "option '%s' needs a value", a);
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--pid")) {
 			char *end;
 			long v = strtol(argv[++i], &end, 10);
 			if (*end || v <= 0)
 				return cli_error("trace", "-p '%s': give a process id", argv[i]);
 			pid = (pid_t)v;
-		} else if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			output = argv[++i];
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
 		} else if (a[0] == '-') {
-			usage(stderr);
-			return cli_error("trace", "unknown option '%s'", a);
+			return cli_usage_error("trace", usage, "unknown option '%s'", a);
 		} else {
 			break;
 		}
 	}
 	if (!summary) {
-		usage(stderr);
-		return cli_error("trace", "only the summary is implemented: add -s");
+		return cli_usage_error("trace", usage, "only the summary is implemented: add -s");
 	}
 	char **cmd = i < argc ? argv + i : NULL;
-	if (!cmd == !pid) {
-		usage(stderr);
-		return cli_error("trace", "give either -p PID or a command to run (not both)");
+	if (!cmd && !pid) {
+		return cli_usage_error("trace", usage, "nothing to trace: give -p PID or a command "
+				 "(perfev trace -s -- CMD ARGS)");
 	}
+	if (cmd && pid) {
+		return cli_usage_error("trace", usage, "give either -p PID or a command to run, not both");
+	}
+	int x = cmd ? cli_exec_check(cmd[0]) : 0;
+	if (x)
+		return x;
 	FILE *out = stderr;
 	if (output && !(out = fopen(output, "w")))
 		return cli_error("trace", "cannot write '%s': %m", output);

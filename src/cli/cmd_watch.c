@@ -80,7 +80,9 @@ static int cmd_watch(int argc, char **argv)
 			break;
 		} else if (!strcmp(a, "-r") || !strcmp(a, "-w") || !strcmp(a, "-rw") || !strcmp(a, "-x")) {
 			type = (unsigned)perfev_watch_type_parse(a + 1);
-		} else if (!strcmp(a, "--len") && i + 1 < argc) {
+		} else if (!strcmp(a, "--len") && i + 1 == argc) {
+			return cli_usage_error("watch", usage, "option '--len' needs a value");
+		} else if (!strcmp(a, "--len")) {
 			char *end;
 			len = strtoul(argv[++i], &end, 0);
 			if (*end || (len != 1 && len != 2 && len != 4 && len != 8))
@@ -92,18 +94,19 @@ static int cmd_watch(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (a[0] == '-') {
-			usage(stderr);
-			return cli_error("watch", "unknown option '%s'", a);
+			return cli_usage_error("watch", usage, "unknown option '%s'", a);
 		} else if (!target) {
 			target = a;
 		} else {
 			break;
 		}
 	}
-	if (!target || i >= argc) {
-		usage(stderr);
-		return cli_error("watch", "give the address or symbol to watch, then -- and the command");
-	}
+	if (!target || i >= argc)
+		return cli_usage_error("watch", usage, "give the address or symbol to watch, then -- and "
+				       "the command");
+	int x = cli_exec_check(argv[i]);
+	if (x)
+		return x;
 	struct perfev_watcher_opts o = {sizeof(o), argv + i, target, type, len};
 	struct perfev_watcher *w = perfev_watcher_new(&o);
 	if (!w)

@@ -22,8 +22,16 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+static void version_usage(FILE *f) { fprintf(f, "usage: perfev version\n"); }
+
 static int cmd_version(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		version_usage(stdout);
+		return 0;
+	}
+	if (argc > 1)
+		return cli_usage_error("version", version_usage, "unexpected argument '%s'", argv[1]);
 	printf("perfev %s\n", perfev_version());
 	return 0;
 }

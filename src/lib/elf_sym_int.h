@@ -10,4 +10,7 @@
 int pv_elf_each_symbol(Elf *elf, Elf64_Word type,
 		       int (*fn)(const char *name, const GElf_Sym *sym, void *ctx), void *ctx);
 
+/* vaddr → file offset through the PT_LOAD segment that holds it; 0 or -ENOENT. */
+int pv_elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
+
 #endif

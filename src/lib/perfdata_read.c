@@ -63,6 +63,8 @@ struct perfev_perfdata {
 	uint64_t offset; /* of the record being handled, for messages */
 	int depth;
 	char *feat_str[PV_FEAT_WRITTEN];
+	char *name;          /* the file as given, for messages */
+	char *unclean;       /* why the file was not closed cleanly, or NULL */
 };
 
 static uint64_t sw64(const struct perfev_perfdata *pd, uint64_t v) { return pd->swap ? bswap_64(v) : v; }
@@ -143,17 +145,36 @@ static int store_feature(struct perfev_perfdata *pd, uint64_t feat, const void *
 	return 0;
 }
 
-static struct perfev_perfdata *pd_new(int fd, bool own)
+/* Notes (once) that the file was not closed cleanly, and why. */
+static void set_unclean(struct perfev_perfdata *pd, const char *why)
+{
+	if (pd->unclean)
+		return;
+	size_t n = strlen(pd->name) + strlen(why) + 64;
+	pd->unclean = malloc(n);
+	if (pd->unclean)
+		snprintf(pd->unclean, n, "%s was not closed cleanly: %s", pd->name, why);
+}
+
+PERFEV_API const char *perfev_perfdata_unclean(const struct perfev_perfdata *pd)
+{
+	return pd->unclean;
+}
+
+static struct perfev_perfdata *pd_new(int fd, bool own, const char *name)
 {
 	struct perfev_perfdata *pd = calloc(1, sizeof(*pd));
 	if (!pd)
 		return pv_error_null(ENOMEM, "out of memory opening a perf.data file");
 	pd->fd = fd;
 	pd->own_fd = own;
+	pd->name = strdup(name);
 	pd->dec = perfev_decoder_new();
-	if (!pd->dec) {
+	if (!pd->dec || !pd->name) {
+		perfev_decoder_free(pd->dec);
+		free(pd->name);
 		free(pd);
-		return NULL;
+		return pv_error_null(ENOMEM, "out of memory opening a perf.data file");
 	}
 	return pd;
 }
@@ -163,8 +184,8 @@ static int read_file_mode(struct perfev_perfdata *pd)
 	const uint8_t *m = pd->map;
 	size_t len = pd->map_len;
 	if (len < PV_FILE_HEADER_SIZE)
-		return pv_error(EINVAL, "perf.data: the file has %zu bytes, less than the %d-byte header",
-				len, PV_FILE_HEADER_SIZE);
+		return pv_error(EINVAL, "%s: the file has %zu bytes, less than the %d-byte header",
+				pd->name, len, PV_FILE_HEADER_SIZE);
 	struct pv_cur c = {m, m + PV_FILE_HEADER_SIZE, pd->swap, false, NULL};
 	struct pv_file_header *h = &pd->hdr;
 	h->magic = cur_u64(&c, "magic");
@@ -179,19 +200,28 @@ static int read_file_mode(struct perfev_perfdata *pd)
 	for (int i = 0; i < 4; i++)
 		h->adds_features[i] = cur_u64(&c, "features");
 	if (h->size != PV_FILE_HEADER_SIZE)
-		return pv_error(EINVAL, "perf.data: header size %llu, expected %d (not a perf.data v2 file?)",
+		return pv_error(EINVAL, "%s: header size %llu, expected %d (not a perf.data v2 file?)", pd->name,
 				(unsigned long long)h->size, PV_FILE_HEADER_SIZE);
 	if (h->attr_size < 64 + 16 || h->attr_size > 4096 + 16 || h->attr_size % 8)
-		return pv_error(EINVAL, "perf.data: attr entries of %llu bytes make no sense",
+		return pv_error(EINVAL, "%s: attr entries of %llu bytes make no sense", pd->name,
 				(unsigned long long)h->attr_size);
 	if (h->attrs.offset > len || h->attrs.size > len - h->attrs.offset)
-		return pv_error(EINVAL, "perf.data: the attrs section [%llu, +%llu) lies beyond the %zu-byte file",
+		return pv_error(EINVAL, "%s: the attrs section [%llu, +%llu) lies beyond the %zu-byte file", pd->name,
 				(unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, len);
 	if (h->data.offset > len)
-		return pv_error(EINVAL, "perf.data: the data section starts at %llu, beyond the %zu-byte file",
+		return pv_error(EINVAL, "%s: the data section starts at %llu, beyond the %zu-byte file", pd->name,
 				(unsigned long long)h->data.offset, len);
-	if (h->data.size > len - h->data.offset)
+	if (h->data.size == 0 && len > h->data.offset) {
+		/* the writer never finalized the header (killed): as perf, read the
+		 * records up to the end of the file; no feature table follows them */
+		h->data.size = len - h->data.offset;
+		set_unclean(pd, "its header's data size is 0 (was the recording killed?): reading the "
+			    "records up to the end of the file");
+	} else if (h->data.size > len - h->data.offset) {
 		h->data.size = len - h->data.offset; /* truncated file: read what is there */
+		set_unclean(pd, "it is shorter than its header says (truncated?): reading the records "
+			    "that are there");
+	}
 	uint64_t nr = h->attrs.size / h->attr_size;
 	for (uint64_t i = 0; i < nr; i++) {
 		const uint8_t *fa = m + h->attrs.offset + i * h->attr_size;
@@ -204,7 +234,7 @@ static int read_file_mode(struct perfev_perfdata *pd)
 		ioff = sw64(pd, ioff);
 		isz = sw64(pd, isz);
 		if (ioff > len || isz > len - ioff)
-			return pv_error(EINVAL, "perf.data: the ids of event %llu lie beyond the file",
+			return pv_error(EINVAL, "%s: the ids of event %llu lie beyond the file", pd->name,
 					(unsigned long long)i);
 		size_t nids = (size_t)(isz / 8);
 		uint64_t *ids = malloc(nids * 8 + 8);
@@ -225,7 +255,7 @@ static int read_file_mode(struct perfev_perfdata *pd)
 	for (int f = 0; f < PERFEV_FEAT_MAX; f++)
 		if (h->adds_features[f / 64] >> (f % 64) & 1)
 			nfeat++;
-	if (foff > len || (uint64_t)nfeat * 16 > len - foff)
+	if (pd->unclean || foff > len || (uint64_t)nfeat * 16 > len - foff)
 		return 0; /* no feature table (perf record killed): the data is still good */
 	int k = 0;
 	for (int f = 0; f < PERFEV_FEAT_MAX; f++) {
@@ -270,7 +300,7 @@ static int pipe_fill(struct perfev_perfdata *pd, size_t need)
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
-			return pv_error(errno, "cannot read the perf.data pipe: %s", strerror(errno));
+			return pv_error(errno, "cannot read %s: %s", pd->name, strerror(errno));
 		}
 		if (k == 0)
 			pd->in_eof = true;
@@ -279,11 +309,43 @@ static int pipe_fill(struct perfev_perfdata *pd, size_t need)
 	return 0;
 }
 
+static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b, uint16_t len);
+static bool cut_short(struct perfev_perfdata *pd, uint64_t end, uint64_t off);
+
+/* A pipe-mode stream saved to a file has no data size: whether it ends
+ * inside a record (its writer killed) is known by hopping over the record
+ * sizes, so that perfev_perfdata_unclean() tells at open. Bad sizes are
+ * left for process() to report. */
+static void find_cut(struct perfev_perfdata *pd)
+{
+	uint64_t off = 16, end = pd->map_len;
+	while (end - off >= 8) {
+		uint16_t sz;
+		memcpy(&sz, pd->map + off + 6, 2);
+		if (pd->swap)
+			sz = bswap_16(sz);
+		if (sz < 8)
+			return;
+		uint64_t extra = sz <= end - off ? payload_after(pd, pd->map + off, sz) : 0;
+		if (sz > end - off || extra > end - off - sz)
+			break;
+		off += sz + extra;
+	}
+	if (off < end)
+		cut_short(pd, end, off);
+}
+
 static int open_common(struct perfev_perfdata *pd, const char *what)
 {
 	struct stat st;
 	uint64_t magic = 0;
-	bool regular = fstat(pd->fd, &st) == 0 && S_ISREG(st.st_mode);
+	bool known = fstat(pd->fd, &st) == 0, regular = known && S_ISREG(st.st_mode);
+	if (known && S_ISDIR(st.st_mode))
+		return pv_error(EISDIR, "%s is a directory, not a perf.data file: give the file inside it "
+				"(e.g. -i %s/perf.data)", what, what);
+	if (regular && st.st_size == 0)
+		return pv_error(EINVAL, "%s is empty (0 bytes), not a perf.data file: the recording wrote "
+				"nothing (record again)", what);
 	if (regular && st.st_size >= 16) {
 		pd->map_len = (size_t)st.st_size;
 		pd->map = mmap(NULL, pd->map_len, PROT_READ, MAP_PRIVATE, pd->fd, 0);
@@ -309,7 +371,8 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 		if (!memcmp(&magic, "PERFFILE", 8))
 			return pv_error(EINVAL, "%s is a version 1 perf.data file (PERFFILE); only version 2 (PERFILE2) "
 					"is read: record it again with a newer perf", what);
-		return pv_error(EINVAL, "%s is not a perf.data file (no PERFILE2 magic)", what);
+		return pv_error(EINVAL, "%s is not a perf.data file (it does not start with perf's PERFILE2 "
+				"magic): give a file written by perf record or perfev record", what);
 	}
 	perfev_decoder_set_swap(pd->dec, pd->swap);
 	uint64_t hsize;
@@ -319,6 +382,7 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 		pd->pipe = true;
 		if (pd->map) { /* a pipe-mode stream saved to a file */
 			pd->in = NULL;
+			find_cut(pd);
 		} else {
 			pd->in_pos = 16;
 		}
@@ -331,7 +395,7 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
 {
-	struct perfev_perfdata *pd = pd_new(fd, false);
+	struct perfev_perfdata *pd = pd_new(fd, false, "the input");
 	if (!pd)
 		return NULL;
 	if (open_common(pd, "the input") < 0) {
@@ -346,7 +410,7 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
 {
 	if (!strcmp(path, "-")) {
-		struct perfev_perfdata *pd = pd_new(0, false);
+		struct perfev_perfdata *pd = pd_new(0, false, "standard input");
 		if (!pd)
 			return NULL;
 		if (open_common(pd, "standard input") < 0) {
@@ -359,8 +423,10 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return pv_error_null(errno, "cannot open %s: %s", path, strerror(errno));
-	struct perfev_perfdata *pd = pd_new(fd, true);
+		return pv_error_null(errno, "cannot open %s: %s%s", path, strerror(errno),
+				     errno == ENOENT ? " (record one first with perfev record, or name an "
+						       "existing file)" : "");
+	struct perfev_perfdata *pd = pd_new(fd, true, path);
 	if (!pd) {
 		close(fd);
 		return NULL;
@@ -392,6 +458,8 @@ PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd)
 	for (int f = 0; f < PV_FEAT_WRITTEN; f++)
 		free(pd->feat_str[f]);
 	perfev_decoder_free(pd->dec);
+	free(pd->name);
+	free(pd->unclean);
 	free(pd->in);
 	free(pd->q);
 	free(pd->own);
@@ -534,7 +602,7 @@ static int deliver(struct perfev_perfdata *pd, const uint8_t *b, size_t len)
 		pd->stats.nr_bad++;
 		if (pd->opts && pd->opts->keep_going)
 			return 0;
-		return pv_error(EINVAL, "perf.data: at offset %llu: %s", (unsigned long long)pd->offset,
+		return pv_error(EINVAL, "%s: at offset %llu: %s", pd->name, (unsigned long long)pd->offset,
 				perfev_errmsg());
 	}
 	if (r.type == PERF_RECORD_LOST)
@@ -691,7 +759,7 @@ static int take_records(struct perfev_perfdata *pd)
 		if (pd->swap)
 			sz = bswap_16(sz);
 		if (sz < 8) {
-			ret = pv_error(EINVAL, "perf.data: at offset %llu: bad record size %u in compressed data",
+			ret = pv_error(EINVAL, "%s: at offset %llu: bad record size %u in compressed data", pd->name,
 				       (unsigned long long)pd->offset, sz);
 			break;
 		}
@@ -713,7 +781,7 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 	if (!pd->zd && !(pd->zd = ZSTD_createDCtx()))
 		return pv_error(ENOMEM, "out of memory for zstd");
 	if (pd->depth > 0)
-		return pv_error(EINVAL, "perf.data: a COMPRESSED record inside a COMPRESSED record");
+		return pv_error(EINVAL, "%s: a COMPRESSED record inside a COMPRESSED record", pd->name);
 	/* one zstd stream across the records; decompressed records may straddle
 	 * them. Records are taken out after every 1 MiB, so a record that
 	 * decompresses into a lot of data never needs much memory. */
@@ -724,7 +792,7 @@ static int decompress(struct perfev_perfdata *pd, const struct perfev_record *r)
 		ZSTD_outBuffer out = {pd->own_z + pd->own_z_len, 1 << 20, 0};
 		size_t z = ZSTD_decompressStream(pd->zd, &out, &in);
 		if (ZSTD_isError(z))
-			return pv_error(EINVAL, "perf.data: at offset %llu: zstd cannot decompress: %s",
+			return pv_error(EINVAL, "%s: at offset %llu: zstd cannot decompress: %s", pd->name,
 					(unsigned long long)pd->offset, ZSTD_getErrorName(z));
 		pd->own_z_len += out.pos;
 		int ret = take_records(pd);
@@ -763,7 +831,7 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 		pd->stats.nr_bad++;
 		if (pd->opts && pd->opts->keep_going)
 			return 0;
-		return pv_error(EINVAL, "perf.data: at offset %llu: %s", (unsigned long long)pd->offset,
+		return pv_error(EINVAL, "%s: at offset %llu: %s", pd->name, (unsigned long long)pd->offset,
 				perfev_errmsg());
 	}
 	int err = 0;
@@ -811,9 +879,11 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 }
 
 /* The payload that follows AUXTRACE and (pipe mode) TRACING_DATA records. */
-static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b)
+static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b, uint16_t len)
 {
 	uint32_t type;
+	if (len < 16)
+		return 0; /* too short to say its payload's size: the decoder refuses it */
 	memcpy(&type, b, 4);
 	if (pd->swap)
 		type = bswap_32(type);
@@ -853,10 +923,10 @@ static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint1
 static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint64_t left)
 {
 	if (sz < 8)
-		return pv_error(EINVAL, "perf.data: bad record header size %u at offset %llu (a record has at least "
-				"8 bytes): the file is corrupt", sz, (unsigned long long)off);
-	return pv_error(EINVAL, "perf.data: record at offset %llu claims %u bytes but %llu remain: the file is "
-			"truncated", (unsigned long long)off, sz, (unsigned long long)left);
+		return pv_error(EINVAL, "%s: bad record header size %u at offset %llu (a record has at least "
+				"8 bytes): the file is corrupt", pd->name, sz, (unsigned long long)off);
+	return pv_error(EINVAL, "%s: record at offset %llu claims %u bytes but %llu remain: the file is "
+			"truncated", pd->name, (unsigned long long)off, sz, (unsigned long long)left);
 }
 
 /* Pages of the map this far behind the reading point are given back
@@ -867,6 +937,20 @@ static int bad_size(struct perfev_perfdata *pd, uint64_t off, uint16_t sz, uint6
  * recordings (a re-read queued record would cost one more), and every MB
  * kept is a MB of a report's peak; 16 MB cost a 10 MB file its whole size. */
 #define PV_MAP_KEEP (1ull << 20)
+
+/* A record cut short at the end of a file that was not closed cleanly (its
+ * data size 0, shorter than its header says, or a pipe-mode stream saved
+ * to a file): the writer died there; what came before is good. */
+static bool cut_short(struct perfev_perfdata *pd, uint64_t end, uint64_t off)
+{
+	if (end != pd->map_len || !(pd->unclean || pd->pipe))
+		return false;
+	char why[160];
+	snprintf(why, sizeof(why), "it ends inside the record at offset %llu (was the recording "
+		 "killed?): reading the records before it", (unsigned long long)off);
+	set_unclean(pd, why);
+	return true;
+}
 
 static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 {
@@ -883,21 +967,38 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 		memcpy(&sz, b + 6, 2);
 		if (pd->swap)
 			sz = bswap_16(sz);
-		if (sz < 8 || sz > end - off)
+		if (sz < 8 || sz > end - off) {
+			if (sz >= 8 && cut_short(pd, end, off))
+				return 0; /* a size below 8 is corruption, not a cut */
 			return bad_size(pd, off, sz, end - off);
+		}
 		pd->offset = off;
 		if (b[4] == 0 && 0) {}
-		uint64_t extra = payload_after(pd, b);
+		uint64_t extra = payload_after(pd, b, sz);
 		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
 		if (!ret)
 			ret = process_bytes(pd, b, sz, true, off);
 		if (ret)
 			return ret;
+		if (extra > end - off - sz && cut_short(pd, end, off))
+			return 0;
 		if (extra > end - off - sz)
-			return pv_error(EINVAL, "perf.data: the payload of the record at offset %llu runs past the end",
+			return pv_error(EINVAL, "%s: the payload of the record at offset %llu runs past the end", pd->name,
 					(unsigned long long)off);
 		off += sz + extra;
 	}
+	if (off < end)
+		cut_short(pd, end, off);
+	return 0;
+}
+
+/* A stream that ends inside a record: its writer was killed there. */
+static int stream_cut(struct perfev_perfdata *pd)
+{
+	char why[160];
+	snprintf(why, sizeof(why), "the stream ends inside the record at offset %llu (was the "
+		 "recording killed?): reading the records before it", (unsigned long long)pd->offset);
+	set_unclean(pd, why);
 	return 0;
 }
 
@@ -908,7 +1009,7 @@ static int run_pipe(struct perfev_perfdata *pd)
 		if (err < 0)
 			return err;
 		if (pd->in_len - pd->in_pos < 8)
-			return 0;
+			return pd->in_len > pd->in_pos ? stream_cut(pd) : 0;
 		uint16_t sz;
 		memcpy(&sz, pd->in + pd->in_pos + 6, 2);
 		if (pd->swap)
@@ -918,8 +1019,8 @@ static int run_pipe(struct perfev_perfdata *pd)
 		if ((err = pipe_fill(pd, sz)) < 0)
 			return err;
 		if (pd->in_len - pd->in_pos < sz)
-			return bad_size(pd, pd->offset, sz, pd->in_len - pd->in_pos);
-		uint64_t extra = payload_after(pd, pd->in + pd->in_pos);
+			return stream_cut(pd);
+		uint64_t extra = payload_after(pd, pd->in + pd->in_pos, sz);
 		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
 			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;
@@ -936,7 +1037,7 @@ static int run_pipe(struct perfev_perfdata *pd)
 				if ((err = pipe_fill(pd, 1)) < 0)
 					return err;
 				if (pd->in_len == pd->in_pos)
-					return pv_error(EINVAL, "perf.data: the stream ended inside a record's payload");
+					return stream_cut(pd);
 			}
 			size_t k = pd->in_len - pd->in_pos;
 			if (k > extra)

@@ -39,6 +39,7 @@ struct perfev_perfdata_writer {
 	uint8_t *zout;
 	int level;
 	int err;
+	char name[256];                   /* the output, for messages */
 };
 
 static int write_all(int fd, const void *p, size_t n)
@@ -88,8 +89,8 @@ static int emit(struct perfev_perfdata_writer *w, const void *p, size_t n)
 {
 	int err = write_all(w->fd, p, n);
 	if (err < 0)
-		return pv_error(-err, "cannot write the perf.data output: %s (is the disk full or the pipe closed?)",
-				strerror(-err));
+		return pv_error(-err, "cannot write %s: %s (is the disk full or the pipe closed?)",
+				w->name, strerror(-err));
 	w->data_size += n;
 	return 0;
 }
@@ -120,7 +121,11 @@ static void build_features(struct perfev_perfdata_writer *w, const struct perfev
 	if (!clock) {
 		pv_buf_reset(&w->feats[PERFEV_FEAT_CLOCKID]);
 	} else {
-		struct timespec tod, ck;
+		struct timespec tod, ck, res;
+		/* CLOCKID: the resolution of the clock used, as perf writes it */
+		uint64_t res_ns = clock_getres(clockid, &res) == 0 ? (uint64_t)res.tv_nsec : 1;
+		pv_buf_reset(&w->feats[PERFEV_FEAT_CLOCKID]);
+		pv_buf_add(&w->feats[PERFEV_FEAT_CLOCKID], &res_ns, 8);
 		clock_gettime(CLOCK_REALTIME, &tod);
 		clock_gettime(clockid, &ck);
 		uint32_t v[2] = {1, (uint32_t)clockid};
@@ -141,7 +146,7 @@ static int pipe_preamble(struct perfev_perfdata_writer *w)
 	uint64_t hdr[2] = {PV_PERF_MAGIC2, PV_PIPE_HEADER_SIZE};
 	int err = write_all(w->fd, hdr, sizeof(hdr));
 	if (err < 0)
-		return pv_error(-err, "cannot write the pipe header: %s", strerror(-err));
+		return pv_error(-err, "cannot write the pipe header to %s: %s", w->name, strerror(-err));
 	for (size_t i = 0; i < w->nr_events; i++) {
 		struct perfev_record r = {.type = PERFEV_RECORD_HEADER_ATTR};
 		r.u.header_attr.attr = &w->attrs[i];
@@ -200,7 +205,7 @@ static int file_preamble(struct perfev_perfdata_writer *w)
 		if (w->nr_ids[i]) {
 			int err = pwrite_all(w->fd, w->ids[i], w->nr_ids[i] * 8, off);
 			if (err < 0)
-				return pv_error(-err, "cannot write the perf.data ids: %s", strerror(-err));
+				return pv_error(-err, "cannot write the ids to %s: %s", w->name, strerror(-err));
 		}
 		off += w->nr_ids[i] * 8;
 	}
@@ -214,12 +219,12 @@ static int file_preamble(struct perfev_perfdata_writer *w)
 		memcpy(fa + w->attr_size, sec, 16);
 		int err = pwrite_all(w->fd, fa, w->attr_size + 16u, off);
 		if (err < 0)
-			return pv_error(-err, "cannot write the perf.data attrs: %s", strerror(-err));
+			return pv_error(-err, "cannot write the attrs to %s: %s", w->name, strerror(-err));
 		off += w->attr_size + 16u;
 	}
 	w->data_offset = off;
 	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
-		return pv_error(errno, "cannot seek in the perf.data output: %s", strerror(errno));
+		return pv_error(errno, "cannot seek in %s: %s", w->name, strerror(errno));
 	return perfev_perfdata_writer_finalize(w); /* a valid, empty file from the start */
 }
 
@@ -256,6 +261,8 @@ perfev_perfdata_writer_open(const char *path, int fd, const struct perfev_perfda
 	if (!w)
 		return pv_error_null(ENOMEM, "out of memory opening a perf.data writer");
 	w->fd = -1;
+	snprintf(w->name, sizeof(w->name), "%s", !path ? "the output" : strcmp(path, "-") ? path
+						: "standard output");
 	if (path && strcmp(path, "-")) {
 		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (w->fd < 0) {
@@ -481,7 +488,7 @@ PERFEV_API int perfev_perfdata_writer_close(struct perfev_perfdata_writer *w)
 		return 0;
 	int err = perfev_perfdata_writer_finalize(w);
 	if (err < 0)
-		pv_error(-err, "cannot finish the perf.data output: %s", strerror(-err));
+		pv_error(-err, "cannot finish %s: %s", w->name, strerror(-err));
 	writer_free(w);
 	return err;
 }

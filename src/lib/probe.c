@@ -194,6 +194,8 @@ static int build_uprobe(struct perfev_probe *p)
 	int r = perfev_elf_symbol_file_offset(p->path, p->spec.symbol, &off);
 	if (r < 0)
 		return r;
+	if (p->spec.offset && (r = pv_probe_check_offset(p->path, p->spec.symbol, p->spec.offset)) < 0)
+		return r;
 	p->offset = off + p->spec.offset;
 	char file[96], sym[300];
 	snprintf(file, sizeof(file), "%s", base_name(p->path));

@@ -61,7 +61,7 @@ static int find_symbol(Elf *elf, Elf64_Word type, const char *name, uint64_t *va
 }
 
 /* vaddr → file offset through the PT_LOAD segment that holds it. */
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+int pv_elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 {
 	size_t n;
 	if (elf_getphdrnum(elf, &n) < 0)
@@ -107,7 +107,7 @@ PERFEV_API int perfev_elf_symbol_file_offset(const char *path, const char *symbo
 			     "(`nm -D %s`), or give the address as 0xVADDR", symbol, path, path);
 		goto out;
 	}
-	if (vaddr_to_offset(elf, vaddr, file_offset) < 0) {
+	if (pv_elf_vaddr_to_offset(elf, vaddr, file_offset) < 0) {
 		r = pv_error(ENOENT, "'%s' (0x%llx) lies in no loadable segment of '%s'", symbol,
 			     (unsigned long long)vaddr, path);
 		goto out;

@@ -20,6 +20,11 @@ int pv_probe_tracefs_remove(const char *event);
 /* Removes all; returns how many could not be removed. */
 int pv_probe_tracefs_remove_all(void);
 
+/* 0 when SYMBOL+offset of the ELF file path is an instruction boundary (or
+ * cannot be checked: no size, another architecture); else -EINVAL with a
+ * message naming the boundaries around it (probe_insn.c). */
+int pv_probe_check_offset(const char *path, const char *symbol, uint64_t offset);
+
 struct perfev_probe;
 /* A probe made from spec and kept (registry) until perfev_probe_cleanup_all
  * or exit, so the strings its attr points to stay valid. NULL + errno. */

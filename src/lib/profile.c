@@ -359,6 +359,24 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 	return 0;
 }
 
+int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profile *src, uint32_t id,
+			  uint32_t *out)
+{
+	const struct pv_frame *f = &src->frames[id];
+	struct perfev_profile_frame pub;
+	struct perfev_map m;
+	pv_frame_public(src, f, &pub);
+	if (f->map) {
+		const struct pv_pmap *pm = &src->maps[f->map - 1];
+		memset(&m, 0, sizeof(m));
+		m.start = pm->start, m.end = pm->end, m.pgoff = pm->pgoff;
+		m.build_id_len = pm->build_id_len;
+		memcpy(m.build_id, pm->build_id, pm->build_id_len);
+		pub.map = &m;
+	}
+	return pv_profile_intern_frame(dst, &pub, out);
+}
+
 int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id)
 {
 	if (intern_group(p, s, id) < 0)

@@ -27,6 +27,8 @@ int rec_child_start(struct perfev_recorder *r)
 		char msg[1024];
 		snprintf(msg, sizeof(msg), "%s", perfev_errmsg());
 		rec_child_reap(r, false, true);
+		if (e != -EALREADY && e != -ECHILD) /* exec failed */
+			r->stats.exec_error = -e;
 		return pv_error(-e, "%s", msg);
 	}
 	r->pidfd = (int)syscall(SYS_pidfd_open, r->child_pid, 0);

@@ -66,6 +66,8 @@ struct perfev_recorder {
 	unsigned char *out_buf;       /* records waiting to be written */
 	size_t out_len;
 	bool pipe_mode;
+	bool kept_old;                /* the previous output was renamed to OUTPUT.old */
+	bool out_regular;             /* the output is a regular file (removable) */
 	bool rate_given;              /* opts gave freq or period (they replace a tracepoint's period 1) */
 	struct perfev_record_stats stats;
 	struct rec_scan *scan;        /* recorder_scan.c */

@@ -55,6 +55,10 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->disabled = 1;
+	if (o->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = o->clockid;
+	}
 	bool system_wide = r->tids[0] == -1;
 	a->inherit = !system_wide;
 	a->enable_on_exec = r->child && !system_wide;

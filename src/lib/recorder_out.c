@@ -20,9 +20,18 @@ int rec_out_open(struct perfev_recorder *r)
 		/* Keep the previous recording as FILE.old, as perf does. */
 		char old[4096];
 		snprintf(old, sizeof(old), "%s.old", r->output);
-		if (access(r->output, F_OK) == 0 && rename(r->output, old) < 0)
+		/* Only a regular file with data (as perf): /dev/null or a FIFO
+		 * is written to, not moved away; a directory is refused. */
+		struct stat st;
+		bool had = stat(r->output, &st) == 0;
+		if (had && S_ISDIR(st.st_mode))
+			return pv_error(EISDIR, "%s is a directory: give the output file's name (-o %s/perf.data)",
+					r->output, r->output);
+		had = had && S_ISREG(st.st_mode) && st.st_size > 0;
+		if (had && rename(r->output, old) < 0)
 			return pv_error(errno, "cannot rename %s to %s: %s (fix: choose another "
 					"place with -o)", r->output, old, strerror(errno));
+		r->kept_old = had;
 	}
 	struct perfev_perfdata_event *ev = calloc(r->nevents, sizeof(*ev));
 	if (!ev || !(r->out_buf = malloc(OUT_BUF))) {
@@ -44,6 +53,8 @@ int rec_out_open(struct perfev_recorder *r)
 	};
 	r->writer = perfev_perfdata_writer_open(r->output, -1, ev, r->nevents, &wo);
 	free(ev);
+	struct stat st;
+	r->out_regular = r->writer && !r->pipe_mode && stat(r->output, &st) == 0 && S_ISREG(st.st_mode);
 	return r->writer ? 0 : -errno;
 }
 
@@ -112,6 +123,14 @@ int rec_out_end(struct perfev_recorder *r)
 void rec_out_close(struct perfev_recorder *r)
 {
 	perfev_perfdata_writer_close(r->writer);
+	if (r->writer && r->stats.exec_error && r->out_regular) {
+		/* nothing was recorded: leave no file, and the previous one where it was */
+		unlink(r->output);
+		char old[4096];
+		snprintf(old, sizeof(old), "%s.old", r->output);
+		if (r->kept_old)
+			rename(old, r->output);
+	}
 	r->writer = NULL;
 	free(r->out_buf);
 	r->out_buf = NULL;

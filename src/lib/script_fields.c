@@ -87,6 +87,7 @@ int pv_script_parse_fields(struct pv_script *s, const char *spec)
 			return e;
 		}
 		list = colon + 1;
+		s->fields_typed = true;
 	}
 	/* a list starting with + or - edits the defaults; otherwise it replaces them */
 	bool edit = list[0] == '+' || list[0] == '-';
@@ -149,14 +150,30 @@ static int need(struct pv_script *s, int t, const struct perfev_attr *a, const c
 	return 0;
 }
 
+static bool any_raw(struct pv_script *s)
+{
+	for (size_t i = 0, n = perfev_perfdata_nr_events(s->pd); i < n; i++)
+		if (perfev_perfdata_event_attr(s->pd, i)->sample_type & PERF_SAMPLE_RAW)
+			return true;
+	return false;
+}
+
 /* The checks of one attr, the first of its output type. */
 int pv_script_check_attr(struct pv_script *s, const struct perfev_attr *a, const char *name)
 {
 	int t = pv_out_type(a->type);
 	if (t == 6 || !s->fields[t]) /* perf checks the kernel's own types only */
 		return 0;
+	/* "-F trace" (no type) on a file with tracepoints: the other events
+	 * print nothing, as perf ignores the field for them. With no event
+	 * that has the raw data, or "sw:trace", need() refuses it below (it
+	 * printed a blank line per sample). */
+	if ((s->fields[t] & F_TRACE) && !(a->sample_type & PERF_SAMPLE_RAW) &&
+	    (!(s->user_set[t] & F_TRACE) || (!s->fields_typed && any_raw(s))))
+		s->fields[t] &= ~(uint32_t)F_TRACE;
 	int e;
 	if ((e = need(s, t, a, name, F_IP, PERF_SAMPLE_IP, "IP", "ip")) < 0 ||
+	    (e = need(s, t, a, name, F_TRACE, PERF_SAMPLE_RAW, "RAW", "trace")) < 0 ||
 	    (e = need(s, t, a, name, F_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr")) < 0 ||
 	    (e = need(s, t, a, name, F_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC", "data_src")) < 0 ||
 	    (e = need(s, t, a, name, F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight")) < 0 ||

@@ -27,6 +27,7 @@ struct pv_script {
 	uint32_t fields[PV_OUT_TYPES];
 	uint32_t user_set[PV_OUT_TYPES];
 	uint32_t user_unset[PV_OUT_TYPES];
+	bool fields_typed;       /* -F gave an event type ("sw:ip,sym") */
 	uint64_t combined_sample_type; /* of the attrs seen so far (pipe mode) */
 	bool checked;
 	int name_width;

@@ -22,6 +22,9 @@
 
 #define MAX_DEPTH 256
 #define MAX_SCAN 4096
+/* Ranges indexed per unit: far above any real unit, and a bound on what a
+ * hostile file can make us allocate (many DIEs sharing one long range list). */
+#define MAX_CU_RANGES (1u << 20)
 
 struct die_node {
 	Dwarf_Off off;
@@ -128,7 +131,8 @@ static int add_die(struct pv_cu_index *x, Dwarf_Die *die, int tag, int32_t paren
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 	int guard = 0;
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0 && guard++ < 4096) {
+	while (x->nr_ranges < MAX_CU_RANGES &&
+	       (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0 && guard++ < 4096) {
 		if (hi <= lo)
 			continue;
 		if (pv_grow(&x->ranges, &x->cap_ranges, x->nr_ranges + 1, sizeof(*x->ranges)) < 0)
@@ -138,22 +142,39 @@ static int add_die(struct pv_cu_index *x, Dwarf_Die *die, int tag, int32_t paren
 	return id;
 }
 
-static void index_children(struct pv_cu_index *x, Dwarf_Die *parent, int32_t parent_id, int depth)
+/*
+ * Well-formed DWARF stores a unit's tree in preorder, so the walk meets DIE
+ * offsets in increasing order. A hostile DW_AT_sibling that points back (or
+ * into an ancestor's siblings) would make the walk loop or revisit subtrees
+ * exponentially: the walk stops at the first offset that does not increase,
+ * which visits every DIE at most once.
+ */
+struct die_walk {
+	struct pv_cu_index *x;
+	Dwarf_Off last;
+};
+
+static void index_children(struct die_walk *w, Dwarf_Die *parent, int32_t parent_id, int depth,
+			   int nest)
 {
 	Dwarf_Die child;
-	if (depth >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
+	if (depth >= MAX_DEPTH || nest >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
 		return;
 	do {
+		Dwarf_Off off = dwarf_dieoffset(&child);
+		if (off <= w->last)
+			return;
+		w->last = off;
 		int tag = dwarf_tag(&child);
 		switch (tag) {
 		case DW_TAG_subprogram:
 		case DW_TAG_inlined_subroutine:
 		case DW_TAG_lexical_block:
 		case DW_TAG_entry_point: {
-			int id = add_die(x, &child, tag, parent_id, depth);
+			int id = add_die(w->x, &child, tag, parent_id, depth);
 			if (id < 0)
 				return;
-			index_children(x, &child, id, depth + 1);
+			index_children(w, &child, id, depth + 1, nest + 1);
 			break;
 		}
 		case DW_TAG_namespace:
@@ -161,7 +182,7 @@ static void index_children(struct pv_cu_index *x, Dwarf_Die *parent, int32_t par
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
-			index_children(x, &child, parent_id, depth);
+			index_children(w, &child, parent_id, depth, nest + 1);
 			break;
 		default:
 			break;
@@ -186,7 +207,8 @@ static struct pv_cu_index *cu_index(struct pv_dso *d, Dwarf_Die *cu)
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return NULL;
-	index_children(x, cu, -1, 0);
+	struct die_walk w = {x, dwarf_dieoffset(cu)};
+	index_children(&w, cu, -1, 0, 0);
 	if (x->nr_ranges)
 		qsort(x->ranges, x->nr_ranges, sizeof(*x->ranges), cmp_range);
 	if (pv_u64map_put(&d->cu_index, key, x) < 0) {

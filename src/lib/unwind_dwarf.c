@@ -32,32 +32,6 @@ struct uw_proc {
 	size_t nr_mods, cap_mods;
 };
 
-/* What the unwinder adds to a binary the symbolizer found. */
-struct uw_file {
-	struct pv_dso *dso;   /* dso->bin.elf is set */
-	uint64_t first_vaddr; /* of the first PT_LOAD, aligned down (libdwfl's base) */
-	bool is_dyn;
-};
-
-struct perfev_unwinder {
-	enum perfev_arch arch;
-	struct uw_proc *procs;
-	size_t nr_procs, cap_procs;
-	struct pv_strpool *pool;
-	/* binaries are found and cached as the symbolizer does it */
-	struct perfev_symbolizer *finder;
-	struct pv_u64map files; /* struct pv_dso * -> struct uw_file */
-	struct perfev_unwind_stats st;
-	/* the sample being unwound */
-	const struct perfev_unwind_sample *smp;
-	struct uw_proc *proc;
-	uint64_t regs[32];
-	int nr_regs;
-	uint64_t pc, sp;
-	struct perfev_frame *out;
-	size_t max, n;
-};
-
 static char *debuginfo_path;
 static const Dwfl_Callbacks dwfl_cb = {
 	.find_elf = NULL, /* modules are reported with dwfl_report_elf() */
@@ -80,8 +54,16 @@ PERFEV_API struct perfev_unwinder *perfev_unwinder_new(enum perfev_arch arch)
 		return pv_error_null(ENOMEM, "out of memory creating an unwinder");
 	}
 	u->arch = arch;
+	const char *engine = getenv("PERFEV_UNWIND");
+	u->libdw = engine && strcmp(engine, "libdw") == 0;
 	elf_version(EV_CURRENT);
 	return u;
+}
+
+void pv_unwinder_use_libdw(struct perfev_unwinder *u, bool libdw)
+{
+	if (u)
+		u->libdw = libdw;
 }
 
 static void proc_free(struct uw_proc *p)
@@ -100,8 +82,12 @@ PERFEV_API void perfev_unwinder_free(struct perfev_unwinder *u)
 		proc_free(&u->procs[i]);
 	free(u->procs);
 	for (size_t i = 0; i < u->files.cap; i++) {
-		if (u->files.vals && u->files.vals[i])
-			free(u->files.vals[i]);
+		struct pv_uw_file *f = u->files.vals ? u->files.vals[i] : NULL;
+		if (f) {
+			pv_cfi_fini(&f->eh);
+			pv_cfi_fini(&f->dbg);
+			free(f);
+		}
 	}
 	pv_u64map_free(&u->files);
 	perfev_symbolizer_free(u->finder);
@@ -117,7 +103,12 @@ PERFEV_API void perfev_unwinder_forget(struct perfev_unwinder *u, int pid)
 		if (u->procs[i].pid == pid) {
 			proc_free(&u->procs[i]);
 			u->procs[i] = u->procs[--u->nr_procs];
-			return;
+			break;
+		}
+	for (size_t i = 0; i < PV_ARRAY_SIZE(u->mapc); i++)
+		if (u->mapc[i].pid == pid) {
+			u->mapc[i].path = NULL;
+			u->mapc[i].end = 0;
 		}
 }
 
@@ -146,13 +137,13 @@ static struct uw_proc *get_proc(struct perfev_unwinder *u, int pid)
 
 /* The binary mapped by m, found once like the symbolizer finds it (build-id,
  * path, /proc/PID/root, [vdso], debuginfod); NULL if there is none. */
-static struct uw_file *get_file(struct perfev_unwinder *u, const struct perfev_map *m, int pid)
+struct pv_uw_file *pv_uw_get_file(struct perfev_unwinder *u, const struct perfev_map *m, int pid)
 {
 	struct pv_dso *d = pv_symbolizer_dso(u->finder, pid, m->path, m->build_id,
 					     m->build_id_len, m);
 	if (!d || !d->bin.elf || !d->bin.path)
 		return NULL;
-	struct uw_file *f = pv_u64map_get(&u->files, (uint64_t)(uintptr_t)d);
+	struct pv_uw_file *f = pv_u64map_get(&u->files, (uint64_t)(uintptr_t)d);
 	if (f)
 		return f;
 	f = calloc(1, sizeof(*f));
@@ -177,7 +168,7 @@ static struct uw_file *get_file(struct perfev_unwinder *u, const struct perfev_m
 	return f;
 }
 
-static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp, uint64_t addr)
+const struct perfev_map *pv_uw_find_map(const struct perfev_unwind_sample *smp, uint64_t addr)
 {
 	if (smp->find_map)
 		return smp->find_map(smp->find_map_ctx, addr);
@@ -187,11 +178,13 @@ static const struct perfev_map *find_map(const struct perfev_unwind_sample *smp,
 	return NULL;
 }
 
-static bool file_backed(const struct perfev_map *m)
+bool pv_uw_file_backed(const struct perfev_map *m)
 {
-	if (m && m->path && strcmp(m->path, "[vdso]") == 0)
-		return true;
-	return m && m->path && m->path[0] == '/' && strncmp(m->path, "//anon", 6) != 0 &&
+	if (!m || !m->path)
+		return false;
+	if (m->path[0] == '[')
+		return strcmp(m->path, "[vdso]") == 0;
+	return m->path[0] == '/' && strncmp(m->path, "//anon", 6) != 0 &&
 	       strncmp(m->path, "/memfd:", 7) != 0 && strncmp(m->path, "/dev/", 5) != 0;
 }
 
@@ -202,24 +195,14 @@ static bool report_module(struct perfev_unwinder *u, uint64_t addr)
 	for (size_t i = 0; i < p->nr_mods; i++)
 		if (addr >= p->mods[i].lo && addr < p->mods[i].hi)
 			return true;
-	const struct perfev_map *m = find_map(u->smp, addr);
-	if (!file_backed(m))
+	const struct perfev_map *m = pv_uw_find_map(u->smp, addr);
+	if (!pv_uw_file_backed(m))
 		return false;
-	struct uw_file *f = get_file(u, m, u->smp->pid);
+	struct pv_uw_file *f = pv_uw_get_file(u, m, u->smp->pid);
 	if (!f)
 		return false;
-	/* load bias from the segment that holds the map's file offset */
-	uint64_t bias = 0;
-	bool found = false;
-	for (size_t i = 0; i < f->dso->nr_segs; i++) {
-		const struct pv_segment *g = &f->dso->segs[i];
-		if (m->pgoff >= (g->offset & ~(uint64_t)0xfff) && m->pgoff < g->offset + g->filesz) {
-			bias = m->start - (m->pgoff - g->offset + g->vaddr);
-			found = true;
-			break;
-		}
-	}
-	if (!found)
+	uint64_t bias;
+	if (!pv_uw_map_bias(f, m, &bias))
 		return false;
 	dwfl_report_begin_add(p->dwfl);
 	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, f->dso->bin.path, -1,
@@ -246,7 +229,20 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	return u->smp->tid > 0 ? u->smp->tid : 1;
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+bool pv_uw_map_bias(const struct pv_uw_file *f, const struct perfev_map *m, uint64_t *bias)
+{
+	/* from the segment that holds the map's file offset */
+	for (size_t i = 0; i < f->dso->nr_segs; i++) {
+		const struct pv_segment *g = &f->dso->segs[i];
+		if (m->pgoff >= (g->offset & ~(uint64_t)0xfff) && m->pgoff < g->offset + g->filesz) {
+			*bias = m->start - (m->pgoff - g->offset + g->vaddr);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool pv_uw_read(void *arg, uint64_t addr, uint64_t *result)
 {
 	struct perfev_unwinder *u = arg;
 	const struct perfev_unwind_sample *smp = u->smp;
@@ -256,10 +252,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return true;
 	}
 	/* outside the stack copy: read-only data of a mapped file */
-	const struct perfev_map *m = find_map(smp, addr);
-	if (!file_backed(m))
+	const struct perfev_map *m = pv_uw_find_map(smp, addr);
+	if (!pv_uw_file_backed(m))
 		return false;
-	struct uw_file *f = get_file(u, m, smp->pid);
+	struct pv_uw_file *f = pv_uw_get_file(u, m, smp->pid);
 	if (!f)
 		return false;
 	const struct pv_elf *e = &f->dso->bin;
@@ -267,6 +263,15 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	if (off > e->size || e->size - off < 8)
 		return false;
 	memcpy(result, (const uint8_t *)e->image + off, 8);
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	uint64_t v;
+	if (!pv_uw_read(arg, addr, &v))
+		return false;
+	*result = v;
 	return true;
 }
 
@@ -290,6 +295,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct perfev_unwinder *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
+	/* as perf does: report the module before asking whether the frame is
+	 * an activation, which unwinds it (an unknown module there makes
+	 * libdwfl fall back to frame pointers, for good, for this frame) */
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	report_module(u, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	u->out[u->n++] = (struct perfev_frame){pc, false, !activation && u->n > 0};
@@ -329,6 +340,21 @@ PERFEV_API int perfev_unwinder_unwind(struct perfev_unwinder *u,
 	u->out = frames;
 	u->max = max;
 	u->n = 0;
+	if (!u->libdw) {
+		bool to_root = false;
+		int n = pv_cfi_unwind(u, frames, max, &to_root);
+		u->smp = NULL;
+		if (n > 0) {
+			u->st.to_root += to_root;
+			u->st.truncated += !to_root;
+			u->st.frames += (uint64_t)n;
+			return n;
+		}
+		frames[0] = (struct perfev_frame){u->pc, false, false};
+		u->st.truncated++;
+		u->st.frames++;
+		return 1;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		u->proc = get_proc(u, smp->pid);
 		if (!u->proc)

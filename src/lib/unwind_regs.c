@@ -51,15 +51,21 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 					   uint64_t *dwarf, size_t nr_dwarf, uint64_t *valid,
 					   uint64_t *pc, uint64_t *sp)
 {
-	uint64_t full[64] = {0};
 	if (arch == PERFEV_ARCH_HOST)
 		arch = pv_host_arch();
 	if ((size_t)__builtin_popcountll(mask) > nr_regs || (nr_regs && !regs))
 		return pv_error(EINVAL, "sample has %zu registers, its mask 0x%llx says %d",
 				nr_regs, (unsigned long long)mask, __builtin_popcountll(mask));
-	for (int b = 0, k = 0; b < 64; b++)
-		if (mask >> b & 1)
-			full[b] = regs[k++];
+	/* perf register b is regs[idx[b]], idx[b] = mask bits below b (kept per
+	 * mask: samples of one event share it) */
+	static __thread uint64_t idx_mask = 0;
+	static __thread uint8_t idx[64];
+	if (idx_mask != mask || !mask) {
+		for (int b = 0, k = 0; b < 64; b++)
+			idx[b] = (uint8_t)k, k += (int)(mask >> b & 1);
+		idx_mask = mask;
+	}
+#define FULL(b) ((mask >> (b) & 1) ? regs[idx[b]] : 0)
 	const int *map;
 	int nr, ipreg, spreg;
 	int aarch64_map[32];
@@ -85,7 +91,7 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 		return pv_error(EINVAL, "DWARF unwinding: %zu register slots, %d needed", nr_dwarf, nr);
 	uint64_t v = 0;
 	for (int i = 0; i < nr; i++) {
-		dwarf[i] = full[map[i]];
+		dwarf[i] = FULL(map[i]);
 		if (mask >> map[i] & 1)
 			v |= 1ull << i;
 	}
@@ -96,8 +102,9 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 				"0x%llx): record with perfev_unwind_regs_mask()",
 				(unsigned long long)mask);
 	if (pc)
-		*pc = full[ipreg];
+		*pc = FULL(ipreg);
 	if (sp)
-		*sp = full[spreg];
+		*sp = FULL(spreg);
 	return nr;
+#undef FULL
 }

@@ -248,3 +248,133 @@ Test(interop_report, record_writes_the_exports_too, .timeout = 120)
 	cr_assert_gt(folded, 100);
 	run_result_free(&r);
 }
+
+/* ---- perfev report --stdio line by line against perf report --stdio ---------
+ * Each option set: at most `slack` lines differ (entries of exactly equal
+ * value whose order perf decides by history we do not keep, ld.so's entry
+ * symbol). */
+static void expect_like_perf(const char *data, const char *options, int slack)
+{
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, options, &diff, &lines);
+	cr_expect_leq(differ, slack, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s",
+		      options, differ, lines, diff);
+	free(diff);
+}
+
+static void expect_same_headers(const char *data, const char *options)
+{
+	struct run_result want = run_cmd("perf report -i '%s' --stdio %s 2>/dev/null", data, options);
+	struct run_result got = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	cr_assert_eq(want.status, 0, "%s", want.err);
+	cr_assert_eq(got.status, 0, "%s", got.err);
+	char *w = report_header_lines(want.out), *g = report_header_lines(got.out);
+	cr_expect_str_eq(g, w, "%s: the sections' headers differ.\nperf:\n%s\nperfev:\n%s", options, w, g);
+	free(w);
+	free(g);
+	run_result_free(&want);
+	run_result_free(&got);
+}
+
+Test(interop_report, percent_limit_prunes_call_graphs_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	/* perf: --percent-limit is also the call-graph threshold; the later of it and -g's wins */
+	expect_like_perf(data, "--no-children --percent-limit 5", 0);
+	expect_like_perf(data, "--no-children -g graph,0.5,callee --percent-limit 5", 0);
+	expect_like_perf(data, "--no-children --percent-limit 5 -g graph,0.5,callee", 0);
+	expect_like_perf(data, "--children --percent-limit 3", 0);
+	free(data);
+}
+
+Test(interop_report, call_graphs_like_perf, .timeout = 180)
+{
+	require_root();
+	char *data = record_fp();
+	/* graphs and tables line by line; a few kernel entries of equal value may swap */
+	expect_like_perf(data, "--no-children -g caller", 12);
+	expect_like_perf(data, "--no-children -g callee", 12);
+	expect_like_perf(data, "--children", 20);
+	expect_like_perf(data, "--children -g callee", 20);
+	expect_like_perf(data, "--no-children --sort sym -g none", 4);
+	free(data);
+}
+
+Test(interop_report, one_section_per_event_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = perf_record("-g -e cpu-clock,task-clock -F 2000", "two.data", WORKLOAD("calls") " 600");
+	expect_same_headers(data, "--no-children -g none");
+	expect_same_headers(data, "--children");
+	expect_like_perf(data, "--no-children --percent-limit 1", 0);
+	expect_like_perf(data, "--no-children -g none", 6);
+	/* --group on a file without groups: every event one group, "events 'a, b'" */
+	expect_same_headers(data, "--group --no-children -g none");
+	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
+	free(data);
+}
+
+Test(interop_report, event_groups_side_by_side_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = perf_record("-g -e '{cpu-clock,task-clock}' -F 2000", "group.data", WORKLOAD("calls") " 600");
+	/* perf shows a recorded group side by side by default */
+	expect_same_headers(data, "--no-children -g none");
+	expect_same_headers(data, "--children");
+	expect_like_perf(data, "--no-children --percent-limit 1", 0);
+	expect_like_perf(data, "--children --percent-limit 1", 0);
+	expect_like_perf(data, "--no-children -g none", 6);
+	/* --no-group: one section per event again (the leader still "events") */
+	expect_same_headers(data, "--no-group --no-children -g none");
+	expect_like_perf(data, "--no-group --no-children --percent-limit 1", 0);
+	free(data);
+}
+
+/* Other machines' recordings (the corpus): what perf prints, perfev prints.
+ * Slack: perf's closing "#" lines around its tip. */
+Test(interop_report, corpus_files_like_perf, .timeout = 300)
+{
+	require_perf_tool();
+	require_corpus();
+	static const struct {
+		const char *file, *options;
+		int slack;
+	} cases[] = {
+		/* a group of 3 hardware events side by side, 2 LOST_SAMPLES, "Samples: 191 " */
+		{"perf.data.lost_samples-4.4", "--no-children -g none", 2},
+		{"perf.data.piped.lost_samples-4.4", "--no-children -g none", 2},
+		/* six events without PERF_SAMPLE_PERIOD: the attr's period is the event count */
+		{"perf.data.busy.0-3.8", "--no-children -g none", 2},
+		/* unresolved kernel modules: [ath9k] and module-relative addresses */
+		{"perf.data.callgraph-3.8", "--no-children -g none", 2},
+		/* unknown symbols of one DSO mapped at several addresses: one row per address in the DSO */
+		{"perf.data.hw_and_sw-3.4", "--no-children -g none", 2},
+		{"perf.data.group_desc-4.14", "--no-children -g none", 2},
+		{"perf.data.systemwide.1-3.8", "--no-children -g none", 2},
+		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
+		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
+		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, cases[i].file);
+		char *diff;
+		size_t lines;
+		int differ = report_diff_perf(path, cases[i].options, &diff, &lines);
+		cr_expect_leq(differ, cases[i].slack, "%s %s: %d of %zu lines differ from perf's:\n%.4000s",
+			      cases[i].file, cases[i].options, differ, lines, diff);
+		free(diff);
+	}
+}
+
+Test(interop_report, srcline_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	/* kernel addresses without vmlinux: perf's "symbol+offset" (one libc/ld.so line may name another file) */
+	expect_like_perf(data, "--no-children -g none --sort srcline", 4);
+	expect_like_perf(data, "--no-children -g none --sort dso,srcline", 4);
+	free(data);
+}

@@ -248,3 +248,34 @@ Test(unit_profile, same_tree_whatever_the_order)
 	}
 	free(want);
 }
+
+/* perf keys unknown symbols (and line-less srclines) by the address in the
+ * object's terms: one DSO mapped at two addresses is one entry per offset. */
+Test(unit_profile, unknown_symbols_keyed_by_object_address)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .period = 10};
+	struct perfev_profile_frame f = {.dso = "/lib/ld.so", .ip = 0x7f0000001234, .rel_ip = 0x1234};
+	cr_assert_eq(perfev_profile_add(p, &d, &f, 1), 1);
+	d.pid = d.tid = 2; /* another process, ld.so elsewhere */
+	f.ip = 0x7f5500001234;
+	cr_assert_eq(perfev_profile_add(p, &d, &f, 1), 1);
+	f.ip = 0x7f5500001300, f.rel_ip = 0x1300;
+	cr_assert_eq(perfev_profile_add(p, &d, &f, 1), 1);
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_DSO | PERFEV_KEY_SYM, PERFEV_VALUE_PERIOD, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2, "0x1234 in both processes is one entry, 0x1300 another");
+	cr_assert_eq(e[0].rel_ip, 0x1234);
+	cr_assert_eq(e[0].self[PERFEV_VALUE_PERIOD], 20);
+	cr_assert_eq(e[1].rel_ip, 0x1300);
+	cr_assert_eq(e[1].self[PERFEV_VALUE_PERIOD], 10);
+	free(e);
+	/* srcline alone: rows without a line still name their DSO (perf: "ld.so[1234]") */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SRCLINE, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_str_eq(e[0].dso, "/lib/ld.so");
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES], 2);
+	free(e);
+	perfev_profile_free(p);
+}

@@ -1,0 +1,58 @@
+/* cli_usage.c — one way for every command to refuse its command line: the
+ * problem in one line, then the command's usage line(s) and where the rest
+ * is, on stderr, exit status 1. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The usage text's synopsis: its first line and the lines continuing it
+ * (indented by 8 or more spaces), then where the rest is. */
+static void usage_head(const char *cmd, void (*usage)(FILE *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	usage(m);
+	fclose(m);
+	size_t end = strcspn(text, "\n");
+	while (text[end] == '\n' && !strncmp(text + end + 1, "        ", 8)) {
+		end += 1 + strcspn(text + end + 1, "\n");
+	}
+	fprintf(stderr, "%.*s\n", (int)end, text);
+	if (text[end] && text[end + 1])
+		fprintf(stderr, "(perfev %s --help describes every option)\n", cmd);
+	free(text);
+}
+
+int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "perfev %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_head(cmd, usage);
+	return 1;
+}
+
+int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	char name[64] = {'-', (char)optopt, 0};
+	/* a long option names itself (without any =VALUE); a short one, perhaps
+	 * inside a cluster (-gQ), by its letter */
+	if (arg && !strncmp(arg, "--", 2))
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else if (!optopt)
+		snprintf(name, sizeof(name), "%s", arg ? arg : "?");
+	if (c == ':')
+		return cli_usage_error(cmd, usage, "option '%s' needs a value", name);
+	return cli_usage_error(cmd, usage, "unknown option '%s'", name);
+}
