@@ -59,6 +59,13 @@ struct loader {
 	uint32_t *stack; /* the sample being added */
 	size_t scap;
 	struct perfev_frame raw[MAX_RAW];
+	/* the previous sample's frames and their ids (ids[off .. off+n)), for the
+	 * outer frames the next sample of its process shares (prev_nr 0: none) */
+	struct perfev_frame prev[MAX_RAW];
+	uint32_t span_off[2][MAX_RAW], span_n[2][MAX_RAW]; /* [prev_set]: the previous sample's */
+	int prev_set;
+	size_t prev_nr;
+	int32_t prev_pid;
 	struct pmaps *procs;
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
@@ -161,6 +168,8 @@ static struct cent *cache_slot(struct loader *l, int32_t pid, uint64_t ip, uint3
 /* Forget every resolution of pid (exec, new mappings); kernel ones stay. */
 static void cache_forget(struct loader *l, int32_t pid)
 {
+	if (pid == l->prev_pid)
+		l->prev_nr = 0;
 	if (!l->cnr)
 		return;
 	bool any = false;
@@ -445,17 +454,39 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight};
+	/* the outer frames this sample shares with the previous one of its
+	 * process: their ids are what the cache would answer */
+	size_t shared = 0;
+	if (l->prev_nr && l->prev_pid == pid)
+		while (shared < n && shared < l->prev_nr) {
+			const struct perfev_frame *a = &l->raw[n - 1 - shared], *b = &l->prev[l->prev_nr - 1 - shared];
+			if (a->ip != b->ip || a->kernel != b->kernel || a->return_addr != b->return_addr)
+				break;
+			shared++;
+		}
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off, nf;
 		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0)
+		if (i >= n - shared) {
+			size_t j = l->prev_nr - (n - i);
+			off = l->span_off[l->prev_set][j];
+			nf = l->span_n[l->prev_set][j];
+		} else if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0) {
+			l->prev_nr = 0;
 			return -ENOMEM;
+		}
+		l->span_off[!l->prev_set][i] = off;
+		l->span_n[!l->prev_set][i] = nf;
 		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
 			return -ENOMEM;
 		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
 		depth += nf;
 	}
+	memcpy(l->prev, l->raw, n * sizeof(*l->prev));
+	l->prev_nr = n;
+	l->prev_pid = pid;
+	l->prev_set = !l->prev_set;
 	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
 		/* filters see the frames by value: expand ids back (filtered runs only) */
