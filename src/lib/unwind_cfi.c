@@ -310,7 +310,7 @@ static void build_index(struct pv_cfi *c)
 	size_t cap = 0;
 	for (uint64_t off = 0; off + 4 <= c->size;) {
 		struct cie ci;
-		uint64_t start, len, next;
+		uint64_t start = 0, len = 0, next = 0;
 		const uint8_t *ib, *ie;
 		if (c->eh && c->data[off] == 0 && c->data[off + 1] == 0 && c->data[off + 2] == 0 &&
 		    c->data[off + 3] == 0)
@@ -577,7 +577,7 @@ done:
 
 int pv_cfi_find_row(struct pv_cfi *c, uint64_t pc, struct pv_cfi_row *row)
 {
-	uint64_t off, start, len, next;
+	uint64_t off, start = 0, len = 0, next = 0;
 	struct cie ci;
 	const uint8_t *ib, *ie;
 	if (!c || !c->size || !find_fde(c, pc, &off))

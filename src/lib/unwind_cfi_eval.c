@@ -252,7 +252,12 @@ bool pv_cfi_expr(const uint8_t *p, size_t len, enum pv_expr_kind kind, const str
 			break;
 		}
 		case 0x96: break;
-		case 0x9c: return false; /* the CFA inside CFI: not with libdwfl */
+		case 0x9c: /* call_frame_cfa: libdwfl allows it in register rules */
+			if (kind == PV_EXPR_CFA || !cfa_ok)
+				return false;
+			PUSH(cfa);
+			loc = true;
+			break;
 		case 0x9f: loc = false; break;
 		}
 	}
