@@ -51,7 +51,9 @@ struct pv_cfi_row {
 	uint32_t ra;      /* the return address column */
 	uint64_t cfa_reg;
 	int64_t cfa_off;  /* PV_CFA_REG: offset; PV_CFA_EXPR: the expression */
-	struct { uint8_t kind; int64_t val; } r[PV_CFI_NREGS];
+	bool bad;         /* a rule's value does not fit (no real CFI has one) */
+	/* offsets (already factored), register numbers, expression offsets */
+	struct { int32_t val; uint8_t kind; } r[PV_CFI_NREGS];
 	/* derived by pv_cfi_find_row, for a quick step: the registers whose
 	 * rule is same-value, and the others that are not undefined */
 	uint64_t same;
