@@ -148,7 +148,9 @@ static enum pv_step step(struct perfev_unwinder *u, uint64_t lpc, const struct p
 		}
 		if (row) {
 			*signal = row->signal;
-			return pv_cfi_apply(c, row, nregs, in, bias, pv_uw_read, u, out, pc);
+			const struct pv_cfi_stack stk = {u->smp->stack, u->sp, u->smp->stack_size};
+			return pv_cfi_apply(c, row, nregs, in, bias, u->smp->stack ? &stk : NULL,
+					    pv_uw_read, u, out, pc);
 		}
 	}
 	return fp_step(u, in, out, pc) ? PV_STEP_PC : PV_STEP_ERROR;
