@@ -40,6 +40,10 @@ struct evp {
 	uint32_t *x;
 	size_t xcap;
 	uint64_t samples;
+	/* the group of this event's previous sample: consecutive samples of a
+	 * thread under one name share it (as l->last_* for the single profile) */
+	uint32_t last_tid, last_group;
+	const char *last_comm;
 };
 
 struct loader {
@@ -548,10 +552,15 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
 	if (ep) {
-		uint32_t g;
-		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)
+		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
-		return pv_profile_add_ids(p, g, l->stack, depth, values, s->time,
+		if (s->tid != ep->last_tid || comm != ep->last_comm || !ep->last_group) {
+			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
+				return -ENOMEM;
+			ep->last_tid = s->tid;
+			ep->last_comm = comm;
+		}
+		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
 	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {
