@@ -85,3 +85,71 @@ char *perf_record(const char *options, const char *name, const char *cmd)
 	run_result_free(&r);
 	return path;
 }
+
+/* perf's output without its closing tip block */
+static void drop_tip(char *text)
+{
+	char *tip = strstr(text, "\n# (Tip:");
+	if (!tip)
+		return;
+	tip[1] = 0;
+	/* and the "#" line before it */
+	size_t len = strlen(text);
+	if (len >= 3 && strcmp(text + len - 3, "\n#\n") == 0)
+		text[len - 1 - 1] = 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines)
+{
+	struct run_result want = run_cmd("perf report -i '%s' --stdio %s 2>/dev/null", data, options);
+	cr_assert_eq(want.status, 0, "perf report %s: %s", options, want.err);
+	struct run_result got = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	cr_assert_eq(got.status, 0, "perfev report %s: %s", options, got.err);
+	drop_tip(want.out);
+	char a[4096], b[4096];
+	snprintf(a, sizeof(a), "%s/report_perf.txt", test_tmpdir());
+	snprintf(b, sizeof(b), "%s/report_perfev.txt", test_tmpdir());
+	write_text(a, want.out);
+	write_text(b, got.out);
+	size_t n = 0;
+	for (const char *c = want.out; *c; c++)
+		n += *c == '\n';
+	if (lines)
+		*lines = n;
+	run_result_free(&want);
+	run_result_free(&got);
+	struct run_result d = run_cmd("diff '%s' '%s'", a, b);
+	int differ = 0;
+	for (const char *l = d.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		differ += *l == '<' || *l == '>';
+	if (diff_out)
+		*diff_out = strdup(d.out ? d.out : "");
+	run_result_free(&d);
+	return differ;
+}
+
+char *report_header_lines(const char *text)
+{
+	size_t len = strlen(text);
+	char *out = malloc(len + 1), *o = out;
+	cr_assert_not_null(out);
+	for (const char *l = text; l && *l;) {
+		const char *end = strchr(l, '\n');
+		size_t n = end ? (size_t)(end - l + 1) : strlen(l);
+		if (n >= 2 && l[0] == '#' && l[1] == ' ' && strncmp(l, "# (Tip:", 7) != 0) {
+			memcpy(o, l, n);
+			o += n;
+		}
+		l = end ? end + 1 : NULL;
+	}
+	*o = 0;
+	return out;
+}

@@ -29,4 +29,16 @@ int report_compare(const struct report_row *want, size_t nw, const struct report
  * skips the test if perf cannot record here. Returns the path (malloc'ed). */
 char *perf_record(const char *options, const char *name, const char *cmd);
 
+/*
+ * Runs `perf report --stdio OPTIONS` and `perfev report --stdio OPTIONS` on
+ * data (OPTIONS as perf spells them) and diffs the outputs, perf's closing
+ * tip ("# (Tip: ...)" and its "#" lines) left out. Returns the number of
+ * differing lines (diff's < and > lines); *diff_out (malloc'ed, may be
+ * NULL) gets the diff, *lines perf's line count. Fails the test when either
+ * tool fails.
+ */
+int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines);
+/* The lines of text starting with "# " (headers), tips left out, malloc'ed. */
+char *report_header_lines(const char *text);
+
 #endif

@@ -203,6 +203,8 @@ struct perfev_profile_load_opts {
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
 	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
+	bool inline_dwarf_only;         /* expand inlined frames of DWARF-unwound frames only (perf
+					 * report's call chains: frame-pointer ones stay as sampled) */
 };
 
 struct perfev_profile_load_info {
@@ -213,6 +215,7 @@ struct perfev_profile_load_info {
 	uint64_t lost;                  /* events lost (LOST records) */
 	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
+	uint64_t lost_samples;          /* samples the PMU lost (LOST_SAMPLES records: perf's "Total Lost Samples") */
 };
 
 /*
@@ -227,6 +230,29 @@ struct perfev_profile_load_info {
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 						      const struct perfev_profile_load_opts *o,
 						      struct perfev_profile_load_info *info);
+
+/* One event of a file read by perfev_profile_load_events. */
+struct perfev_profile_event {
+	struct perfev_profile *profile; /* its samples (never NULL; may be empty) */
+	char name[128];                 /* perf's name of the event ("cpu-clock") */
+	uint64_t samples;               /* its samples before filtering */
+	bool has_callchains;
+	int leader;                     /* the event leading its group (perf's GROUP_DESC); itself when alone */
+	int nr_members;                 /* for a leader: events in its group, itself included; else 0 */
+	char group_name[64];            /* the group's name ("" for an anonymous group) */
+};
+
+/*
+ * perfev_profile_load for every event of the file in one pass: an array of
+ * *nr events (in the file's order, o->event ignored), free with
+ * perfev_profile_events_free. info's event_name/has_callchains describe
+ * event 0; samples counts all events. NULL + errno on failure.
+ */
+PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
+								   const struct perfev_profile_load_opts *o,
+								   struct perfev_profile_load_info *info,
+								   size_t *nr);
+PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #include "perfev.h"
 
 enum report_graph { GRAPH_NONE, GRAPH_CALLER, GRAPH_CALLEE };
+/* perf's -g print types: absolute shares, fractal (of the parent), flat, folded */
+enum report_graph_mode { GRAPH_ABS, GRAPH_FRACTAL, GRAPH_FLAT, GRAPH_FOLDED };
 
 #define REPORT_MAX_KEYS 8
 struct report_view {
@@ -18,15 +20,66 @@ struct report_view {
 	bool children;
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
+	enum report_graph_mode graph_mode;
+	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
+	/* the columns, in order (perf's -F; built by report_set_columns) */
+	struct report_col {
+		enum { COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD, COL_KEY } type;
+		const char *key; /* COL_KEY: a sort key name */
+	} cols[REPORT_MAX_KEYS + 4];
+	size_t nr_cols;
+	const char *self_header;           /* "Self" beside Children in perf's default layout, else "Overhead" */
+	const char *sort_first[REPORT_MAX_KEYS]; /* --sort keys given with -F: perf sorts by them first */
+	size_t nr_sort_first;
 };
+
+/* perf's -F FIELDS before loading: checks the names and makes its keys the
+ * sort keys (after --sort's, which perf sorts by first, when sort_given).
+ * Returns 0 or -EINVAL (an error is printed). */
+int report_parse_fields(struct report_view *v, const char *fields, bool sort_given);
+/* The columns, once v->children is known: fields' order, or the default
+ * (Children, Self/Overhead, Samples with -n, Period, the sort keys). */
+void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* Parses "comm,dso,sym" into v->keys/key_mask; returns 0 or -EINVAL
  * (an error naming the keys it knows is printed). */
 int report_parse_sort(struct report_view *v, const char *list);
-/* perf report --stdio's table (and call graphs when v->graph). */
-int report_print_stdio(const struct perfev_profile *p, const struct report_view *v, FILE *out);
+
+/* One section of perf report --stdio: an event, or an event group shown
+ * side by side (perf's --group: one value column per member). */
+#define REPORT_MAX_MEMBERS 16
+struct report_section {
+	const struct perfev_profile *p[REPORT_MAX_MEMBERS]; /* p[0]: the leader, whose graphs print */
+	size_t nr;
+	char title[512];   /* "event 'cpu-clock'" or "events 'anon group { a, b }'" */
+	uint64_t samples;  /* of all members */
+};
+/* "# To display the perf.data header info..." and the lost samples, once per report. */
+void report_print_preamble(const struct report_view *v, FILE *out);
+/* perf report --stdio's table of one section (and call graphs when v->graph). */
+int report_print_stdio(const struct report_section *s, const struct report_view *v, FILE *out);
+
+/* Every event's section as perf prints them: groups side by side (group
+ * 1: all events as one group, 0: none, -1: the file's groups), events
+ * without samples left out (a file without any: a note naming input).
+ * Returns the exit status. */
+int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
+			const struct report_view *v, FILE *out);
+
+/* Call graphs of table entries e[0..nr) (report_graph.c). */
+struct report_graphs;
+struct report_graphs *report_graphs_build(const struct perfev_profile *p, const struct report_view *v,
+					  const struct perfev_profile_entry *e, size_t nr);
+/* Entry i's graph, percentages of `all`, branches under min_pct left out. */
+void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
+			 double min_pct, bool skip_first, enum report_graph_mode mode);
+/* Entry i's longest call path (perf's callchain max_depth). */
+uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
+void report_graphs_free(struct report_graphs *g);
+/* A hash of what makes entries the same under the sort keys. */
+uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys);
 /* The same entries as JSON. */
 int report_print_json(const struct perfev_profile *p, const struct report_view *v, FILE *out);
 

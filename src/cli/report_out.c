@@ -17,8 +17,8 @@ static const struct {
 	unsigned mask;
 } sort_keys[] = {
 	{"comm", "Command", PERFEV_KEY_COMM},
-	{"pid", "Pid:Command", PERFEV_KEY_PID},
-	{"tid", "Pid:Command", PERFEV_KEY_TID},
+	{"pid", "    Pid:Command", PERFEV_KEY_PID},
+	{"tid", "    Tid:Command", PERFEV_KEY_TID},
 	{"dso", "Shared Object", PERFEV_KEY_DSO},
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
@@ -47,7 +47,7 @@ int report_parse_sort(struct report_view *v, const char *list)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
 			break;
-		v->keys[v->nr_keys++] = sort_keys[i].name;
+		v->keys[v->nr_keys++] = sort_keys[i].mask == PERFEV_KEY_SYM ? "sym" : sort_keys[i].name;
 		v->key_mask |= sort_keys[i].mask;
 	}
 	free(copy);
@@ -56,6 +56,112 @@ int report_parse_sort(struct report_view *v, const char *list)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int value_field(const char *f)
+{
+	static const char *const names[] = {"overhead_children", "overhead", "sample", "period"};
+	static const int types[] = {COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(names); i++)
+		if (!strcmp(f, names[i]))
+			return types[i];
+	return -1;
+}
+
+int report_parse_fields(struct report_view *v, const char *fields, bool sort_given)
+{
+	struct pv_buf keys = PV_BUF_INIT;
+	char *copy = strdup(fields), *save = NULL;
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		while (*f == ' ')
+			f++;
+		if (value_field(f) >= 0)
+			continue;
+		size_t i;
+		for (i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
+			if (!strcmp(f, sort_keys[i].name))
+				break;
+		if (i == PV_ARRAY_SIZE(sort_keys)) {
+			cli_error("report", "unknown field '%s' in -F: use overhead, overhead_children, sample, "
+				  "period, comm, pid, tid, dso, sym, srcline", f);
+			free(copy);
+			pv_buf_free(&keys);
+			return -EINVAL;
+		}
+		pv_buf_printf(&keys, "%s%s", keys.len ? "," : "", f);
+	}
+	free(copy);
+	/* perf: --sort's keys first (shown after the fields), then the fields' */
+	const char *first[REPORT_MAX_KEYS];
+	size_t nfirst = 0;
+	if (sort_given)
+		for (size_t k = 0; k < v->nr_keys; k++)
+			first[nfirst++] = v->keys[k];
+	struct report_view fv = *v;
+	int r = 0;
+	if (keys.len) {
+		r = report_parse_sort(&fv, keys.data);
+	} else {
+		fv.nr_keys = 0;
+		fv.key_mask = 0;
+	}
+	pv_buf_free(&keys);
+	if (r < 0)
+		return r;
+	v->nr_sort_first = 0;
+	for (size_t k = 0; k < nfirst; k++) {
+		v->sort_first[v->nr_sort_first++] = first[k];
+		bool have = false;
+		for (size_t j = 0; j < fv.nr_keys; j++)
+			have |= !strcmp(fv.keys[j], first[k]);
+		if (!have && fv.nr_keys < REPORT_MAX_KEYS)
+			fv.keys[fv.nr_keys++] = first[k];
+	}
+	v->nr_keys = fv.nr_keys;
+	memcpy(v->keys, fv.keys, sizeof(v->keys));
+	v->key_mask = fv.key_mask | (sort_given ? v->key_mask : 0);
+	return 0;
+}
+
+void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period)
+{
+	v->nr_cols = 0;
+	v->self_header = !fields && v->children ? "Self" : "Overhead";
+	if (!fields) {
+		if (v->children)
+			v->cols[v->nr_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		v->cols[v->nr_cols++] = (struct report_col){COL_SELF, NULL};
+		if (samples)
+			v->cols[v->nr_cols++] = (struct report_col){COL_SAMPLES, NULL};
+		if (period)
+			v->cols[v->nr_cols++] = (struct report_col){COL_PERIOD, NULL};
+		for (size_t k = 0; k < v->nr_keys; k++)
+			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+		return;
+	}
+	/* the fields in their order (checked by report_parse_fields), then --sort's other keys */
+	char *copy = strdup(fields), *save = NULL;
+	for (char *f = strtok_r(copy, ",", &save); f && v->nr_cols < PV_ARRAY_SIZE(v->cols);
+	     f = strtok_r(NULL, ",", &save)) {
+		while (*f == ' ')
+			f++;
+		int t = value_field(f);
+		if (t >= 0) {
+			v->cols[v->nr_cols++] = (struct report_col){t, NULL};
+			continue;
+		}
+		for (size_t k = 0; k < v->nr_keys; k++)
+			if (!strcmp(v->keys[k], f) || (!strcmp(f, "symbol") && !strcmp(v->keys[k], "sym")))
+				v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+	}
+	free(copy);
+	for (size_t k = 0; k < v->nr_keys && v->nr_cols < PV_ARRAY_SIZE(v->cols); k++) {
+		bool shown = false;
+		for (size_t c = 0; c < v->nr_cols; c++)
+			shown |= v->cols[c].type == COL_KEY && v->cols[c].key == v->keys[k];
+		if (!shown)
+			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+	}
 }
 
 static const char *header_of(const char *key)
@@ -74,6 +180,13 @@ static const char *base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* The address perf shows for an unknown symbol: in the object's terms,
+ * but as sampled for entries made from call chains alone (no self). */
+static uint64_t shown_ip(const struct perfev_profile_entry *e)
+{
+	return e->self[PERFEV_VALUE_SAMPLES] ? e->rel_ip : e->ip;
+}
+
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
 {
@@ -90,10 +203,11 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
 				 e->inlined ? " (inlined)" : "");
 		else
-			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
-				 (unsigned long long)(e->kernel ? e->ip : e->rel_ip));
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "srcline")) {
-		if (e->srcfile)
+		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
+			snprintf(buf, len, "%s", e->srcfile);
+		else if (e->srcfile)
 			snprintf(buf, len, "%s:%u", base(e->srcfile), e->line);
 		else
 			snprintf(buf, len, "%s[%llx]", base(e->dso), (unsigned long long)e->rel_ip);
@@ -103,13 +217,12 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 
 static void samples_unit(uint64_t n, char *buf, size_t len)
 {
-	/* perf: "Samples: 6K" */
-	if (n >= 1000000)
-		snprintf(buf, len, "%lluM", (unsigned long long)(n / 1000000));
-	else if (n >= 1000)
-		snprintf(buf, len, "%lluK", (unsigned long long)(n / 1000));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)n);
+	/* perf's convert_unit: "Samples: 6K", "Samples: 191 " (a blank for no unit) */
+	const char *units = " KMG";
+	int u = 0;
+	while (n > 1000 && u < 3)
+		n /= 1000, u++;
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, units[u]);
 }
 
 static double pct(uint64_t v, uint64_t all)
@@ -117,335 +230,310 @@ static double pct(uint64_t v, uint64_t all)
 	return all ? 100.0 * (double)v / (double)all : 0.0;
 }
 
-/* ---- call graphs ------------------------------------------------------------
- * perf's graph: for each sample (a leaf node d with self samples), each
- * entry E on its stack gets a path, innermost occurrence a of E only:
- *   caller order: root..d when a == d (the entry's own samples), a..d else
- *   callee order: a..root
- * (without --children only E(d) itself). Paths merge into one trie per entry
- * and print as perf --stdio does. */
-struct tnode {
-	const char *name;
-	uint64_t w;
-	uint32_t first, next;
-};
-struct trie {
-	struct tnode *n;
-	size_t nr, cap;
+/* ---- the table ----------------------------------------------------------------
+ * A row is an entry of any member of the section (perf matches the members'
+ * entries to the leader's and adds the others as dummies); its values are
+ * each member's, as percentages of that member's total. */
+struct row {
+	const struct perfev_profile_entry *e; /* the key's description */
+	long lead;                            /* index in the leader's entries, -1: none */
+	uint32_t depth;                       /* of the leader's graph */
+	uint64_t *self, *total;               /* per member */
+	uint64_t *samples, *period;           /* per member: self's */
 };
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
+/* What makes entries of different members' profiles the same row: the
+ * keyed fields by content (each profile interns its own strings). */
+static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 {
-	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
-		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
-			return c;
-	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
-		return 0;
-	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0};
-	/* keep insertion order: append */
-	uint32_t *at = &t->n[parent].first;
-	while (*at)
-		at = &t->n[*at].next;
-	*at = id;
-	return id;
+	struct pv_buf b = PV_BUF_INIT;
+	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
+		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
+	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
+		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
+		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
+	if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
+		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
+	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
+	pv_buf_free(&b);
+	return h;
 }
 
-static int by_weight(const void *a, const void *b, void *arg)
+struct order {
+	const struct report_view *v;
+	size_t nm;
+	bool depth; /* children ties by call depth (perf does with call graphs) */
+};
+
+static int cmp_u64(uint64_t a, uint64_t b)
 {
-	const struct trie *t = arg;
-	uint64_t x = t->n[*(const uint32_t *)a].w, y = t->n[*(const uint32_t *)b].w;
-	return x > y ? -1 : x < y;
+	return a > b ? -1 : a < b;
 }
 
-static void emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix, uint64_t all,
-		 double min_pct)
+/* perf's order of equal values: the sort keys in the order given, names
+ * ascending, unknown DSOs and symbols last. */
+static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_profile_entry *b, const char *key)
 {
-	/* a linear chain prints in one column: iterate, do not recurse */
-	for (;;) {
-		uint32_t only = 0;
-		size_t shown = 0;
-		for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-			if (pct(t->n[c].w, all) >= min_pct)
-				shown++, only = c;
-		if (shown != 1 || t->n[only].w != t->n[at].w)
+	if (!strcmp(key, "comm"))
+		return strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
+	if (!strcmp(key, "pid"))
+		return (a->pid > b->pid) - (a->pid < b->pid);
+	if (!strcmp(key, "tid"))
+		return (a->tid > b->tid) - (a->tid < b->tid);
+	if (!strcmp(key, "dso")) {
+		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
+		if (ua || ub)
+			return ua - ub;
+		return strcmp(base(a->dso), base(b->dso));
+	}
+	if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
+		if (!a->symbol || !b->symbol)
+			return !a->symbol - !b->symbol;
+		return strcmp(a->symbol, b->symbol);
+	}
+	char x[512], y[512];
+	column(a, key, x, sizeof(x));
+	column(b, key, y, sizeof(y));
+	return strcmp(x, y);
+}
+
+static int cmp_row(const void *pa, const void *pb, void *arg)
+{
+	const struct order *o = arg;
+	const struct row *a = pa, *b = pb;
+	int c = 0;
+	const struct report_view *v = o->v;
+	/* perf: --sort keys given with -F first, then the columns in order, then the keys */
+	for (size_t k = 0; k < v->nr_sort_first && !c; k++)
+		c = cmp_key(a->e, b->e, v->sort_first[k]);
+	for (size_t i = 0; i < v->nr_cols && !c; i++) {
+		switch (v->cols[i].type) {
+		case COL_CHILDREN:
+			c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
+			if (!c && o->depth) /* perf puts the caller above its callee */
+				c = v->graph == GRAPH_CALLEE ? (a->depth > b->depth) - (a->depth < b->depth)
+							     : (a->depth < b->depth) - (a->depth > b->depth);
 			break;
-		fprintf(out, "%s%s\n", prefix->data, t->n[only].name);
-		at = only;
+		case COL_SELF:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->self[m], b->self[m]);
+			break;
+		case COL_SAMPLES:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->samples[m], b->samples[m]);
+			break;
+		case COL_PERIOD:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->period[m], b->period[m]);
+			break;
+		case COL_KEY:
+			c = cmp_key(a->e, b->e, v->cols[i].key);
+			break;
+		}
 	}
-	size_t nk = 0;
-	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-		nk += pct(t->n[c].w, all) >= min_pct;
-	if (!nk)
-		return;
-	uint32_t *kids = malloc(nk * sizeof(*kids));
-	if (!kids)
-		return;
-	nk = 0;
-	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-		if (pct(t->n[c].w, all) >= min_pct)
-			kids[nk++] = c;
-	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
-	size_t keep = prefix->len;
-	for (size_t i = 0; i < nk; i++) {
-		bool last = i == nk - 1;
-		fprintf(out, "%s|          \n", prefix->data);
-		fprintf(out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|",
-			pct(t->n[kids[i]].w, all), t->n[kids[i]].name);
-		pv_buf_puts(prefix, last ? "           " : "|          ");
-		emit(out, t, kids[i], prefix, all, min_pct);
-		prefix->len = keep;
-		prefix->data[keep] = 0;
+	for (size_t k = 0; k < v->nr_keys && !c; k++)
+		c = cmp_key(a->e, b->e, v->keys[k]);
+	if (!c) { /* perf: by address, the difference taken as signed */
+		int64_t d = (int64_t)(shown_ip(a->e) - shown_ip(b->e));
+		c = (d > 0) - (d < 0);
 	}
-	free(kids);
+	return c;
 }
 
-static void print_trie(FILE *out, struct trie *t, uint64_t entry_w, uint64_t all, double min_pct)
+/* perf sizes the Command column by the length of each entry's thread's
+ * name as it is at the end (thread__comm_len), so a name the thread had
+ * before exec ("perf-exec") is cut to it. Here: each thread's last name
+ * (the last group of its tid), over the section's profiles. */
+static size_t comm_width(const struct report_section *s)
 {
-	uint32_t root = t->n[0].first;
-	struct pv_buf prefix = PV_BUF_INIT;
-	if (root && !t->n[root].next && t->n[root].w == entry_w) {
-		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
-		pv_buf_puts(&prefix, "               ");
-		emit(out, t, root, &prefix, all, min_pct);
-	} else if (root) {
-		pv_buf_puts(&prefix, "            ");
-		t->n[0].w = entry_w;
-		emit(out, t, 0, &prefix, all, min_pct);
+	size_t w = 0;
+	for (size_t m = 0; m < s->nr; m++) {
+		const struct perfev_profile *p = s->p[m];
+		struct perfev_profile_node root, g;
+		struct pv_keymap last = {0}; /* thread -> its last name's length + 1 */
+		if (perfev_profile_node(p, 0, &root) < 0)
+			continue;
+		for (uint32_t id = root.first_child; id; id = g.next_sibling) {
+			if (perfev_profile_node(p, id, &g) < 0)
+				break;
+			size_t len = g.comm ? strlen(g.comm) : strlen("[unknown]");
+			uint64_t key = (uint64_t)(uint32_t)g.pid << 32 | (uint32_t)g.tid;
+			if (g.tid < 0 || pv_keymap_put(&last, key, (uint32_t)len + 1) < 0)
+				w = len > w ? len : w; /* not by thread: every name counts */
+		}
+		for (size_t i = 0; i < last.cap; i++)
+			if (last.vals[i] && last.vals[i] - 1 > w)
+				w = last.vals[i] - 1;
+		pv_keymap_free(&last);
 	}
-	pv_buf_free(&prefix);
-	fputc('\n', out);
+	return w;
 }
 
-/* What identifies the entry of a frame node, as one hash (see node_is). */
-static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys)
+void report_print_preamble(const struct report_view *v, FILE *out)
 {
-	struct {
-		const void *sym, *dso, *comm, *file;
-		uint64_t ip;
-		int32_t pid, tid;
-		uint32_t line, flags;
-	} k;
-	memset(&k, 0, sizeof(k));
-	const struct perfev_profile_frame *f = &n->frame;
-	if (keys & (PERFEV_KEY_SYM | PERFEV_KEY_DSO))
-		k.dso = f->dso;
-	if (keys & PERFEV_KEY_SYM) {
-		k.sym = f->symbol;
-		k.flags = f->inlined | f->kernel << 1;
-		if (!f->symbol)
-			k.ip = f->ip;
-	}
-	if (keys & PERFEV_KEY_SRCLINE) {
-		k.file = f->srcfile;
-		k.line = f->line;
-		if (!f->srcfile && !(keys & PERFEV_KEY_SYM))
-			k.ip = f->ip;
-	}
-	if (keys & PERFEV_KEY_COMM)
-		k.comm = g->comm;
-	if (keys & PERFEV_KEY_PID)
-		k.pid = g->pid;
-	if (keys & PERFEV_KEY_TID)
-		k.tid = g->tid;
-	return pv_hash_bytes(&k, sizeof(k));
+	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n"
+		     "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
 }
 
-static uint64_t entry_key(const struct perfev_profile_entry *e, unsigned keys)
+int report_print_stdio(const struct report_section *s, const struct report_view *v, FILE *out)
 {
-	struct perfev_profile_node n, g;
-	memset(&n, 0, sizeof(n));
-	memset(&g, 0, sizeof(g));
-	n.frame.symbol = e->symbol;
-	n.frame.dso = e->dso;
-	n.frame.inlined = e->inlined;
-	n.frame.kernel = e->kernel;
-	n.frame.ip = e->ip;
-	n.frame.srcfile = e->srcfile;
-	n.frame.line = e->line;
-	g.comm = e->comm;
-	g.pid = e->pid;
-	g.tid = e->tid;
-	return node_key(&n, &g, keys);
-}
-
-static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
-{
-	char buf[64];
-	if (f->symbol && !f->inlined)
-		return f->symbol;
-	if (f->symbol)
-		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
-	else
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)(f->kernel ? f->ip : f->rel_ip));
-	if (f->symbol && strlen(f->symbol) > 40) {
-		char *long_name;
-		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)
-			return f->symbol;
-		const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, long_name));
-		free(long_name);
-		return r ? r : f->symbol;
-	}
-	const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, buf));
-	return r ? r : "[unknown]";
-}
-
-/* Tries for entries e[0..nr), built in one pass over the samples' leaves. */
-static struct trie *build_graphs(const struct perfev_profile *p, const struct report_view *v,
-				 const struct perfev_profile_entry *e, size_t nr, struct pv_strtab *labels)
-{
-	struct trie *tries = calloc(nr ? nr : 1, sizeof(*tries));
-	struct pv_keymap emap = {0};
-	size_t nn = perfev_profile_nr_nodes(p);
-	uint32_t *group_of = calloc(nn, sizeof(*group_of));
-	long *ent = malloc(nn * sizeof(*ent));
-	const char **label = calloc(nn, sizeof(*label));
-	uint32_t *path = NULL;
-	uint8_t *seen = calloc(nr + 1, 1);
-	size_t pcap = 0;
-	if (!tries || !group_of || !ent || !label || !seen)
-		goto out;
-	for (size_t i = 0; i < nr; i++) {
-		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
+	size_t nm = s->nr;
+	struct perfev_profile_entry *e[REPORT_MAX_MEMBERS] = {0};
+	size_t ne[REPORT_MAX_MEMBERS] = {0};
+	struct row *rows = NULL;
+	uint64_t *vals = NULL;
+	size_t nr = 0, cap = 0;
+	struct pv_keymap kmap = {0};
+	int ret = 0;
+	uint64_t all[REPORT_MAX_MEMBERS], period = 0;
+	for (size_t m = 0; m < nm; m++) {
+		/* all entries: perf sizes the columns before --percent-limit hides rows */
+		if (perfev_profile_flat(s->p[m], v->key_mask, v->value, v->children, 0, &e[m], &ne[m]) < 0) {
+			ret = cli_error("report", "%s", perfev_errmsg());
 			goto out;
-		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0};
-		pv_keymap_put(&emap, entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
-	}
-	/* every node's entry (or -1: not printed) and label */
-	for (uint32_t id = 1; id < nn; id++) {
-		struct perfev_profile_node n, g;
-		perfev_profile_node(p, id, &n);
-		ent[id] = -1;
-		if (n.kind == PERFEV_NODE_GROUP) {
-			group_of[id] = id;
-			continue;
 		}
-		group_of[id] = group_of[n.parent];
-		perfev_profile_node(p, group_of[id], &g);
-		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &g, v->key_mask)) - 1;
-		label[id] = frame_label(&n.frame, labels);
+		all[m] = perfev_profile_total(s->p[m], v->value);
+		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD);
 	}
-	for (uint32_t d = 1; d < nn; d++) {
-		struct perfev_profile_node n;
-		perfev_profile_node(p, d, &n);
-		uint64_t w = n.self[v->value];
-		if (n.kind != PERFEV_NODE_FRAME || !w)
-			continue;
-		size_t np = 0; /* path[0] = d ... path[np-1] = outermost frame */
-		for (uint32_t at = d; at && at != group_of[d]; ) {
-			if (pv_grow(&path, &pcap, np + 1, sizeof(*path)) < 0)
-				goto out;
-			path[np++] = at;
-			struct perfev_profile_node x;
-			perfev_profile_node(p, at, &x);
-			at = x.parent;
-		}
-		for (size_t i = 0; i < np; i++) {
-			long en = ent[path[i]];
-			if (en < 0 || seen[en] || (!v->children && i > 0))
-				continue;
-			seen[en] = 1; /* innermost occurrence only */
-			struct trie *t = &tries[en];
-			uint32_t at = 0;
-			t->n[0].w += w;
-			if (v->graph == GRAPH_CALLEE) {
-				for (size_t k = i; k < np && at != UINT32_MAX; k++)
-					if (!(at = trie_child(t, at, label[path[k]])))
-						goto out;
-					else
-						t->n[at].w += w;
-			} else {
-				size_t from = i == 0 ? np - 1 : i; /* own samples: the whole chain */
-				for (size_t k = from + 1; k-- > 0;)
-					if (!(at = trie_child(t, at, label[path[k]])))
-						goto out;
-					else
-						t->n[at].w += w;
+	for (size_t m = 0; m < nm; m++) {
+		for (size_t i = 0; i < ne[m]; i++) {
+			uint64_t k = row_key(&e[m][i], v->key_mask);
+			uint32_t at = m ? pv_keymap_get(&kmap, k) : 0;
+			if (!at) {
+				if (pv_grow(&rows, &cap, nr + 1, sizeof(*rows)) < 0)
+					goto oom;
+				rows[nr] = (struct row){.e = &e[m][i], .lead = m ? -1 : (long)i};
+				if (nm > 1 && pv_keymap_put(&kmap, k, (uint32_t)nr + 1) < 0)
+					goto oom;
+				at = (uint32_t)++nr;
 			}
 		}
-		for (size_t i = 0; i < np; i++)
-			if (ent[path[i]] >= 0)
-				seen[ent[path[i]]] = 0;
 	}
-out:
-	pv_keymap_free(&emap);
-	free(group_of);
-	free(ent);
-	free(label);
-	free(path);
-	free(seen);
-	return tries;
-}
+	vals = calloc(nr ? nr * nm * 4 : 1, sizeof(*vals));
+	if (!vals)
+		goto oom;
+	for (size_t r = 0; r < nr; r++) {
+		rows[r].self = vals + r * nm * 4;
+		rows[r].total = rows[r].self + nm;
+		rows[r].samples = rows[r].total + nm;
+		rows[r].period = rows[r].samples + nm;
+	}
+	for (size_t m = 0; m < nm; m++)
+		for (size_t i = 0; i < ne[m]; i++) {
+			uint32_t at = nm > 1 ? pv_keymap_get(&kmap, row_key(&e[m][i], v->key_mask))
+					     : (uint32_t)i + 1;
+			if (!at)
+				continue;
+			rows[at - 1].self[m] = e[m][i].self[v->value];
+			rows[at - 1].total[m] = e[m][i].total[v->value];
+			rows[at - 1].samples[m] = e[m][i].self[PERFEV_VALUE_SAMPLES];
+			rows[at - 1].period[m] = e[m][i].self[PERFEV_VALUE_PERIOD];
+		}
+	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
+	for (size_t r = 0; r < nr; r++)
+		rows[r].depth = rows[r].lead >= 0 ? report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
+	struct order ord = {v, nm, graphs != NULL};
+	if (nr > 1)
+		qsort_r(rows, nr, sizeof(*rows), cmp_row, &ord);
 
-/* ---- the table ---------------------------------------------------------------- */
-int report_print_stdio(const struct perfev_profile *p, const struct report_view *v, FILE *out)
-{
-	struct perfev_profile_entry *e;
-	size_t nr;
-	if (perfev_profile_flat(p, v->key_mask, v->value, v->children, v->percent_limit, &e, &nr) < 0)
-		return cli_error("report", "%s", perfev_errmsg());
 	char sbuf[32];
-	samples_unit(v->nr_samples, sbuf, sizeof(sbuf));
-	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n"
-		     "#\n#\n# Total Lost Samples: %llu\n#\n# Samples: %s of event '%s'\n"
-		     "# Event count (approx.): %llu\n#\n",
-		(unsigned long long)v->lost, sbuf, v->event_name ? v->event_name : "unknown",
-		(unsigned long long)perfev_profile_total(p, PERFEV_VALUE_PERIOD));
+	samples_unit(s->samples, sbuf, sizeof(sbuf));
+	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
+		(unsigned long long)period);
 	/* column widths: the header or the widest value */
-	size_t width[REPORT_MAX_KEYS];
+	size_t width[REPORT_MAX_KEYS + 4];
 	char buf[4096];
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		width[k] = strlen(header_of(v->keys[k]));
-		for (size_t i = 0; i < nr; i++) {
-			column(&e[i], v->keys[k], buf, sizeof(buf));
-			if (strlen(buf) > width[k])
-				width[k] = strlen(buf);
+	for (size_t c = 0; c < v->nr_cols; c++) {
+		const struct report_col *col = &v->cols[c];
+		if (col->type != COL_KEY) {
+			width[c] = (col->type == COL_SAMPLES || col->type == COL_PERIOD ? 12 : 8) * nm;
+			continue;
+		}
+		width[c] = strlen(header_of(col->key));
+		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
+			size_t cw = comm_width(s);
+			width[c] = cw > width[c] ? cw : width[c];
+			continue;
+		}
+		for (size_t r = 0; r < nr; r++) {
+			column(rows[r].e, col->key, buf, sizeof(buf));
+			size_t len = strlen(buf);
+			/* perf sizes symbols by their names: " (inlined)" is not counted */
+			if (!strcmp(col->key, "sym") && len > 10 && !strcmp(buf + len - 10, " (inlined)"))
+				len -= 10;
+			if (len > width[c])
+				width[c] = len;
 		}
 	}
+	static const char *const value_names[] = {"Children", "Self", "Samples", "Period"};
 	struct pv_buf h = PV_BUF_INIT, d = PV_BUF_INIT;
-	pv_buf_puts(&h, v->children ? "# Children      Self" : "# Overhead");
-	pv_buf_puts(&d, v->children ? "# ........  ........" : "# ........");
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		bool last = k == v->nr_keys - 1;
-		pv_buf_printf(&h, "  %-*s", last ? (int)width[k] : (int)width[k], header_of(v->keys[k]));
-		pv_buf_puts(&d, "  ");
-		for (size_t i = 0; i < width[k]; i++)
+	pv_buf_puts(&h, "# ");
+	pv_buf_puts(&d, "# ");
+	for (size_t c = 0; c < v->nr_cols; c++) {
+		const struct report_col *col = &v->cols[c];
+		if (c) {
+			pv_buf_puts(&h, "  ");
+			pv_buf_puts(&d, "  ");
+		}
+		if (col->type == COL_KEY)
+			pv_buf_printf(&h, "%-*s", (int)width[c], header_of(col->key));
+		else /* perf: "Overhead" without a Children column */
+			pv_buf_printf(&h, "%*s", (int)width[c],
+				      col->type == COL_SELF ? v->self_header : value_names[col->type]);
+		for (size_t i = 0; i < width[c]; i++)
 			pv_buf_putc(&d, '.');
 	}
 	fprintf(out, "%s\n%s\n#\n", h.data, d.data);
 	pv_buf_free(&h);
 	pv_buf_free(&d);
-	uint64_t all = perfev_profile_total(p, v->value);
-	struct pv_strtab labels = {0};
-	struct trie *graphs = v->graph != GRAPH_NONE ? build_graphs(p, v, e, nr, &labels) : NULL;
-	for (size_t i = 0; i < nr; i++) {
-		if (v->children)
-			fprintf(out, "  %7.2f%%  %7.2f%%", pct(e[i].total[v->value], all),
-				pct(e[i].self[v->value], all));
-		else
-			fprintf(out, "  %7.2f%%", pct(e[i].self[v->value], all));
-		for (size_t k = 0; k < v->nr_keys; k++) {
-			column(&e[i], v->keys[k], buf, sizeof(buf));
-			if (k == v->nr_keys - 1)
-				fprintf(out, "  %s", buf);
+	for (size_t r = 0; r < nr; r++) {
+		const struct row *w = &rows[r];
+		uint64_t ew = v->children ? w->total[0] : w->self[0];
+		if (v->percent_limit > 0 && pct(ew, all[0]) < v->percent_limit)
+			continue; /* by the leader's value, as perf */
+		for (size_t c = 0; c < v->nr_cols; c++) {
+			const struct report_col *col = &v->cols[c];
+			fputs("  ", out);
+			for (size_t m = 0; col->type != COL_KEY && m < nm; m++) {
+				if (col->type == COL_CHILDREN)
+					fprintf(out, "%7.2f%%", pct(w->total[m], all[m]));
+				else if (col->type == COL_SELF)
+					fprintf(out, "%7.2f%%", pct(w->self[m], all[m]));
+				else
+					fprintf(out, "%12llu", (unsigned long long)(col->type == COL_SAMPLES ? w->samples[m]
+													  : w->period[m]));
+			}
+			if (col->type != COL_KEY)
+				continue;
+			column(w->e, col->key, buf, sizeof(buf));
+			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
+				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
+			/* perf pads every column but a last symbol or srcline */
+			if (c == v->nr_cols - 1 && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline")))
+				fputs(buf, out);
 			else
-				fprintf(out, "  %-*s", (int)width[k], buf);
+				fprintf(out, "%-*s", (int)width[c], buf);
 		}
 		fputc('\n', out);
-		uint64_t ew = v->children ? e[i].total[v->value] : e[i].self[v->value];
-		if (graphs && pct(ew, all) >= v->graph_min) /* perf: no graph under the threshold */
-			print_trie(out, &graphs[i], v->children ? e[i].total[v->value] : e[i].self[v->value],
-				   all, v->graph_min);
+		/* perf: no graph under the threshold (fractal's is of the parent) */
+		if (graphs && w->lead >= 0 && (v->graph_mode == GRAPH_FRACTAL || pct(ew, all[0]) >= v->graph_min))
+			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min, v->graph_skip_first,
+					    v->graph_mode);
 	}
 	fprintf(out, "\n\n");
-	for (size_t i = 0; graphs && i < nr; i++)
-		free(graphs[i].n);
-	free(graphs);
-	pv_strtab_free(&labels);
-	free(e);
-	return ferror(out) ? cli_error("report", "writing the report failed: %s", strerror(errno)) : 0;
+	report_graphs_free(graphs);
+	if (ferror(out))
+		ret = cli_error("report", "writing the report failed: %s", strerror(errno));
+	goto out;
+oom:
+	ret = cli_error("report", "out of memory building the table");
+out:
+	for (size_t m = 0; m < nm; m++)
+		free(e[m]);
+	free(rows);
+	free(vals);
+	pv_keymap_free(&kmap);
+	return ret;
 }
 
 int report_print_json(const struct perfev_profile *p, const struct report_view *v, FILE *out)

@@ -46,7 +46,8 @@ static uint32_t function(struct pp *pp, const struct pv_frame *f)
 {
 	char addr[32];
 	uint32_t name = str(pp, pv_frame_name(pp->p, f, addr, sizeof(addr)));
-	uint32_t file = str(pp, pv_strtab_get(&pp->p->strs, f->file));
+	/* line 0: no file ("symbol+offset", perf's srcline without line information) */
+	uint32_t file = str(pp, f->line ? pv_strtab_get(&pp->p->strs, f->file) : NULL);
 	uint64_t key = (uint64_t)name << 32 | file;
 	uint32_t id = pv_keymap_get(&pp->funcs, key);
 	if (id)

@@ -41,16 +41,19 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;
+		/* perf keys a frame outside any map by its address alone: [k] or [.] is the first seen */
 		k->kernel = f->kernel;
+		if (!f->sym && !f->file && !strcmp(pv_strtab_get(&fl->p->strs, f->dso), "[unknown]"))
+			k->kernel = 0;
 		k->inlined = f->inlined;
 		if (!f->sym)
-			k->ip = f->ip;
+			k->ip = f->rel_ip; /* perf: the address in the object's terms */
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k->file = f->file;
 		k->line = f->line;
 		if (!f->file && !(keys & PERFEV_KEY_SYM))
-			k->ip = f->ip; /* no line info: perf shows the address */
+			k->ip = f->rel_ip; /* no line info: perf shows the address */
 	}
 }
 
@@ -95,7 +98,8 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->comm = pv_strtab_get(&p->strs, k.comm ? k.comm : ((fl->keys & (PERFEV_KEY_PID | PERFEV_KEY_TID)) ? g->comm : 0));
 	e->pid = k.pid;
 	e->tid = k.tid;
-	e->dso = pv_strtab_get(&p->strs, k.dso);
+	/* srcline rows without a line name the DSO, as perf */
+	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);
 	e->srcfile = pv_strtab_get(&p->strs, k.file);
 	e->line = k.line;

@@ -81,8 +81,9 @@ struct perfev_profile {
 	uint64_t filtered;
 	bool has_filter;
 	struct perfev_profile_filter filter; /* strings owned (strdup) */
-	uint32_t *path; /* scratch: node path of the sample being added */
+	uint32_t *path; /* node path of the sample being added (then of the last one added) */
 	size_t cap_path;
+	size_t last_depth; /* entries of path valid for the next sample (0: none) */
 	uint32_t *ids;  /* scratch: frame ids of the sample being added */
 	size_t cap_ids;
 };
@@ -107,6 +108,9 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 /* The fast path of loaders that intern frames once and reuse their ids:
  * frame and group ids, then a stack of frame ids (leaf first). */
 int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f, uint32_t *id);
+/* Interns frame `id` of src (with its mapping) into dst. */
+int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profile *src, uint32_t id,
+			  uint32_t *out);
 int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id);
 int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t *fids, size_t nr,
 		       const uint64_t values[PERFEV_VALUE_NR], uint64_t time, bool log);

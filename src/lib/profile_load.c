@@ -33,6 +33,15 @@ struct pmaps {
 	size_t nr, cap;
 };
 
+/* One event's profile when every event is read: its frame ids are the
+ * shared table's (the loader's p) translated through x (0: not yet). */
+struct evp {
+	struct perfev_profile *p;
+	uint32_t *x;
+	size_t xcap;
+	uint64_t samples;
+};
+
 struct loader {
 	const struct perfev_profile_load_opts *o;
 	struct perfev_profile_load_info *info;
@@ -50,6 +59,14 @@ struct loader {
 	uint32_t *stack; /* the sample being added */
 	size_t scap;
 	struct perfev_frame raw[MAX_RAW];
+	/* the previous sample's frames and their ids (ids[off .. off+n)), for the
+	 * outer frames the next sample of its process shares (prev_nr 0: none) */
+	struct perfev_frame prev[MAX_RAW];
+	uint32_t span_off[2][MAX_RAW], span_n[2][MAX_RAW]; /* [prev_set]: the previous sample's */
+	int prev_set;
+	size_t prev_nr;
+	int32_t prev_pid;
+	bool prev_dwarf;
 	struct pmaps *procs;
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
@@ -57,7 +74,49 @@ struct loader {
 	uint32_t last_tid, last_group;
 	const char *last_comm;
 	bool oom;
+	bool all;        /* every event: evs[attr_idx], p only holds the frames */
+	struct evp *evs;
+	size_t nevs;
 };
+
+static struct evp *evp_for(struct loader *l, size_t idx)
+{
+	if (idx > 4096)
+		return NULL; /* a corrupt attr index: perf files have a handful of events */
+	if (idx >= l->nevs) {
+		struct evp *n = realloc(l->evs, (idx + 1) * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + l->nevs, 0, (idx + 1 - l->nevs) * sizeof(*n));
+		l->evs = n;
+		l->nevs = idx + 1;
+	}
+	struct evp *e = &l->evs[idx];
+	if (!e->p) {
+		e->p = perfev_profile_new(l->o->group, l->o->flags);
+		if (!e->p || (l->o->filter && perfev_profile_set_filter(e->p, l->o->filter) < 0))
+			return NULL;
+	}
+	return e;
+}
+
+/* The stack's shared frame ids as e's own. */
+static int translate(struct loader *l, struct evp *e, uint32_t *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		if (id >= e->xcap) {
+			size_t old = e->xcap;
+			if (pv_grow(&e->x, &e->xcap, (size_t)id + 1, sizeof(*e->x)) < 0)
+				return -ENOMEM;
+			memset(e->x + old, 0, (e->xcap - old) * sizeof(*e->x));
+		}
+		if (!e->x[id] && pv_profile_copy_frame(e->p, l->p, id, &e->x[id]) < 0)
+			return -ENOMEM;
+		ids[i] = e->x[id];
+	}
+	return 0;
+}
 
 static void notes(struct loader *l)
 {
@@ -110,6 +169,8 @@ static struct cent *cache_slot(struct loader *l, int32_t pid, uint64_t ip, uint3
 /* Forget every resolution of pid (exec, new mappings); kernel ones stay. */
 static void cache_forget(struct loader *l, int32_t pid)
 {
+	if (pid == l->prev_pid)
+		l->prev_nr = 0;
 	if (!l->cnr)
 		return;
 	bool any = false;
@@ -213,20 +274,51 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 		if (l->info)
 			l->info->lost += rec->u.lost.lost;
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (l->info)
+			l->info->lost_samples += rec->u.lost_samples.lost;
+		break;
 	}
+}
+
+/* perf's name of a kernel module's map: "/lib/modules/.../ath9k.ko[.xz]" is
+ * "[ath9k]" (dashes as underscores); NULL when path is no module. */
+static const char *module_name(struct loader *l, const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	const char *ko = strstr(b, ".ko");
+	if (!ko || ko == b || (ko[3] && ko[3] != '.'))
+		return NULL;
+	char name[256];
+	int n = snprintf(name, sizeof(name), "[%.*s]", (int)PV_MIN((size_t)(ko - b), sizeof(name) - 3), b);
+	for (int i = 0; i < n; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+	return pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
+}
+
+/* perf's anonymous memory (is_anon_memory, and JIT maps) */
+static bool is_anon(const char *path)
+{
+	return !strcmp(path, "//anon") || !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/anon_hugepage", 14) ||
+	       !strncmp(path, "/tmp/perf-", 10);
 }
 
 /* ---- stacks ----------------------------------------------------------------------- */
 /* The frame ids for one address (several when inlined functions expand it). */
-static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f,
+/* perf names a frame-pointer chain's return addresses as they are (the
+ * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
+ * says which this frame is. */
+static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
 		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
 {
 	unsigned flags = 0;
-	if (!l->o->no_inline && !l->o->no_callchain) /* leaf only: self goes to the symbol anyway */
-		flags |= PERFEV_RESOLVE_INLINE;
+	if (!l->o->no_inline && !l->o->no_callchain && (dwarf || !l->o->inline_dwarf_only))
+		flags |= PERFEV_RESOLVE_INLINE; /* (leaf only: self goes to the symbol anyway) */
 	if (l->o->srclines)
 		flags |= PERFEV_RESOLVE_SRCLINE;
-	if (f->return_addr)
+	if (f->return_addr && dwarf)
 		flags |= PERFEV_RESOLVE_RETURN_ADDR;
 	int32_t key = f->kernel ? -1 : pid;
 	struct cent *e = cache_slot(l, key, f->ip, flags);
@@ -251,6 +343,8 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
 			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
 				loc.dso = "[kernel.kallsyms]";
+			else if (km && km->path && (loc.dso = module_name(l, km->path)))
+				loc.rel_ip = f->ip - km->start + km->pgoff; /* perf: module-relative */
 			else if (km && km->path)
 				loc.dso = km->path;
 		}
@@ -261,6 +355,15 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
 		else
 			loc.ip = f->ip, loc.rel_ip = f->ip;
+		if (m && m->path && is_anon(m->path) && (!loc.dso || !strcmp(loc.dso, "[unknown]") ||
+							 !strncmp(loc.dso, "/tmp/perf-", 10))) {
+			/* perf: anonymous memory is the JIT map /tmp/perf-PID.map, "[JIT] tid PID" */
+			char name[48];
+			snprintf(name, sizeof(name), "[JIT] tid %d", pid);
+			loc.dso = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
+			if (!loc.symbol)
+				loc.rel_ip = f->ip;
+		}
 	}
 	if (!loc.dso)
 		loc.dso = "[unknown]";
@@ -272,7 +375,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		nf = MAX_EXPANDED;
 	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
 	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
-	    strcmp(dwarf_name, loc.symbol) != 0 && strncmp(dwarf_name, "__GI_", 5) != 0) {
+	    strcmp(dwarf_name, loc.symbol) != 0 && (l->o->inline_dwarf_only || strncmp(dwarf_name, "__GI_", 5) != 0)) {
 		/* perf names the function by its DWARF name when that differs from
 		 * the ELF symbol (an alias: __libc_start_main for
 		 * __libc_start_main_impl) and marks it "(inlined)"; so do we */
@@ -282,6 +385,16 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		fr[nf - 1].symbol = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
 		free(name);
 		if (!fr[nf - 1].symbol)
+			return -ENOMEM;
+	}
+	if (l->o->srclines && !loc.nr_lines && loc.symbol && nf == 1) {
+		/* no line information: perf's srcline is "symbol+offset" (decimal) */
+		char *sl;
+		if (asprintf(&sl, "%s+%llu", loc.symbol, (unsigned long long)loc.symoff) < 0)
+			return -ENOMEM;
+		fr[0].srcfile = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, sl));
+		free(sl);
+		if (!fr[0].srcfile)
 			return -ENOMEM;
 	}
 	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
@@ -305,10 +418,45 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
+/* perf's [k]/[.] of a frame outside any map: it keeps the level of the frame
+ * before it in perf's (caller-ordered) cursor, starting from the sample's
+ * own cpumode; the leaf keeps its own. The stack's such frames get that. */
+static int unmapped_levels(struct loader *l, bool level, size_t depth)
+{
+	struct perfev_profile *p = l->p;
+	uint32_t unknown = 0;
+	for (size_t i = depth; i-- > 1;) {
+		const struct pv_frame *f = &p->frames[l->stack[i]];
+		if (f->sym || f->file) {
+			level = f->kernel;
+			continue;
+		}
+		if (!unknown && !(unknown = pv_strtab_intern(&p->strs, "[unknown]")))
+			return -ENOMEM;
+		if (f->dso != unknown) {
+			level = f->kernel;
+			continue;
+		}
+		if (f->kernel == level)
+			continue;
+		struct perfev_profile_frame pub;
+		pv_frame_public(p, f, &pub);
+		pub.kernel = level;
+		if (pv_profile_intern_frame(p, &pub, &l->stack[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
-	if (rec->attr_idx != l->event) {
+	struct evp *ep = NULL;
+	if (l->all) {
+		if (!(ep = evp_for(l, rec->attr_idx)))
+			return -ENOMEM;
+		ep->samples++;
+	} else if (rec->attr_idx != l->event) {
 		if (l->info)
 			l->info->other_samples++;
 		return 0;
@@ -341,29 +489,71 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight};
+	/* the outer frames this sample shares with the previous one of its
+	 * process: their ids are what the cache would answer */
+	size_t shared = 0;
+	/* (inlined frames are expanded in DWARF-unwound chains only) */
+	if (l->prev_nr && l->prev_pid == pid && l->prev_dwarf == (dwarf > 0))
+		while (shared < n && shared < l->prev_nr) {
+			const struct perfev_frame *a = &l->raw[n - 1 - shared], *b = &l->prev[l->prev_nr - 1 - shared];
+			if (a->ip != b->ip || a->kernel != b->kernel || a->return_addr != b->return_addr)
+				break;
+			shared++;
+		}
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off, nf;
 		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0)
+		if (i >= n - shared) {
+			size_t j = l->prev_nr - (n - i);
+			off = l->span_off[l->prev_set][j];
+			nf = l->span_n[l->prev_set][j];
+		} else if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time,
+				   &off, &nf) < 0) {
+			l->prev_nr = 0;
 			return -ENOMEM;
+		}
+		l->span_off[!l->prev_set][i] = off;
+		l->span_n[!l->prev_set][i] = nf;
 		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
 			return -ENOMEM;
 		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
 		depth += nf;
 	}
-	struct perfev_profile *p = l->p;
+	memcpy(l->prev, l->raw, n * sizeof(*l->prev));
+	l->prev_nr = n;
+	l->prev_pid = pid;
+	l->prev_dwarf = dwarf > 0;
+	l->prev_set = !l->prev_set;
+	if (unmapped_levels(l, kernel_ip, depth) < 0)
+		return -ENOMEM;
+	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
 		/* filters see the frames by value: expand ids back (filtered runs only) */
 		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
 		if (!fr)
 			return -ENOMEM;
 		for (size_t i = 0; i < depth; i++)
-			pv_frame_public(p, &p->frames[l->stack[i]], &fr[i]);
+			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
 		bool ok = pv_profile_accepts(p, &d, fr, depth);
 		free(fr);
 		if (!ok)
 			return 0;
+	}
+	uint64_t period = s->period;
+	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
+		/* a fixed period not in the samples: perf takes the attr's */
+		const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, rec->attr_idx);
+		if (attr && !attr->freq)
+			period = attr->sample_period;
+	}
+	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
+	if (ep) {
+		uint32_t g;
+		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)
+			return -ENOMEM;
+		return pv_profile_add_ids(p, g, l->stack, depth, values, s->time,
+					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
 	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {
 		if (pv_profile_group_id(p, &d, &l->last_group) < 0)
@@ -371,7 +561,6 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		l->last_tid = s->tid;
 		l->last_comm = comm;
 	}
-	uint64_t values[PERFEV_VALUE_NR] = {1, s->period ? s->period : 1, s->weight};
 	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, s->time,
 				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 }
@@ -407,91 +596,216 @@ static void event_info(struct loader *l)
 	snprintf(l->info->event_name, sizeof(l->info->event_name), "%s", name ? name : "unknown");
 }
 
-PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
-						      const struct perfev_profile_load_opts *o0,
-						      struct perfev_profile_load_info *info)
+/* GROUP_DESC: u32 nr, then per group: string name, u32 leader, u32 members.
+ * Marks each event's leader; a malformed section is ignored. */
+static uint32_t rd32(const uint8_t *p, bool swap)
 {
-	struct perfev_profile_load_opts o = {.size = sizeof(o), .event = -1};
-	if (o0) {
-		if (o0->size < sizeof(uint32_t))
-			return pv_error_null(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
-		memcpy(&o, o0, PV_MIN((size_t)o0->size, sizeof(o)));
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *ev, size_t nev)
+{
+	for (size_t i = 0; i < nev; i++) {
+		ev[i].leader = (int)i;
+		ev[i].nr_members = 1;
 	}
-	struct perfev_profile_load_info dummy;
-	if (info) {
-		uint32_t size = info->size;
-		memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
-		info->size = size;
-		if (size < sizeof(*info))
-			info = &dummy, memset(&dummy, 0, sizeof(dummy));
+	size_t size = 0;
+	const uint8_t *p = perfev_perfdata_has_feature(pd, PERFEV_FEAT_GROUP_DESC)
+				   ? perfev_perfdata_feature(pd, PERFEV_FEAT_GROUP_DESC, &size) : NULL;
+	bool swap = perfev_perfdata_is_swapped(pd);
+	if (!p || size < 4)
+		return;
+	const uint8_t *end = p + size;
+	uint32_t nr = rd32(p, swap);
+	p += 4;
+	for (uint32_t g = 0; g < nr && end - p >= 4; g++) {
+		uint32_t len = rd32(p, swap);
+		p += 4;
+		if (len > (size_t)(end - p) || end - p - len < 8)
+			return;
+		const char *name = (const char *)p;
+		p += len;
+		uint32_t leader = rd32(p, swap), members = rd32(p + 4, swap);
+		p += 8;
+		if (leader >= nev || members < 1 || members > nev - leader)
+			continue;
+		ev[leader].nr_members = (int)members;
+		size_t nl = strnlen(name, len);
+		if (nl && strncmp(name, "{anon_group}", nl) != 0)
+			snprintf(ev[leader].group_name, sizeof(ev[leader].group_name), "%.*s", (int)nl, name);
+		for (uint32_t m = 1; m < members; m++) {
+			ev[leader + m].leader = (int)leader;
+			ev[leader + m].nr_members = 0;
+		}
 	}
-	struct loader l = {.o = &o, .info = info};
-	struct perfev_profile *ret = NULL;
-	l.pd = perfev_perfdata_open(path);
-	if (!l.pd)
-		return NULL; /* its message says what is wrong with the file */
-	size_t nev = perfev_perfdata_nr_events(l.pd);
-	l.event = o.event < 0 ? 0 : o.event;
+}
+
+/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
+static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
+{
+	l->pd = perfev_perfdata_open(path);
+	if (!l->pd)
+		return -1; /* its message says what is wrong with the file */
+	size_t nev = perfev_perfdata_nr_events(l->pd);
+	l->event = o->event < 0 || l->all ? 0 : o->event;
 	/* a pipe announces its events as records: check them once read */
-	if (!perfev_perfdata_is_pipe(l.pd) && (!nev || (size_t)l.event >= nev)) {
-		no_event(path, l.event, nev);
-		goto out;
+	if (!perfev_perfdata_is_pipe(l->pd) && (!nev || (size_t)l->event >= nev)) {
+		no_event(path, l->event, nev);
+		return -1;
 	}
-	event_info(&l);
+	event_info(l);
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us
 	 * that kernel's kallsyms. */
-	if (!o.kallsyms && !perfev_perfdata_kernel_is_running(l.pd)) {
-		l.foreign_kernel = true;
-		if (o.note) {
-			const char *rel = perfev_perfdata_feature_str(l.pd, PERFEV_FEAT_OSRELEASE);
+	if (!o->kallsyms && !perfev_perfdata_kernel_is_running(l->pd)) {
+		l->foreign_kernel = true;
+		if (o->note) {
+			const char *rel = perfev_perfdata_feature_str(l->pd, PERFEV_FEAT_OSRELEASE);
 			char msg[512];
 			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
 				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
 				 rel ? rel : "its build-id differs from this one's");
-			o.note(o.note_ctx, msg);
+			o->note(o->note_ctx, msg);
 		}
 	}
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o.kallsyms,
-					    .no_cache = o.no_cache};
-	l.p = perfev_profile_new(o.group, o.flags);
-	l.sess = perfev_session_new();
-	l.sym = perfev_symbolizer_new(&so);
-	if (!l.p || !l.sess || !l.sym) {
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms,
+					    .no_cache = o->no_cache};
+	l->p = perfev_profile_new(o->group, o->flags);
+	l->sess = perfev_session_new();
+	l->sym = perfev_symbolizer_new(&so);
+	if (!l->p || !l->sess || !l->sym) {
 		pv_error(ENOMEM, "profile_load: out of memory");
-		goto out;
+		return -1;
 	}
-	perfev_session_add_build_ids(l.sess, l.pd); /* maps recorded without build-ids get them */
-	if (o.filter && perfev_profile_set_filter(l.p, o.filter) < 0)
-		goto out;
+	perfev_session_add_build_ids(l->sess, l->pd); /* maps recorded without build-ids get them */
+	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
+		return -1;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
-	int r = perfev_perfdata_process(l.pd, &ro, on_record, &l);
-	if (r == -ENOMEM || l.oom) {
+	int r = perfev_perfdata_process(l->pd, &ro, on_record, l);
+	if (r == -ENOMEM || l->oom) {
 		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
-		goto out;
+		return -1;
 	}
 	if (r < 0)
-		goto out; /* the reader's message */
-	nev = perfev_perfdata_nr_events(l.pd);
-	if ((size_t)l.event >= nev) {
-		no_event(path, l.event, nev);
+		return -1; /* the reader's message */
+	nev = perfev_perfdata_nr_events(l->pd);
+	if ((size_t)l->event >= nev) {
+		no_event(path, l->event, nev);
+		return -1;
+	}
+	event_info(l);
+	return 0;
+}
+
+static void loader_free(struct loader *l)
+{
+	perfev_profile_free(l->p);
+	perfev_session_free(l->sess);
+	perfev_symbolizer_free(l->sym);
+	perfev_unwinder_free(l->unw);
+	perfev_perfdata_close(l->pd);
+	for (size_t i = 0; i < l->nprocs; i++)
+		free(l->procs[i].maps);
+	free(l->procs);
+	free(l->cache);
+	free(l->ids);
+	free(l->stack);
+	for (size_t i = 0; i < l->nevs; i++) {
+		perfev_profile_free(l->evs[i].p);
+		free(l->evs[i].x);
+	}
+	free(l->evs);
+	pv_strtab_free(&l->paths);
+}
+
+static struct perfev_profile_load_info *info_init(struct perfev_profile_load_info *info,
+						  struct perfev_profile_load_info *dummy)
+{
+	if (!info)
+		return NULL;
+	uint32_t size = info->size;
+	memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
+	info->size = size;
+	if (size < sizeof(*info))
+		info = dummy, memset(dummy, 0, sizeof(*dummy));
+	return info;
+}
+
+static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_profile_load_opts *o0)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->event = -1;
+	if (o0) {
+		if (o0->size < sizeof(uint32_t))
+			return pv_error(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
+		memcpy(o, o0, PV_MIN((size_t)o0->size, sizeof(*o)));
+	}
+	return 0;
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
+						      const struct perfev_profile_load_opts *o0,
+						      struct perfev_profile_load_info *info)
+{
+	struct perfev_profile_load_opts o;
+	if (opts_init(&o, o0) < 0)
+		return NULL;
+	struct perfev_profile_load_info dummy;
+	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
+	struct perfev_profile *ret = NULL;
+	if (load(&l, path, &o) == 0) {
+		ret = l.p;
+		l.p = NULL;
+	}
+	loader_free(&l);
+	return ret;
+}
+
+PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
+								   const struct perfev_profile_load_opts *o0,
+								   struct perfev_profile_load_info *info,
+								   size_t *nr)
+{
+	*nr = 0;
+	struct perfev_profile_load_opts o;
+	if (opts_init(&o, o0) < 0)
+		return NULL;
+	struct perfev_profile_load_info dummy;
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
+	struct perfev_profile_event *ev = NULL;
+	if (load(&l, path, &o) < 0)
+		goto out;
+	size_t nev = perfev_perfdata_nr_events(l.pd);
+	ev = calloc(nev, sizeof(*ev));
+	if (!ev || !evp_for(&l, nev - 1)) { /* every event gets a profile, empty or not */
+		free(ev);
+		ev = pv_error_null(ENOMEM, "profile_load: out of memory");
 		goto out;
 	}
-	event_info(&l);
-	ret = l.p;
-	l.p = NULL;
+	for (size_t i = 0; i < nev; i++) {
+		const struct perfev_attr *attr = perfev_perfdata_event_attr(l.pd, i);
+		const char *name = perfev_perfdata_event_name(l.pd, i);
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s", name ? name : "unknown");
+		ev[i].has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
+		ev[i].samples = l.evs[i].samples;
+		ev[i].profile = l.evs[i].p;
+		l.evs[i].p = NULL;
+	}
+	group_desc(l.pd, ev, nev);
+	*nr = nev;
 out:
-	perfev_profile_free(l.p);
-	perfev_session_free(l.sess);
-	perfev_symbolizer_free(l.sym);
-	perfev_unwinder_free(l.unw);
-	perfev_perfdata_close(l.pd);
-	for (size_t i = 0; i < l.nprocs; i++)
-		free(l.procs[i].maps);
-	free(l.procs);
-	free(l.cache);
-	free(l.ids);
-	free(l.stack);
-	pv_strtab_free(&l.paths);
-	return ret;
+	loader_free(&l);
+	return ev;
+}
+
+PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr)
+{
+	if (!ev)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		perfev_profile_free(ev[i].profile);
+	free(ev);
 }

@@ -68,8 +68,17 @@ static const uint64_t *u64s(struct perfev_decoder *dec, struct pv_cur *c, uint64
 		}
 		return NULL;
 	}
+	/* native order and aligned (a file's records are): the record's own
+	 * words, valid as long as the record, without copying or touching them */
+	if (!c->swap && ((uintptr_t)c->p & 7) == 0) {
+		const uint64_t *v = (const uint64_t *)(const void *)c->p;
+		c->p += nr * 8;
+		return v;
+	}
 	uint64_t *v = pv_arena_alloc(dec, nr * 8 + 8);
-	for (uint64_t i = 0; v && i < nr; i++)
+	if (v && !c->swap)
+		memcpy(v, c->p, nr * 8), c->p += nr * 8;
+	for (uint64_t i = 0; v && c->swap && i < nr; i++)
 		v[i] = cur_u64(c, what);
 	return v;
 }

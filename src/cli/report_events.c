@@ -1,0 +1,78 @@
+/* report_events.c — perfev report over every event of a file: one section
+ * per event, or per event group with the members side by side, titled as
+ * perf titles them. */
+#define _GNU_SOURCE
+#include "report.h"
+#include "cli.h"
+
+#include <string.h>
+
+/* perf's evsel__group_desc: "anon group { a, b }", or "a, b" when forced. */
+static void group_title(struct report_section *s, const struct perfev_profile_event *ev, size_t lead,
+			size_t n, bool forced)
+{
+	size_t len = 0;
+	if (!forced)
+		len += (size_t)snprintf(s->title, sizeof(s->title), "events '%s { ",
+					ev[lead].group_name[0] ? ev[lead].group_name : "anon group");
+	else
+		len += (size_t)snprintf(s->title, sizeof(s->title), "events '");
+	for (size_t m = 0; m < n && len < sizeof(s->title); m++)
+		len += (size_t)snprintf(s->title + len, sizeof(s->title) - len, "%s%s", m ? ", " : "",
+					ev[lead + m].name);
+	if (len < sizeof(s->title))
+		snprintf(s->title + len, sizeof(s->title) - len, "%s'", forced ? "" : " }");
+}
+
+int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
+			const struct report_view *v, FILE *out)
+{
+	uint64_t any = 0;
+	for (size_t i = 0; i < nev; i++)
+		any += ev[i].samples;
+	if (!any) { /* perf: its first lines, then "The FILE data has no samples!" (exit 0) */
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+		fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record longer, or "
+			"at a higher frequency with -F)\n", input);
+		return 0;
+	}
+	report_print_preamble(v, out);
+	int ret = 0;
+	bool file_groups = false;
+	for (size_t i = 0; i < nev; i++)
+		file_groups |= ev[i].nr_members > 1;
+	/* --group on a file without groups: all events as one (perf's forced leader) */
+	bool forced = group == 1 && nev > 1 && !file_groups;
+	for (size_t i = 0; i < nev; i++) {
+		struct report_section s = {.nr = 1};
+		size_t members = 1;
+		if (forced) {
+			if (i)
+				break;
+			members = nev;
+		} else if (group != 0) {
+			if (ev[i].leader != (int)i)
+				continue; /* shown in its leader's columns */
+			members = (size_t)(ev[i].nr_members > 0 ? ev[i].nr_members : 1);
+		}
+		if (members > REPORT_MAX_MEMBERS)
+			members = REPORT_MAX_MEMBERS;
+		for (size_t m = 0; m < members; m++) {
+			s.p[m] = ev[i + m].profile;
+			s.samples += ev[i + m].samples;
+		}
+		s.nr = members;
+		if (!s.samples)
+			continue; /* perf's --skip-empty, its default */
+		if (members > 1)
+			group_title(&s, ev, i, members, forced);
+		else /* a group's leader shown alone is still "events" for perf */
+			snprintf(s.title, sizeof(s.title), "event%s '%s'", ev[i].nr_members > 1 ? "s" : "",
+				 ev[i].name);
+		struct report_view sv = *v;
+		if (!ev[i].has_callchains)
+			sv.graph = GRAPH_NONE;
+		ret |= report_print_stdio(&s, &sv, out);
+	}
+	return ret;
+}

@@ -1,0 +1,483 @@
+/* report_graph.c — perfev report's call graphs as perf report --stdio
+ * prints them (graph mode): one trie of call paths per table entry. */
+#define _GNU_SOURCE
+#include "report.h"
+#include "cli.h"
+#include "internal.h"
+#include "profile_int.h"
+#include "export_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double pct(uint64_t v, uint64_t all)
+{
+	return all ? 100.0 * (double)v / (double)all : 0.0;
+}
+
+/* ---- call graphs ------------------------------------------------------------
+ * perf's graph: for each sample (a leaf node d with self samples), each
+ * entry E on its stack gets one path (perf's cumulative entries, each entry
+ * once per sample: the occurrence perf's callchain cursor meets first):
+ *   E is d's own entry: the whole chain, root..d (caller) or d..root (callee)
+ *   else caller order: the outermost occurrence a, a..d
+ *   else callee order: the innermost occurrence a, a..root
+ * (without --children only E(d) itself). Paths merge into one trie per entry
+ * and print as perf --stdio does. An entry's depth is its longest path
+ * (perf's callchain max_depth, which orders entries of equal children). */
+struct tnode {
+	const char *name;
+	uint64_t w;
+	uint32_t first, next;
+	uint64_t ip;   /* of the first frame seen: orders equal siblings */
+	bool kernel, inlined;
+	uint32_t parent;
+};
+struct trie {
+	struct tnode *n;
+	size_t nr, cap;
+};
+
+static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel,
+			   bool inlined)
+{
+	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
+		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
+			return c;
+	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
+		return 0;
+	uint32_t id = (uint32_t)t->nr++;
+	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel, inlined, parent};
+	/* keep insertion order: append */
+	uint32_t *at = &t->n[parent].first;
+	while (*at)
+		at = &t->n[*at].next;
+	*at = id;
+	return id;
+}
+
+static int by_place(const void *a, const void *b, void *arg);
+
+static int by_weight(const void *a, const void *b, void *arg)
+{
+	const struct trie *t = arg;
+	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1;
+	return by_place(a, b, arg);
+}
+
+/* perf's order of siblings in its callchain tree (rb_root_in) */
+static int by_place(const void *a, const void *b, void *arg)
+{
+	const struct trie *t = arg;
+	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
+	/* perf: equal siblings in its callchain tree's order, which runs from the
+	 * newest object (the kernel's, made first, last) and the highest address */
+	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
+		return -strcmp(p->name, q->name);
+	if (p->kernel != q->kernel)
+		return p->kernel ? 1 : -1;
+	return (p->ip < q->ip) - (p->ip > q->ip);
+}
+
+struct gctx {
+	FILE *out;
+	struct trie *t;
+	uint64_t all;  /* what percentages are of (graph) */
+	double min;    /* branches below this percent are left out */
+	bool rel;      /* perf's fractal: percentages of the parent */
+};
+
+/* What shares of node at's children are of: everything, or (fractal) the
+ * children's sum, as perf's children_hit. */
+static uint64_t base_of(const struct gctx *g, uint32_t at)
+{
+	if (!g->rel)
+		return g->all;
+	uint64_t sum = 0;
+	for (uint32_t c = g->t->n[at].first; c; c = g->t->n[c].next)
+		sum += g->t->n[c].w;
+	return sum;
+}
+
+static double share(const struct gctx *g, uint32_t node, uint64_t base)
+{
+	return pct(g->t->n[node].w, base);
+}
+
+/* Prints the children of node at (above the threshold); returns the lines printed. */
+static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix)
+{
+	struct trie *t = g->t;
+	size_t lines = 0;
+	/* a linear chain prints in one column: iterate, do not recurse */
+	for (;;) {
+		uint32_t only = 0;
+		size_t shown = 0;
+		uint64_t base = base_of(g, at);
+		for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+			if (share(g, c, base) >= g->min)
+				shown++, only = c;
+		if (shown != 1 || t->n[only].w != t->n[at].w)
+			break;
+		fprintf(g->out, "%s%s\n", prefix->data, t->n[only].name);
+		at = only;
+		lines++;
+	}
+	size_t nk = 0;
+	uint64_t base = base_of(g, at);
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+		nk += share(g, c, base) >= g->min;
+	if (!nk)
+		return lines;
+	uint32_t *kids = malloc(nk * sizeof(*kids));
+	if (!kids)
+		return lines;
+	nk = 0;
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+		if (share(g, c, base) >= g->min)
+			kids[nk++] = c;
+	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
+	size_t keep = prefix->len;
+	for (size_t i = 0; i < nk; i++) {
+		bool last = i == nk - 1;
+		fprintf(g->out, "%s|          \n", prefix->data);
+		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", share(g, kids[i], base),
+			t->n[kids[i]].name);
+		pv_buf_puts(prefix, last ? "           " : "|          ");
+		lines += 2 + emit(g, kids[i], prefix);
+		prefix->len = keep;
+		prefix->data[keep] = 0;
+	}
+	free(kids);
+	return lines;
+}
+
+/* perf's flat and folded modes: every call path (a node with samples of its
+ * own), heaviest first, as a list of frames or one "a;b;c" line. */
+struct path_end {
+	uint32_t node;
+	uint64_t w;
+	size_t order;
+};
+
+static int by_end_weight(const void *a, const void *b)
+{
+	const struct path_end *x = a, *y = b;
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static void collect_ends(const struct gctx *g, uint32_t at, struct path_end **ends, size_t *nr, size_t *cap)
+{
+	/* perf's order: after the children (post-order), siblings in tree order */
+	struct trie *t = g->t;
+	uint64_t below = 0;
+	size_t nk = 0;
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+		below += t->n[c].w, nk++;
+	uint32_t *kids = nk ? malloc(nk * sizeof(*kids)) : NULL;
+	nk = 0;
+	for (uint32_t c = kids ? t->n[at].first : 0; c; c = t->n[c].next)
+		kids[nk++] = c;
+	if (nk)
+		qsort_r(kids, nk, sizeof(*kids), by_place, t);
+	for (size_t i = 0; i < nk; i++)
+		collect_ends(g, kids[i], ends, nr, cap);
+	free(kids);
+	if (at && t->n[at].w > below && pct(t->n[at].w - below, g->all) >= g->min &&
+	    pv_grow(ends, cap, *nr + 1, sizeof(**ends)) == 0) {
+		(*ends)[*nr] = (struct path_end){at, t->n[at].w - below, *nr};
+		++*nr;
+	}
+}
+
+static void print_paths(const struct gctx *g, bool folded)
+{
+	struct path_end *ends = NULL;
+	size_t nr = 0, cap = 0;
+	collect_ends(g, 0, &ends, &nr, &cap);
+	if (nr > 1)
+		qsort(ends, nr, sizeof(*ends), by_end_weight);
+	uint32_t *chain = NULL;
+	size_t ccap = 0;
+	for (size_t i = 0; i < nr; i++) {
+		size_t n = 0;
+		for (uint32_t at = ends[i].node; at && pv_grow(&chain, &ccap, n + 1, sizeof(*chain)) == 0;
+		     at = g->t->n[at].parent)
+			chain[n++] = at;
+		/* folded: the path's own samples; flat: all through its end (perf's cumul) */
+		if (folded)
+			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->all));
+		else
+			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->all));
+		for (size_t k = n; k-- > 0;) {
+			if (folded)
+				fprintf(g->out, "%s%s", g->t->n[chain[k]].name, k ? ";" : "\n");
+			else
+				fprintf(g->out, "                %s\n", g->t->n[chain[k]].name);
+		}
+		if (!folded)
+			fputc('\n', g->out);
+	}
+	free(chain);
+	free(ends);
+}
+
+struct report_graphs {
+	struct trie *t;
+	uint32_t *depth;
+	size_t nr;
+	struct pv_strtab labels;
+};
+
+void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
+			 double min_pct, bool skip_first, enum report_graph_mode mode)
+{
+	if (!g || i >= g->nr || !g->t[i].n)
+		return;
+	struct trie *t = &g->t[i];
+	struct gctx gc = {out, t, all, min_pct, mode == GRAPH_FRACTAL};
+	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
+		print_paths(&gc, mode == GRAPH_FOLDED);
+		return;
+	}
+	uint32_t root = t->n[0].first;
+	struct pv_buf prefix = PV_BUF_INIT;
+	size_t lines = 0;
+	t->n[0].w = entry_w;
+	if (root && !t->n[root].next && t->n[root].w == entry_w && skip_first) {
+		/* perf: "the first entry is the same as the symbol": printed from the next
+		 * one of the common path, else the branches at the margin */
+		uint32_t only = 0;
+		size_t shown = 0;
+		uint64_t base = base_of(&gc, root);
+		for (uint32_t c = t->n[root].first; c; c = t->n[c].next)
+			if (share(&gc, c, base) >= min_pct)
+				shown++, only = c;
+		if (shown == 1 && t->n[only].w == t->n[root].w) {
+			fprintf(out, "            |\n            ---%s\n", t->n[only].name);
+			pv_buf_puts(&prefix, "               ");
+			lines = 2 + emit(&gc, only, &prefix);
+		} else {
+			pv_buf_puts(&prefix, "            ");
+			lines = emit(&gc, root, &prefix);
+		}
+	} else if (root && !t->n[root].next && t->n[root].w == entry_w) {
+		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
+		pv_buf_puts(&prefix, "               ");
+		lines = 2 + emit(&gc, root, &prefix);
+	} else if (root) {
+		pv_buf_puts(&prefix, "            ");
+		lines = emit(&gc, 0, &prefix);
+	}
+	pv_buf_free(&prefix);
+	if (lines) /* perf: no blank line after a graph that printed nothing */
+		fputc('\n', out);
+}
+
+/* What identifies the entry of a frame node, as one hash (see node_is). */
+static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
+			 unsigned keys)
+{
+	struct {
+		const void *sym, *dso, *comm, *file;
+		uint64_t ip;
+		int32_t pid, tid;
+		uint32_t line, flags;
+	} k;
+	memset(&k, 0, sizeof(k));
+	const struct perfev_profile_frame *f = &n->frame;
+	if (keys & (PERFEV_KEY_SYM | PERFEV_KEY_DSO))
+		k.dso = f->dso;
+	if (keys & PERFEV_KEY_SYM) {
+		k.sym = f->symbol;
+		k.flags = f->inlined | f->kernel << 1;
+		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
+			k.flags = f->inlined; /* outside any map: the address alone, as the table */
+		if (!f->symbol)
+			k.ip = f->rel_ip;
+	}
+	if (keys & PERFEV_KEY_SRCLINE) {
+		k.file = f->srcfile;
+		k.line = f->line;
+		if (!f->srcfile && !(keys & PERFEV_KEY_SYM))
+			k.ip = f->rel_ip;
+	}
+	if (keys & PERFEV_KEY_COMM)
+		k.comm = g->comm;
+	if (keys & PERFEV_KEY_PID)
+		k.pid = g->pid;
+	if (keys & PERFEV_KEY_TID)
+		k.tid = g->tid;
+	return pv_hash_bytes(&k, sizeof(k));
+}
+
+uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
+{
+	struct perfev_profile_node n, g;
+	memset(&n, 0, sizeof(n));
+	memset(&g, 0, sizeof(g));
+	n.frame.symbol = e->symbol;
+	n.frame.dso = e->dso;
+	n.frame.inlined = e->inlined;
+	n.frame.kernel = e->kernel;
+	n.frame.ip = e->ip;
+	n.frame.rel_ip = e->rel_ip;
+	n.frame.srcfile = e->srcfile;
+	n.frame.line = e->line;
+	g.comm = e->comm;
+	g.pid = e->pid;
+	g.tid = e->tid;
+	return node_key(&n, &g, keys);
+}
+
+static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
+{
+	char buf[64];
+	if (f->symbol && !f->inlined)
+		return f->symbol;
+	if (f->symbol)
+		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
+	else
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)f->ip); /* perf: the address as sampled */
+	if (f->symbol && strlen(f->symbol) > 40) {
+		char *long_name;
+		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)
+			return f->symbol;
+		const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, long_name));
+		free(long_name);
+		return r ? r : f->symbol;
+	}
+	const char *r = pv_strtab_get(labels, pv_strtab_intern(labels, buf));
+	return r ? r : "[unknown]";
+}
+
+/* Tries for entries e[0..nr), built in one pass over the samples' leaves. */
+struct report_graphs *report_graphs_build(const struct perfev_profile *p, const struct report_view *v,
+					  const struct perfev_profile_entry *e, size_t nr)
+{
+	struct report_graphs *g = calloc(1, sizeof(*g));
+	struct pv_keymap emap = {0};
+	size_t nn = perfev_profile_nr_nodes(p);
+	uint32_t *group_of = calloc(nn, sizeof(*group_of));
+	long *ent = malloc(nn * sizeof(*ent));
+	const char **label = calloc(nn, sizeof(*label));
+	uint64_t *fip = calloc(nn, sizeof(*fip));
+	bool *fkern = calloc(nn, sizeof(*fkern));
+	bool *inl = calloc(nn, sizeof(*inl));
+	uint32_t *path = NULL;
+	uint8_t *seen = calloc(nr + 1, 1);
+	size_t pcap = 0;
+	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern || !inl)
+		goto out;
+	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
+	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
+	if (!g->t || !g->depth)
+		goto out;
+	g->nr = nr;
+	struct trie *tries = g->t;
+	for (size_t i = 0; i < nr; i++) {
+		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
+			goto out;
+		tries[i].nr = 1;
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0};
+		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
+	}
+	/* every node's entry (or -1: not printed) and label */
+	for (uint32_t id = 1; id < nn; id++) {
+		struct perfev_profile_node n, gn;
+		perfev_profile_node(p, id, &n);
+		ent[id] = -1;
+		if (n.kind == PERFEV_NODE_GROUP) {
+			group_of[id] = id;
+			continue;
+		}
+		group_of[id] = group_of[n.parent];
+		perfev_profile_node(p, group_of[id], &gn);
+		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
+		label[id] = frame_label(&n.frame, &g->labels);
+		fip[id] = n.frame.ip;
+		fkern[id] = n.frame.kernel;
+		inl[id] = n.frame.inlined;
+	}
+	for (uint32_t d = 1; d < nn; d++) {
+		struct perfev_profile_node n;
+		perfev_profile_node(p, d, &n);
+		uint64_t w = n.self[v->value];
+		if (n.kind != PERFEV_NODE_FRAME || !w)
+			continue;
+		size_t np = 0; /* path[0] = d ... path[np-1] = outermost frame */
+		for (uint32_t at = d; at && at != group_of[d]; ) {
+			if (pv_grow(&path, &pcap, np + 1, sizeof(*path)) < 0)
+				goto out;
+			path[np++] = at;
+			struct perfev_profile_node x;
+			perfev_profile_node(p, at, &x);
+			at = x.parent;
+		}
+		bool callee = v->graph == GRAPH_CALLEE;
+		/* d's samples are the entry's of its nearest frame not inlined (the table's self) */
+		size_t own = 0;
+		while (own + 1 < np && inl[path[own]])
+			own++;
+		for (size_t k = 0; k <= np; k++) {
+			/* d's own entry first (the whole chain), then every frame's in the
+			 * cursor's order (each entry once: the first met) */
+			bool mine = k == 0;
+			size_t i = mine ? 0 : callee ? k - 1 : np - k;
+			long en = mine ? ent[path[own]] : ent[path[i]];
+			if (en < 0 || seen[en] || (!v->children && !mine))
+				continue;
+			seen[en] = 1;
+			struct trie *t = &tries[en];
+			uint32_t at = 0;
+			t->n[0].w += w;
+			/* the path's frames, in printing order: from..to */
+			size_t from = callee ? i : mine ? np - 1 : i;
+			size_t len = callee ? np - from : from + 1;
+			if (len > g->depth[en])
+				g->depth[en] = (uint32_t)len;
+			for (size_t m = 0; m < len; m++) {
+				size_t at_k = callee ? from + m : from - m;
+				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]],
+							inl[path[at_k]])))
+					goto out;
+				t->n[at].w += w;
+			}
+		}
+		for (size_t i = 0; i < np; i++)
+			if (ent[path[i]] >= 0)
+				seen[ent[path[i]]] = 0;
+	}
+out:
+	pv_keymap_free(&emap);
+	free(group_of);
+	free(ent);
+	free(label);
+	free(fip);
+	free(fkern);
+	free(inl);
+	free(path);
+	free(seen);
+	return g;
+}
+
+uint32_t report_graphs_depth(const struct report_graphs *g, size_t i)
+{
+	return g && i < g->nr ? g->depth[i] : 0;
+}
+
+void report_graphs_free(struct report_graphs *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; g->t && i < g->nr; i++)
+		free(g->t[i].n);
+	free(g->t);
+	free(g->depth);
+	pv_strtab_free(&g->labels);
+	free(g);
+}
