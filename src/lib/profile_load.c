@@ -472,7 +472,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
 	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
 	struct pmaps *pm = proc(l, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0};
+	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
+				    .symbolizer = l->sym};
 	int dwarf;
 	struct perfev_unwind_stats before = {0}, after = {0};
 	if (l->unw)
