@@ -40,6 +40,11 @@ struct evp {
 	uint32_t *x;
 	size_t xcap;
 	uint64_t samples;
+	/* the group of the last sample (as the loader's last_*): runs of one
+	 * thread skip interning their command and group */
+	uint32_t last_tid, last_group;
+	int32_t last_pid;
+	const char *last_comm;
 };
 
 struct loader {
@@ -257,6 +262,8 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
 		}
 		l->last_comm = NULL;
+		for (size_t i = 0; i < l->nevs; i++)
+			l->evs[i].last_comm = NULL;
 		break;
 	case PERF_RECORD_FORK:
 		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
@@ -509,10 +516,17 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
 	if (ep) {
-		uint32_t g;
-		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)
+		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
-		return pv_profile_add_ids(p, g, l->stack, depth, values, s->time,
+		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
+		    !ep->last_group) {
+			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
+				return -ENOMEM;
+			ep->last_tid = s->tid;
+			ep->last_pid = pid;
+			ep->last_comm = comm;
+		}
+		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
 	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {
