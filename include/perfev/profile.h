@@ -203,6 +203,8 @@ struct perfev_profile_load_opts {
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
 	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
+	bool inline_dwarf_only;         /* expand inlined frames of DWARF-unwound frames only (perf
+					 * report's call chains: frame-pointer ones stay as sampled) */
 };
 
 struct perfev_profile_load_info {

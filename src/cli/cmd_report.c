@@ -23,6 +23,10 @@ static const char usage_text[] =
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
 	"  -G, --inverted        same as -g caller\n"
 	"      --percent-limit P hide entries (and call graph branches) below P percent\n"
+	"  -F, --fields LIST     the columns in order: overhead, overhead_children, sample, period\n"
+	"                        and sort keys (perf's -F)\n"
+	"  -n, --show-nr-samples a Samples column\n"
+	"      --show-total-period  a Period column\n"
 	"      --group           show each event group's members side by side (the default for\n"
 	"                        files recorded with groups; --no-group: one table per event)\n"
 	"      --stdio           the text table (default)\n"
@@ -44,7 +48,7 @@ static const char usage_text[] =
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
-       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP };
+       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -76,6 +80,9 @@ static const struct option options[] = {
 	{"no-cache", no_argument, NULL, O_NO_KCACHE},
 	{"title", required_argument, NULL, O_TITLE},
 	{"group", no_argument, NULL, O_GROUP},
+	{"fields", required_argument, NULL, 'F'},
+	{"show-nr-samples", no_argument, NULL, 'n'},
+	{"show-total-period", no_argument, NULL, O_TOTAL_PERIOD},
 	{"event-group", no_argument, NULL, O_GROUP},
 	{"no-group", no_argument, NULL, O_NO_GROUP},
 	{"quiet", no_argument, NULL, 'q'},
@@ -84,7 +91,8 @@ static const struct option options[] = {
 };
 
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
-static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order)
+static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
+		       enum report_graph_mode *mode)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
@@ -99,10 +107,17 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 			*g = GRAPH_CALLER, *explicit_order = 1;
 		else if (!strcmp(t, "callee"))
 			*g = GRAPH_CALLEE, *explicit_order = 1;
-		else if (!strcmp(t, "graph") || !strcmp(t, "fractal") || !strcmp(t, "flat") ||
-			 !strcmp(t, "folded") || !strcmp(t, "function") || !strcmp(t, "address") ||
+		else if (!strcmp(t, "graph"))
+			*mode = GRAPH_ABS;
+		else if (!strcmp(t, "fractal"))
+			*mode = GRAPH_FRACTAL;
+		else if (!strcmp(t, "flat"))
+			*mode = GRAPH_FLAT;
+		else if (!strcmp(t, "folded"))
+			*mode = GRAPH_FOLDED;
+		else if (!strcmp(t, "function") || !strcmp(t, "address") ||
 			 !strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count"))
-			; /* perf's print types and keys: our graph is perf's "graph" */
+			; /* perf's keys and values: ours are function and percent */
 		else
 			ret = -1;
 	}
@@ -132,6 +147,8 @@ static int cmd_report(int argc, char **argv)
 	const char *sort = "comm,dso,sym";
 	bool sort_given = false;
 	int children = -1, json = 0, folded = 0, order_given = 0, group = -1;
+	const char *fields = NULL;
+	bool show_samples = false, show_period = false;
 	bool quiet = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
@@ -140,7 +157,7 @@ static int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:Gqh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqh", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -148,7 +165,7 @@ static int cmd_report(int argc, char **argv)
 		case O_CHILDREN: children = 1; break;
 		case O_NO_CHILDREN: children = 0; break;
 		case 'g':
-			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given) < 0)
+			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given, &v.graph_mode) < 0)
 				return cli_error("report", "bad --call-graph '%s': use none, caller, callee or "
 						 "graph,MIN_PERCENT,caller|callee", optarg);
 			break;
@@ -160,6 +177,9 @@ static int cmd_report(int argc, char **argv)
 			v.graph_min = v.percent_limit; /* perf: the call graph threshold too (the later option wins) */
 			break;
 		case O_GROUP: group = 1; break;
+		case 'F': fields = optarg; break;
+		case 'n': show_samples = true; break;
+		case O_TOTAL_PERIOD: show_period = true; break;
 		case O_NO_GROUP: group = 0; break;
 		case O_STDIO: json = 0; break;
 		case O_JSON: json = 1; break;
@@ -168,17 +188,26 @@ static int cmd_report(int argc, char **argv)
 		case O_PPROF: pprof = optarg; break;
 		case O_FIREFOX: firefox = optarg; break;
 		case O_COMM: filter.comm = optarg, filtered = true; break;
-		case O_PID: filter.pid = strtol(optarg, NULL, 10), filtered = true; break;
-		case O_TID: filter.tid = strtol(optarg, NULL, 10), filtered = true; break;
+		case O_PID:
+		case O_TID: {
+			long id = strtol(optarg, &end, 10);
+			if (*end || end == optarg || id < 0 || id > 0x7fffffff)
+				return cli_error("report", "--%s '%s': give one process/thread id",
+						 c == O_PID ? "pid" : "tid", optarg);
+			*(c == O_PID ? &filter.pid : &filter.tid) = (int)id;
+			filtered = true;
+			break;
+		}
 		case O_DSO: filter.dso = optarg, filtered = true; break;
 		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
 		case O_TIME: {
 			double a = 0, b = 0;
 			char *comma = strchr(optarg, ',');
-			a = strtod(optarg, NULL);
+			char *e1 = optarg, *e2 = comma;
+			a = strtod(optarg, &e1);
 			if (comma)
-				b = strtod(comma + 1, NULL);
-			if (!comma || (b && b < a))
+				b = strtod(comma + 1, &e2);
+			if (!comma || e1 != comma || *e2 || a < 0 || b < 0 || (b && b < a))
 				return cli_error("report", "bad --time '%s': give START,END in seconds "
 						 "(either may be empty)", optarg);
 			filter.time_start = (uint64_t)(a * 1e9);
@@ -196,7 +225,11 @@ static int cmd_report(int argc, char **argv)
 			else
 				return cli_error("report", "bad --value '%s': use samples, period or weight", optarg);
 			break;
-		case O_EVENT: lo.event = (int)strtol(optarg, NULL, 10); break;
+		case O_EVENT:
+			lo.event = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || lo.event < 0)
+				return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
+			break;
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
@@ -214,8 +247,9 @@ static int cmd_report(int argc, char **argv)
 		if (tr != -ENOENT)
 			return tr;
 	}
-	if (report_parse_sort(&v, sort) < 0)
+	if (report_parse_sort(&v, sort) < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
 		return 1;
+	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
 	lo.filter = filtered ? &filter : NULL;
 	/* pprof carries file names and line numbers, so its frames need them */
 	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0 || pprof;
@@ -230,6 +264,7 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
 	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
 		/* the text report: every event, as perf prints them */
+		lo.inline_dwarf_only = true; /* perf expands inlines of DWARF call chains only */
 		size_t nev;
 		struct perfev_profile_event *ev = perfev_profile_load_events(input, &lo, &info, &nev);
 		if (!ev)
@@ -241,11 +276,13 @@ static int cmd_report(int argc, char **argv)
 		if (!order_given)
 			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
+		report_set_columns(&v, fields, show_samples, show_period);
 		dwarf_note(&info, quiet);
-		int ret = report_print_events(ev, nev, group, &v, stdout);
+		int ret = report_print_events(input, ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
 		return ret;
 	}
+	lo.inline_dwarf_only = !json && !folded && !flame && !pprof && !firefox; /* the text: as perf */
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
@@ -278,6 +315,7 @@ static int cmd_report(int argc, char **argv)
 	} else if (json) {
 		ret |= report_print_json(p, &v, stdout);
 	} else {
+		report_set_columns(&v, fields, show_samples, show_period);
 		struct report_section sec = {.p = {p}, .nr = 1, .samples = v.nr_samples};
 		snprintf(sec.title, sizeof(sec.title), "event '%s'", info.event_name);
 		struct report_view pv = v;

@@ -7,6 +7,8 @@
 #include "perfev.h"
 
 enum report_graph { GRAPH_NONE, GRAPH_CALLER, GRAPH_CALLEE };
+/* perf's -g print types: absolute shares, fractal (of the parent), flat, folded */
+enum report_graph_mode { GRAPH_ABS, GRAPH_FRACTAL, GRAPH_FLAT, GRAPH_FOLDED };
 
 #define REPORT_MAX_KEYS 8
 struct report_view {
@@ -18,9 +20,28 @@ struct report_view {
 	bool children;
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
+	enum report_graph_mode graph_mode;
+	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
+	/* the columns, in order (perf's -F; built by report_set_columns) */
+	struct report_col {
+		enum { COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD, COL_KEY } type;
+		const char *key; /* COL_KEY: a sort key name */
+	} cols[REPORT_MAX_KEYS + 4];
+	size_t nr_cols;
+	const char *self_header;           /* "Self" beside Children in perf's default layout, else "Overhead" */
+	const char *sort_first[REPORT_MAX_KEYS]; /* --sort keys given with -F: perf sorts by them first */
+	size_t nr_sort_first;
 };
+
+/* perf's -F FIELDS before loading: checks the names and makes its keys the
+ * sort keys (after --sort's, which perf sorts by first, when sort_given).
+ * Returns 0 or -EINVAL (an error is printed). */
+int report_parse_fields(struct report_view *v, const char *fields, bool sort_given);
+/* The columns, once v->children is known: fields' order, or the default
+ * (Children, Self/Overhead, Samples with -n, Period, the sort keys). */
+void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* Parses "comm,dso,sym" into v->keys/key_mask; returns 0 or -EINVAL
  * (an error naming the keys it knows is printed). */
@@ -42,8 +63,9 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 
 /* Every event's section as perf prints them: groups side by side (group
  * 1: all events as one group, 0: none, -1: the file's groups), events
- * without samples left out. Returns the exit status. */
-int report_print_events(const struct perfev_profile_event *ev, size_t nev, int group,
+ * without samples left out (a file without any: a note naming input).
+ * Returns the exit status. */
+int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			const struct report_view *v, FILE *out);
 
 /* Call graphs of table entries e[0..nr) (report_graph.c). */
@@ -52,7 +74,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 					  const struct perfev_profile_entry *e, size_t nr);
 /* Entry i's graph, percentages of `all`, branches under min_pct left out. */
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct);
+			 double min_pct, bool skip_first, enum report_graph_mode mode);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
 void report_graphs_free(struct report_graphs *g);

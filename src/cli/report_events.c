@@ -24,9 +24,18 @@ static void group_title(struct report_section *s, const struct perfev_profile_ev
 		snprintf(s->title + len, sizeof(s->title) - len, "%s'", forced ? "" : " }");
 }
 
-int report_print_events(const struct perfev_profile_event *ev, size_t nev, int group,
+int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			const struct report_view *v, FILE *out)
 {
+	uint64_t any = 0;
+	for (size_t i = 0; i < nev; i++)
+		any += ev[i].samples;
+	if (!any) { /* perf: its first lines, then "The FILE data has no samples!" (exit 0) */
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+		fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record longer, or "
+			"at a higher frequency with -F)\n", input);
+		return 0;
+	}
 	report_print_preamble(v, out);
 	int ret = 0;
 	bool file_groups = false;

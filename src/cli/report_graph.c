@@ -29,13 +29,17 @@ struct tnode {
 	const char *name;
 	uint64_t w;
 	uint32_t first, next;
+	uint64_t ip;   /* of the first frame seen: orders equal siblings */
+	bool kernel, inlined;
+	uint32_t parent;
 };
 struct trie {
 	struct tnode *n;
 	size_t nr, cap;
 };
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
+static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel,
+			   bool inlined)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
@@ -43,7 +47,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0};
+	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel, inlined, parent};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -52,34 +56,79 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name)
 	return id;
 }
 
+static int by_place(const void *a, const void *b, void *arg);
+
 static int by_weight(const void *a, const void *b, void *arg)
 {
 	const struct trie *t = arg;
-	uint64_t x = t->n[*(const uint32_t *)a].w, y = t->n[*(const uint32_t *)b].w;
-	return x > y ? -1 : x < y;
+	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
+	if (p->w != q->w)
+		return p->w > q->w ? -1 : 1;
+	return by_place(a, b, arg);
 }
 
-/* Prints the children of node at (above min_pct); returns the lines printed. */
-static size_t emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix, uint64_t all,
-		   double min_pct)
+/* perf's order of siblings in its callchain tree (rb_root_in) */
+static int by_place(const void *a, const void *b, void *arg)
 {
+	const struct trie *t = arg;
+	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
+	/* perf: equal siblings in its callchain tree's order, which runs from the
+	 * newest object (the kernel's, made first, last) and the highest address */
+	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
+		return -strcmp(p->name, q->name);
+	if (p->kernel != q->kernel)
+		return p->kernel ? 1 : -1;
+	return (p->ip < q->ip) - (p->ip > q->ip);
+}
+
+struct gctx {
+	FILE *out;
+	struct trie *t;
+	uint64_t all;  /* what percentages are of (graph) */
+	double min;    /* branches below this percent are left out */
+	bool rel;      /* perf's fractal: percentages of the parent */
+};
+
+/* What shares of node at's children are of: everything, or (fractal) the
+ * children's sum, as perf's children_hit. */
+static uint64_t base_of(const struct gctx *g, uint32_t at)
+{
+	if (!g->rel)
+		return g->all;
+	uint64_t sum = 0;
+	for (uint32_t c = g->t->n[at].first; c; c = g->t->n[c].next)
+		sum += g->t->n[c].w;
+	return sum;
+}
+
+static double share(const struct gctx *g, uint32_t node, uint64_t base)
+{
+	return pct(g->t->n[node].w, base);
+}
+
+/* Prints the children of node at (above the threshold); returns the lines printed. */
+static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix)
+{
+	struct trie *t = g->t;
 	size_t lines = 0;
 	/* a linear chain prints in one column: iterate, do not recurse */
 	for (;;) {
 		uint32_t only = 0;
 		size_t shown = 0;
+		uint64_t base = base_of(g, at);
 		for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-			if (pct(t->n[c].w, all) >= min_pct)
+			if (share(g, c, base) >= g->min)
 				shown++, only = c;
 		if (shown != 1 || t->n[only].w != t->n[at].w)
 			break;
-		fprintf(out, "%s%s\n", prefix->data, t->n[only].name);
+		fprintf(g->out, "%s%s\n", prefix->data, t->n[only].name);
 		at = only;
 		lines++;
 	}
 	size_t nk = 0;
+	uint64_t base = base_of(g, at);
 	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-		nk += pct(t->n[c].w, all) >= min_pct;
+		nk += share(g, c, base) >= g->min;
 	if (!nk)
 		return lines;
 	uint32_t *kids = malloc(nk * sizeof(*kids));
@@ -87,22 +136,94 @@ static size_t emit(FILE *out, struct trie *t, uint32_t at, struct pv_buf *prefix
 		return lines;
 	nk = 0;
 	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-		if (pct(t->n[c].w, all) >= min_pct)
+		if (share(g, c, base) >= g->min)
 			kids[nk++] = c;
 	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
 	size_t keep = prefix->len;
 	for (size_t i = 0; i < nk; i++) {
 		bool last = i == nk - 1;
-		fprintf(out, "%s|          \n", prefix->data);
-		fprintf(out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|",
-			pct(t->n[kids[i]].w, all), t->n[kids[i]].name);
+		fprintf(g->out, "%s|          \n", prefix->data);
+		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", share(g, kids[i], base),
+			t->n[kids[i]].name);
 		pv_buf_puts(prefix, last ? "           " : "|          ");
-		lines += 2 + emit(out, t, kids[i], prefix, all, min_pct);
+		lines += 2 + emit(g, kids[i], prefix);
 		prefix->len = keep;
 		prefix->data[keep] = 0;
 	}
 	free(kids);
 	return lines;
+}
+
+/* perf's flat and folded modes: every call path (a node with samples of its
+ * own), heaviest first, as a list of frames or one "a;b;c" line. */
+struct path_end {
+	uint32_t node;
+	uint64_t w;
+	size_t order;
+};
+
+static int by_end_weight(const void *a, const void *b)
+{
+	const struct path_end *x = a, *y = b;
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static void collect_ends(const struct gctx *g, uint32_t at, struct path_end **ends, size_t *nr, size_t *cap)
+{
+	/* perf's order: after the children (post-order), siblings in tree order */
+	struct trie *t = g->t;
+	uint64_t below = 0;
+	size_t nk = 0;
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+		below += t->n[c].w, nk++;
+	uint32_t *kids = nk ? malloc(nk * sizeof(*kids)) : NULL;
+	nk = 0;
+	for (uint32_t c = kids ? t->n[at].first : 0; c; c = t->n[c].next)
+		kids[nk++] = c;
+	if (nk)
+		qsort_r(kids, nk, sizeof(*kids), by_place, t);
+	for (size_t i = 0; i < nk; i++)
+		collect_ends(g, kids[i], ends, nr, cap);
+	free(kids);
+	if (at && t->n[at].w > below && pct(t->n[at].w - below, g->all) >= g->min &&
+	    pv_grow(ends, cap, *nr + 1, sizeof(**ends)) == 0) {
+		(*ends)[*nr] = (struct path_end){at, t->n[at].w - below, *nr};
+		++*nr;
+	}
+}
+
+static void print_paths(const struct gctx *g, bool folded)
+{
+	struct path_end *ends = NULL;
+	size_t nr = 0, cap = 0;
+	collect_ends(g, 0, &ends, &nr, &cap);
+	if (nr > 1)
+		qsort(ends, nr, sizeof(*ends), by_end_weight);
+	uint32_t *chain = NULL;
+	size_t ccap = 0;
+	for (size_t i = 0; i < nr; i++) {
+		size_t n = 0;
+		for (uint32_t at = ends[i].node; at && pv_grow(&chain, &ccap, n + 1, sizeof(*chain)) == 0;
+		     at = g->t->n[at].parent)
+			chain[n++] = at;
+		/* folded: the path's own samples; flat: all through its end (perf's cumul) */
+		if (folded)
+			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->all));
+		else
+			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->all));
+		for (size_t k = n; k-- > 0;) {
+			if (folded)
+				fprintf(g->out, "%s%s", g->t->n[chain[k]].name, k ? ";" : "\n");
+			else
+				fprintf(g->out, "                %s\n", g->t->n[chain[k]].name);
+		}
+		if (!folded)
+			fputc('\n', g->out);
+	}
+	free(chain);
+	free(ends);
 }
 
 struct report_graphs {
@@ -113,22 +234,44 @@ struct report_graphs {
 };
 
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct)
+			 double min_pct, bool skip_first, enum report_graph_mode mode)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
 	struct trie *t = &g->t[i];
+	struct gctx gc = {out, t, all, min_pct, mode == GRAPH_FRACTAL};
+	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
+		print_paths(&gc, mode == GRAPH_FOLDED);
+		return;
+	}
 	uint32_t root = t->n[0].first;
 	struct pv_buf prefix = PV_BUF_INIT;
 	size_t lines = 0;
-	if (root && !t->n[root].next && t->n[root].w == entry_w) {
+	t->n[0].w = entry_w;
+	if (root && !t->n[root].next && t->n[root].w == entry_w && skip_first) {
+		/* perf: "the first entry is the same as the symbol": printed from the next
+		 * one of the common path, else the branches at the margin */
+		uint32_t only = 0;
+		size_t shown = 0;
+		uint64_t base = base_of(&gc, root);
+		for (uint32_t c = t->n[root].first; c; c = t->n[c].next)
+			if (share(&gc, c, base) >= min_pct)
+				shown++, only = c;
+		if (shown == 1 && t->n[only].w == t->n[root].w) {
+			fprintf(out, "            |\n            ---%s\n", t->n[only].name);
+			pv_buf_puts(&prefix, "               ");
+			lines = 2 + emit(&gc, only, &prefix);
+		} else {
+			pv_buf_puts(&prefix, "            ");
+			lines = emit(&gc, root, &prefix);
+		}
+	} else if (root && !t->n[root].next && t->n[root].w == entry_w) {
 		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
 		pv_buf_puts(&prefix, "               ");
-		lines = 2 + emit(out, t, root, &prefix, all, min_pct);
+		lines = 2 + emit(&gc, root, &prefix);
 	} else if (root) {
 		pv_buf_puts(&prefix, "            ");
-		t->n[0].w = entry_w;
-		lines = emit(out, t, 0, &prefix, all, min_pct);
+		lines = emit(&gc, 0, &prefix);
 	}
 	pv_buf_free(&prefix);
 	if (lines) /* perf: no blank line after a graph that printed nothing */
@@ -152,6 +295,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	if (keys & PERFEV_KEY_SYM) {
 		k.sym = f->symbol;
 		k.flags = f->inlined | f->kernel << 1;
+		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
+			k.flags = f->inlined; /* outside any map: the address alone, as the table */
 		if (!f->symbol)
 			k.ip = f->rel_ip;
 	}
@@ -197,7 +342,7 @@ static const char *frame_label(const struct perfev_profile_frame *f, struct pv_s
 	if (f->symbol)
 		snprintf(buf, sizeof(buf), "%.40s (inlined)", f->symbol);
 	else
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->rel_ip);
+		snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)f->ip); /* perf: the address as sampled */
 	if (f->symbol && strlen(f->symbol) > 40) {
 		char *long_name;
 		if (asprintf(&long_name, "%s (inlined)", f->symbol) < 0)
@@ -220,10 +365,13 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	uint32_t *group_of = calloc(nn, sizeof(*group_of));
 	long *ent = malloc(nn * sizeof(*ent));
 	const char **label = calloc(nn, sizeof(*label));
+	uint64_t *fip = calloc(nn, sizeof(*fip));
+	bool *fkern = calloc(nn, sizeof(*fkern));
+	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !label || !seen)
+	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern || !inl)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -235,7 +383,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -251,6 +399,9 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		perfev_profile_node(p, group_of[id], &gn);
 		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
 		label[id] = frame_label(&n.frame, &g->labels);
+		fip[id] = n.frame.ip;
+		fkern[id] = n.frame.kernel;
+		inl[id] = n.frame.inlined;
 	}
 	for (uint32_t d = 1; d < nn; d++) {
 		struct perfev_profile_node n;
@@ -268,28 +419,31 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			at = x.parent;
 		}
 		bool callee = v->graph == GRAPH_CALLEE;
-		for (size_t k = 0; k < np; k++) {
-			/* d's own entry first, then the others in the cursor's order */
-			size_t i = k == 0 ? 0 : callee ? k : np - k;
-			long en = ent[path[i]];
-			if (en < 0 || seen[en] || (!v->children && i > 0))
+		/* d's samples are the entry's of its nearest frame not inlined (the table's self) */
+		size_t own = 0;
+		while (own + 1 < np && inl[path[own]])
+			own++;
+		for (size_t k = 0; k <= np; k++) {
+			/* d's own entry first (the whole chain), then every frame's in the
+			 * cursor's order (each entry once: the first met) */
+			bool mine = k == 0;
+			size_t i = mine ? 0 : callee ? k - 1 : np - k;
+			long en = mine ? ent[path[own]] : ent[path[i]];
+			if (en < 0 || seen[en] || (!v->children && !mine))
 				continue;
 			seen[en] = 1;
 			struct trie *t = &tries[en];
 			uint32_t at = 0;
 			t->n[0].w += w;
-			/* the path's frames, in printing order */
-			size_t from, to;
-			if (callee)
-				from = i, to = np;
-			else
-				from = i == 0 ? np - 1 : i, to = 0;
-			size_t len = callee ? to - from : from + 1 - to;
+			/* the path's frames, in printing order: from..to */
+			size_t from = callee ? i : mine ? np - 1 : i;
+			size_t len = callee ? np - from : from + 1;
 			if (len > g->depth[en])
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]],
+							inl[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 			}
@@ -303,6 +457,9 @@ out:
 	free(group_of);
 	free(ent);
 	free(label);
+	free(fip);
+	free(fkern);
+	free(inl);
 	free(path);
 	free(seen);
 	return g;

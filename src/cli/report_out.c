@@ -17,8 +17,8 @@ static const struct {
 	unsigned mask;
 } sort_keys[] = {
 	{"comm", "Command", PERFEV_KEY_COMM},
-	{"pid", "Pid:Command", PERFEV_KEY_PID},
-	{"tid", "Pid:Command", PERFEV_KEY_TID},
+	{"pid", "    Pid:Command", PERFEV_KEY_PID},
+	{"tid", "    Tid:Command", PERFEV_KEY_TID},
 	{"dso", "Shared Object", PERFEV_KEY_DSO},
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
@@ -47,7 +47,7 @@ int report_parse_sort(struct report_view *v, const char *list)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
 			break;
-		v->keys[v->nr_keys++] = sort_keys[i].name;
+		v->keys[v->nr_keys++] = sort_keys[i].mask == PERFEV_KEY_SYM ? "sym" : sort_keys[i].name;
 		v->key_mask |= sort_keys[i].mask;
 	}
 	free(copy);
@@ -56,6 +56,112 @@ int report_parse_sort(struct report_view *v, const char *list)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int value_field(const char *f)
+{
+	static const char *const names[] = {"overhead_children", "overhead", "sample", "period"};
+	static const int types[] = {COL_CHILDREN, COL_SELF, COL_SAMPLES, COL_PERIOD};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(names); i++)
+		if (!strcmp(f, names[i]))
+			return types[i];
+	return -1;
+}
+
+int report_parse_fields(struct report_view *v, const char *fields, bool sort_given)
+{
+	struct pv_buf keys = PV_BUF_INIT;
+	char *copy = strdup(fields), *save = NULL;
+	for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		while (*f == ' ')
+			f++;
+		if (value_field(f) >= 0)
+			continue;
+		size_t i;
+		for (i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
+			if (!strcmp(f, sort_keys[i].name))
+				break;
+		if (i == PV_ARRAY_SIZE(sort_keys)) {
+			cli_error("report", "unknown field '%s' in -F: use overhead, overhead_children, sample, "
+				  "period, comm, pid, tid, dso, sym, srcline", f);
+			free(copy);
+			pv_buf_free(&keys);
+			return -EINVAL;
+		}
+		pv_buf_printf(&keys, "%s%s", keys.len ? "," : "", f);
+	}
+	free(copy);
+	/* perf: --sort's keys first (shown after the fields), then the fields' */
+	const char *first[REPORT_MAX_KEYS];
+	size_t nfirst = 0;
+	if (sort_given)
+		for (size_t k = 0; k < v->nr_keys; k++)
+			first[nfirst++] = v->keys[k];
+	struct report_view fv = *v;
+	int r = 0;
+	if (keys.len) {
+		r = report_parse_sort(&fv, keys.data);
+	} else {
+		fv.nr_keys = 0;
+		fv.key_mask = 0;
+	}
+	pv_buf_free(&keys);
+	if (r < 0)
+		return r;
+	v->nr_sort_first = 0;
+	for (size_t k = 0; k < nfirst; k++) {
+		v->sort_first[v->nr_sort_first++] = first[k];
+		bool have = false;
+		for (size_t j = 0; j < fv.nr_keys; j++)
+			have |= !strcmp(fv.keys[j], first[k]);
+		if (!have && fv.nr_keys < REPORT_MAX_KEYS)
+			fv.keys[fv.nr_keys++] = first[k];
+	}
+	v->nr_keys = fv.nr_keys;
+	memcpy(v->keys, fv.keys, sizeof(v->keys));
+	v->key_mask = fv.key_mask | (sort_given ? v->key_mask : 0);
+	return 0;
+}
+
+void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period)
+{
+	v->nr_cols = 0;
+	v->self_header = !fields && v->children ? "Self" : "Overhead";
+	if (!fields) {
+		if (v->children)
+			v->cols[v->nr_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		v->cols[v->nr_cols++] = (struct report_col){COL_SELF, NULL};
+		if (samples)
+			v->cols[v->nr_cols++] = (struct report_col){COL_SAMPLES, NULL};
+		if (period)
+			v->cols[v->nr_cols++] = (struct report_col){COL_PERIOD, NULL};
+		for (size_t k = 0; k < v->nr_keys; k++)
+			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+		return;
+	}
+	/* the fields in their order (checked by report_parse_fields), then --sort's other keys */
+	char *copy = strdup(fields), *save = NULL;
+	for (char *f = strtok_r(copy, ",", &save); f && v->nr_cols < PV_ARRAY_SIZE(v->cols);
+	     f = strtok_r(NULL, ",", &save)) {
+		while (*f == ' ')
+			f++;
+		int t = value_field(f);
+		if (t >= 0) {
+			v->cols[v->nr_cols++] = (struct report_col){t, NULL};
+			continue;
+		}
+		for (size_t k = 0; k < v->nr_keys; k++)
+			if (!strcmp(v->keys[k], f) || (!strcmp(f, "symbol") && !strcmp(v->keys[k], "sym")))
+				v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+	}
+	free(copy);
+	for (size_t k = 0; k < v->nr_keys && v->nr_cols < PV_ARRAY_SIZE(v->cols); k++) {
+		bool shown = false;
+		for (size_t c = 0; c < v->nr_cols; c++)
+			shown |= v->cols[c].type == COL_KEY && v->cols[c].key == v->keys[k];
+		if (!shown)
+			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+	}
 }
 
 static const char *header_of(const char *key)
@@ -74,6 +180,13 @@ static const char *base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* The address perf shows for an unknown symbol: in the object's terms,
+ * but as sampled for entries made from call chains alone (no self). */
+static uint64_t shown_ip(const struct perfev_profile_entry *e)
+{
+	return e->self[PERFEV_VALUE_SAMPLES] ? e->rel_ip : e->ip;
+}
+
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
 {
@@ -90,8 +203,7 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
 				 e->inlined ? " (inlined)" : "");
 		else
-			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.',
-				 (unsigned long long)e->rel_ip);
+			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "srcline")) {
 		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
 			snprintf(buf, len, "%s", e->srcfile);
@@ -127,6 +239,7 @@ struct row {
 	long lead;                            /* index in the leader's entries, -1: none */
 	uint32_t depth;                       /* of the leader's graph */
 	uint64_t *self, *total;               /* per member */
+	uint64_t *samples, *period;           /* per member: self's */
 };
 
 /* What makes entries of different members' profiles the same row: the
@@ -137,7 +250,8 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
 	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
-		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line, e->kernel, e->inlined);
+		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
+		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
 		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
 	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
@@ -188,33 +302,77 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	const struct order *o = arg;
 	const struct row *a = pa, *b = pb;
 	int c = 0;
-	if (o->v->children) {
-		c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
-		if (!c && o->depth) /* perf puts the caller above its callee */
-			c = o->v->graph == GRAPH_CALLEE ? (a->depth > b->depth) - (a->depth < b->depth)
-							: (a->depth < b->depth) - (a->depth > b->depth);
+	const struct report_view *v = o->v;
+	/* perf: --sort keys given with -F first, then the columns in order, then the keys */
+	for (size_t k = 0; k < v->nr_sort_first && !c; k++)
+		c = cmp_key(a->e, b->e, v->sort_first[k]);
+	for (size_t i = 0; i < v->nr_cols && !c; i++) {
+		switch (v->cols[i].type) {
+		case COL_CHILDREN:
+			c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
+			if (!c && o->depth) /* perf puts the caller above its callee */
+				c = v->graph == GRAPH_CALLEE ? (a->depth > b->depth) - (a->depth < b->depth)
+							     : (a->depth < b->depth) - (a->depth > b->depth);
+			break;
+		case COL_SELF:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->self[m], b->self[m]);
+			break;
+		case COL_SAMPLES:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->samples[m], b->samples[m]);
+			break;
+		case COL_PERIOD:
+			for (size_t m = 0; m < o->nm && !c; m++)
+				c = cmp_u64(a->period[m], b->period[m]);
+			break;
+		case COL_KEY:
+			c = cmp_key(a->e, b->e, v->cols[i].key);
+			break;
+		}
 	}
-	for (size_t m = 0; m < o->nm && !c; m++)
-		c = cmp_u64(a->self[m], b->self[m]);
-	for (size_t k = 0; k < o->v->nr_keys && !c; k++)
-		c = cmp_key(a->e, b->e, o->v->keys[k]);
-	if (!c)
-		c = (a->e->rel_ip > b->e->rel_ip) - (a->e->rel_ip < b->e->rel_ip);
+	for (size_t k = 0; k < v->nr_keys && !c; k++)
+		c = cmp_key(a->e, b->e, v->keys[k]);
+	if (!c) { /* perf: by address, the difference taken as signed */
+		int64_t d = (int64_t)(shown_ip(a->e) - shown_ip(b->e));
+		c = (d > 0) - (d < 0);
+	}
 	return c;
+}
+
+/* perf sizes the Command column by the length of each entry's thread's
+ * name as it is at the end (thread__comm_len), so a name the thread had
+ * before exec ("perf-exec") is cut to it. Here: each thread's last name
+ * (the last group of its tid), over the section's profiles. */
+static size_t comm_width(const struct report_section *s)
+{
+	size_t w = 0;
+	for (size_t m = 0; m < s->nr; m++) {
+		const struct perfev_profile *p = s->p[m];
+		struct perfev_profile_node root, g;
+		struct pv_keymap last = {0}; /* thread -> its last name's length + 1 */
+		if (perfev_profile_node(p, 0, &root) < 0)
+			continue;
+		for (uint32_t id = root.first_child; id; id = g.next_sibling) {
+			if (perfev_profile_node(p, id, &g) < 0)
+				break;
+			size_t len = g.comm ? strlen(g.comm) : strlen("[unknown]");
+			uint64_t key = (uint64_t)(uint32_t)g.pid << 32 | (uint32_t)g.tid;
+			if (g.tid < 0 || pv_keymap_put(&last, key, (uint32_t)len + 1) < 0)
+				w = len > w ? len : w; /* not by thread: every name counts */
+		}
+		for (size_t i = 0; i < last.cap; i++)
+			if (last.vals[i] && last.vals[i] - 1 > w)
+				w = last.vals[i] - 1;
+		pv_keymap_free(&last);
+	}
+	return w;
 }
 
 void report_print_preamble(const struct report_view *v, FILE *out)
 {
 	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n"
 		     "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
-}
-
-/* perf's value columns: 8 characters per member, right-aligned header */
-static void value_header(struct pv_buf *h, struct pv_buf *d, const char *name, size_t nm)
-{
-	pv_buf_printf(h, "%*s", (int)(8 * nm), name);
-	for (size_t i = 0; i < 8 * nm; i++)
-		pv_buf_putc(d, '.');
 }
 
 int report_print_stdio(const struct report_section *s, const struct report_view *v, FILE *out)
@@ -251,12 +409,14 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			}
 		}
 	}
-	vals = calloc(nr ? nr * nm * 2 : 1, sizeof(*vals));
+	vals = calloc(nr ? nr * nm * 4 : 1, sizeof(*vals));
 	if (!vals)
 		goto oom;
 	for (size_t r = 0; r < nr; r++) {
-		rows[r].self = vals + r * nm * 2;
+		rows[r].self = vals + r * nm * 4;
 		rows[r].total = rows[r].self + nm;
+		rows[r].samples = rows[r].total + nm;
+		rows[r].period = rows[r].samples + nm;
 	}
 	for (size_t m = 0; m < nm; m++)
 		for (size_t i = 0; i < ne[m]; i++) {
@@ -266,6 +426,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 				continue;
 			rows[at - 1].self[m] = e[m][i].self[v->value];
 			rows[at - 1].total[m] = e[m][i].total[v->value];
+			rows[at - 1].samples[m] = e[m][i].self[PERFEV_VALUE_SAMPLES];
+			rows[at - 1].period[m] = e[m][i].self[PERFEV_VALUE_PERIOD];
 		}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++)
@@ -279,31 +441,46 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
 		(unsigned long long)period);
 	/* column widths: the header or the widest value */
-	size_t width[REPORT_MAX_KEYS];
+	size_t width[REPORT_MAX_KEYS + 4];
 	char buf[4096];
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		width[k] = strlen(header_of(v->keys[k]));
+	for (size_t c = 0; c < v->nr_cols; c++) {
+		const struct report_col *col = &v->cols[c];
+		if (col->type != COL_KEY) {
+			width[c] = (col->type == COL_SAMPLES || col->type == COL_PERIOD ? 12 : 8) * nm;
+			continue;
+		}
+		width[c] = strlen(header_of(col->key));
+		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
+			size_t cw = comm_width(s);
+			width[c] = cw > width[c] ? cw : width[c];
+			continue;
+		}
 		for (size_t r = 0; r < nr; r++) {
-			column(rows[r].e, v->keys[k], buf, sizeof(buf));
-			if (strlen(buf) > width[k])
-				width[k] = strlen(buf);
+			column(rows[r].e, col->key, buf, sizeof(buf));
+			size_t len = strlen(buf);
+			/* perf sizes symbols by their names: " (inlined)" is not counted */
+			if (!strcmp(col->key, "sym") && len > 10 && !strcmp(buf + len - 10, " (inlined)"))
+				len -= 10;
+			if (len > width[c])
+				width[c] = len;
 		}
 	}
+	static const char *const value_names[] = {"Children", "Self", "Samples", "Period"};
 	struct pv_buf h = PV_BUF_INIT, d = PV_BUF_INIT;
 	pv_buf_puts(&h, "# ");
 	pv_buf_puts(&d, "# ");
-	if (v->children) {
-		value_header(&h, &d, "Children", nm);
-		pv_buf_puts(&h, "  ");
-		pv_buf_puts(&d, "  ");
-		value_header(&h, &d, "Self", nm);
-	} else {
-		value_header(&h, &d, "Overhead", nm);
-	}
-	for (size_t k = 0; k < v->nr_keys; k++) {
-		pv_buf_printf(&h, "  %-*s", (int)width[k], header_of(v->keys[k]));
-		pv_buf_puts(&d, "  ");
-		for (size_t i = 0; i < width[k]; i++)
+	for (size_t c = 0; c < v->nr_cols; c++) {
+		const struct report_col *col = &v->cols[c];
+		if (c) {
+			pv_buf_puts(&h, "  ");
+			pv_buf_puts(&d, "  ");
+		}
+		if (col->type == COL_KEY)
+			pv_buf_printf(&h, "%-*s", (int)width[c], header_of(col->key));
+		else /* perf: "Overhead" without a Children column */
+			pv_buf_printf(&h, "%*s", (int)width[c],
+				      col->type == COL_SELF ? v->self_header : value_names[col->type]);
+		for (size_t i = 0; i < width[c]; i++)
 			pv_buf_putc(&d, '.');
 	}
 	fprintf(out, "%s\n%s\n#\n", h.data, d.data);
@@ -314,24 +491,34 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		uint64_t ew = v->children ? w->total[0] : w->self[0];
 		if (v->percent_limit > 0 && pct(ew, all[0]) < v->percent_limit)
 			continue; /* by the leader's value, as perf */
-		fputs("  ", out);
-		if (v->children) {
-			for (size_t m = 0; m < nm; m++)
-				fprintf(out, "%7.2f%%", pct(w->total[m], all[m]));
+		for (size_t c = 0; c < v->nr_cols; c++) {
+			const struct report_col *col = &v->cols[c];
 			fputs("  ", out);
-		}
-		for (size_t m = 0; m < nm; m++)
-			fprintf(out, "%7.2f%%", pct(w->self[m], all[m]));
-		for (size_t k = 0; k < v->nr_keys; k++) {
-			column(w->e, v->keys[k], buf, sizeof(buf));
-			if (k == v->nr_keys - 1)
-				fprintf(out, "  %s", buf);
+			for (size_t m = 0; col->type != COL_KEY && m < nm; m++) {
+				if (col->type == COL_CHILDREN)
+					fprintf(out, "%7.2f%%", pct(w->total[m], all[m]));
+				else if (col->type == COL_SELF)
+					fprintf(out, "%7.2f%%", pct(w->self[m], all[m]));
+				else
+					fprintf(out, "%12llu", (unsigned long long)(col->type == COL_SAMPLES ? w->samples[m]
+													  : w->period[m]));
+			}
+			if (col->type != COL_KEY)
+				continue;
+			column(w->e, col->key, buf, sizeof(buf));
+			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
+				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
+			/* perf pads every column but a last symbol or srcline */
+			if (c == v->nr_cols - 1 && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline")))
+				fputs(buf, out);
 			else
-				fprintf(out, "  %-*s", (int)width[k], buf);
+				fprintf(out, "%-*s", (int)width[c], buf);
 		}
 		fputc('\n', out);
-		if (graphs && w->lead >= 0 && pct(ew, all[0]) >= v->graph_min) /* perf: no graph under the threshold */
-			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min);
+		/* perf: no graph under the threshold (fractal's is of the parent) */
+		if (graphs && w->lead >= 0 && (v->graph_mode == GRAPH_FRACTAL || pct(ew, all[0]) >= v->graph_min))
+			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min, v->graph_skip_first,
+					    v->graph_mode);
 	}
 	fprintf(out, "\n\n");
 	report_graphs_free(graphs);

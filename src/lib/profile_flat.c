@@ -41,7 +41,10 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;
+		/* perf keys a frame outside any map by its address alone: [k] or [.] is the first seen */
 		k->kernel = f->kernel;
+		if (!f->sym && !f->file && !strcmp(pv_strtab_get(&fl->p->strs, f->dso), "[unknown]"))
+			k->kernel = 0;
 		k->inlined = f->inlined;
 		if (!f->sym)
 			k->ip = f->rel_ip; /* perf: the address in the object's terms */

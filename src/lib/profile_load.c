@@ -40,8 +40,10 @@ struct evp {
 	uint32_t *x;
 	size_t xcap;
 	uint64_t samples;
-	/* the group of the last sample (as the loader's last_*): runs of one
-	 * thread skip interning their command and group */
+	/* the group of this event's previous sample: consecutive samples of a
+	 * thread (and process) under one name share it, as l->last_* for the
+	 * single profile; the pid too, or old files whose samples give one tid
+	 * two pids (swapper) would mix their groups */
 	uint32_t last_tid, last_group;
 	int32_t last_pid;
 	const char *last_comm;
@@ -71,6 +73,7 @@ struct loader {
 	int prev_set;
 	size_t prev_nr;
 	int32_t prev_pid;
+	bool prev_dwarf;
 	struct pmaps *procs;
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
@@ -313,15 +316,18 @@ static bool is_anon(const char *path)
 
 /* ---- stacks ----------------------------------------------------------------------- */
 /* The frame ids for one address (several when inlined functions expand it). */
-static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f,
+/* perf names a frame-pointer chain's return addresses as they are (the
+ * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
+ * says which this frame is. */
+static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
 		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
 {
 	unsigned flags = 0;
-	if (!l->o->no_inline && !l->o->no_callchain) /* leaf only: self goes to the symbol anyway */
-		flags |= PERFEV_RESOLVE_INLINE;
+	if (!l->o->no_inline && !l->o->no_callchain && (dwarf || !l->o->inline_dwarf_only))
+		flags |= PERFEV_RESOLVE_INLINE; /* (leaf only: self goes to the symbol anyway) */
 	if (l->o->srclines)
 		flags |= PERFEV_RESOLVE_SRCLINE;
-	if (f->return_addr)
+	if (f->return_addr && dwarf)
 		flags |= PERFEV_RESOLVE_RETURN_ADDR;
 	int32_t key = f->kernel ? -1 : pid;
 	struct cent *e = cache_slot(l, key, f->ip, flags);
@@ -378,7 +384,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		nf = MAX_EXPANDED;
 	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
 	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
-	    strcmp(dwarf_name, loc.symbol) != 0 && strncmp(dwarf_name, "__GI_", 5) != 0) {
+	    strcmp(dwarf_name, loc.symbol) != 0 && (l->o->inline_dwarf_only || strncmp(dwarf_name, "__GI_", 5) != 0)) {
 		/* perf names the function by its DWARF name when that differs from
 		 * the ELF symbol (an alias: __libc_start_main for
 		 * __libc_start_main_impl) and marks it "(inlined)"; so do we */
@@ -421,6 +427,36 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
+/* perf's [k]/[.] of a frame outside any map: it keeps the level of the frame
+ * before it in perf's (caller-ordered) cursor, starting from the sample's
+ * own cpumode; the leaf keeps its own. The stack's such frames get that. */
+static int unmapped_levels(struct loader *l, bool level, size_t depth)
+{
+	struct perfev_profile *p = l->p;
+	uint32_t unknown = 0;
+	for (size_t i = depth; i-- > 1;) {
+		const struct pv_frame *f = &p->frames[l->stack[i]];
+		if (f->sym || f->file) {
+			level = f->kernel;
+			continue;
+		}
+		if (!unknown && !(unknown = pv_strtab_intern(&p->strs, "[unknown]")))
+			return -ENOMEM;
+		if (f->dso != unknown) {
+			level = f->kernel;
+			continue;
+		}
+		if (f->kernel == level)
+			continue;
+		struct perfev_profile_frame pub;
+		pv_frame_public(p, f, &pub);
+		pub.kernel = level;
+		if (pv_profile_intern_frame(p, &pub, &l->stack[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -441,7 +477,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
 	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
 	struct pmaps *pm = proc(l, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0};
+	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
+				    .symbolizer = l->sym};
 	int dwarf;
 	struct perfev_unwind_stats before = {0}, after = {0};
 	if (l->unw)
@@ -464,7 +501,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	/* the outer frames this sample shares with the previous one of its
 	 * process: their ids are what the cache would answer */
 	size_t shared = 0;
-	if (l->prev_nr && l->prev_pid == pid)
+	/* (inlined frames are expanded in DWARF-unwound chains only) */
+	if (l->prev_nr && l->prev_pid == pid && l->prev_dwarf == (dwarf > 0))
 		while (shared < n && shared < l->prev_nr) {
 			const struct perfev_frame *a = &l->raw[n - 1 - shared], *b = &l->prev[l->prev_nr - 1 - shared];
 			if (a->ip != b->ip || a->kernel != b->kernel || a->return_addr != b->return_addr)
@@ -479,7 +517,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 			size_t j = l->prev_nr - (n - i);
 			off = l->span_off[l->prev_set][j];
 			nf = l->span_n[l->prev_set][j];
-		} else if (resolve(l, pid, s->tid, &l->raw[i], mode, s->time, &off, &nf) < 0) {
+		} else if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time,
+				   &off, &nf) < 0) {
 			l->prev_nr = 0;
 			return -ENOMEM;
 		}
@@ -493,7 +532,10 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	memcpy(l->prev, l->raw, n * sizeof(*l->prev));
 	l->prev_nr = n;
 	l->prev_pid = pid;
+	l->prev_dwarf = dwarf > 0;
 	l->prev_set = !l->prev_set;
+	if (unmapped_levels(l, kernel_ip, depth) < 0)
+		return -ENOMEM;
 	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
 		/* filters see the frames by value: expand ids back (filtered runs only) */

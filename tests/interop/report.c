@@ -299,6 +299,16 @@ Test(interop_report, call_graphs_like_perf, .timeout = 180)
 	expect_like_perf(data, "--children", 20);
 	expect_like_perf(data, "--children -g callee", 20);
 	expect_like_perf(data, "--no-children --sort sym -g none", 4);
+	/* frame-pointer return addresses are named as they are, as perf does (ld.so's
+	 * _start calls _dl_start and returns into _dl_start_user) */
+	struct run_result want = run_cmd("perf report -i '%s' --stdio --children --sort dso,sym -g none 2>/dev/null | "
+					 "grep -c '_dl_start_user'", data);
+	struct run_result got = run_cmd("%s report -q -i '%s' --stdio --children --sort dso,sym -g none | "
+					"grep -c '_dl_start_user'", PERFEV_BIN, data);
+	cr_expect_eq(strtol(got.out, NULL, 10), strtol(want.out, NULL, 10),
+		     "rows naming _dl_start_user: perf %s, perfev %s", want.out, got.out);
+	run_result_free(&want);
+	run_result_free(&got);
 	free(data);
 }
 
@@ -353,6 +363,12 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.hw_and_sw-3.4", "--no-children -g none", 2},
 		{"perf.data.group_desc-4.14", "--no-children -g none", 2},
 		{"perf.data.systemwide.1-3.8", "--no-children -g none", 2},
+		/* call graphs of another machine's unresolved frames, both orders */
+		{"perf.data.callgraph-3.8", "--no-children -g caller", 2},
+		{"perf.data.callgraph-3.4", "--no-children -g callee", 2},
+		/* "perf-exec" samples of a thread later named "sleep": perf cuts the name to the
+		 * Command column sized by the threads' last names ("perf-ex") */
+		{"perf.data.hybrid_topology", "--no-children -g none", 2},
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
@@ -376,5 +392,121 @@ Test(interop_report, srcline_like_perf, .timeout = 120)
 	/* kernel addresses without vmlinux: perf's "symbol+offset" (one libc/ld.so line may name another file) */
 	expect_like_perf(data, "--no-children -g none --sort srcline", 4);
 	expect_like_perf(data, "--no-children -g none --sort dso,srcline", 4);
+	free(data);
+}
+
+/* perf's [k]/[.] of a frame outside any map: the level of the frame before it
+ * in perf's caller-ordered cursor (e.g. garbage frames 0x20 and 0 under a
+ * kernel sample's libc caller are [k]); one row per address. Every such row
+ * of two corpus files as perf prints them (the order of rows of nearly equal
+ * value aside). */
+Test(interop_report, unmapped_frames_level_like_perf, .timeout = 120)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const files[] = {"perf.data.callgraph-3.8", "perf.data.callgraph-3.4"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = test_tmpdir();
+		struct run_result r = run_cmd(
+			"f='%s/%s'; perf report -i \"$f\" --stdio --children -g none 2>/dev/null | "
+			"grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perf'; %s report -q -i \"$f\" --stdio "
+			"--children -g none | grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perfev'; "
+			"diff '%s/unmapped_perf' '%s/unmapped_perfev' && grep -c '\\[k\\]' '%s/unmapped_perf'",
+			CORPUS_DIR, files[i], t, PERFEV_BIN, t, t, t, t);
+		cr_expect_eq(r.status, 0, "%s: perfev's rows outside any map differ from perf's:\n%s", files[i], r.out);
+		cr_expect_gt(strtol(r.out, NULL, 10), 5, "%s: perf shows [k] rows outside any map: %s", files[i], r.out);
+		run_result_free(&r);
+	}
+}
+
+/* perf's -F (columns and sort order in the order given, "Overhead" even
+ * beside Children), -n and --show-total-period, and last columns padded as
+ * perf pads them (all but a symbol or srcline). */
+Test(interop_report, fields_and_columns_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "-F overhead,sym", 4);
+	expect_like_perf(data, "-F overhead_children,overhead,sym", 4);
+	expect_like_perf(data, "-F overhead,sample,period,comm,sym -g none", 0);
+	expect_like_perf(data, "-F sym,overhead -g none", 0);
+	expect_like_perf(data, "-F overhead,sym -s dso -g none", 0);
+	expect_like_perf(data, "-F overhead -g none", 0);
+	expect_like_perf(data, "-n --show-total-period -g none", 0);
+	expect_like_perf(data, "--no-children -g none -s sym,dso", 0);
+	expect_like_perf(data, "--no-children -g none -s sym,comm", 0);
+	expect_like_perf(data, "-g none -s pid", 0);
+	free(data);
+}
+
+/* Every branch of every graph (--percent-limit 0): siblings of equal weight
+ * in perf's order; with --sort sym... perf leaves out a graph's first frame. */
+Test(interop_report, whole_graphs_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "--percent-limit 0", 4);
+	expect_like_perf(data, "--no-children --percent-limit 0 -g callee", 4);
+	expect_like_perf(data, "-s sym", 4);
+	expect_like_perf(data, "--no-children -s sym,dso -g caller", 4);
+	/* perf's other print types: flat (each path, its total), folded (a;b;c lines,
+	 * own samples), fractal (shares of the parent's callees) */
+	expect_like_perf(data, "-g flat", 4);
+	expect_like_perf(data, "-g folded", 4);
+	expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
+	expect_like_perf(data, "--no-children -g fractal", 4);
+	free(data);
+}
+
+/* Inlined functions: perf expands them in DWARF-unwound call chains only
+ * (a frame-pointer chain shows the function they were inlined into); the
+ * table's self is the function's, the graph starts at the innermost inlined
+ * frame; "(inlined)" does not count in the Symbol column's width. */
+Test(interop_report, inlined_frames_like_perf, .timeout = 180)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	char src[4096], exe[4096], cmd[4200];
+	snprintf(src, sizeof(src), "%s/inl.c", dir);
+	snprintf(exe, sizeof(exe), "%s/inl", dir);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f);
+	fputs("static volatile unsigned long sink;\n"
+	      "static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
+	      "static inline __attribute__((always_inline)) void middle(int n) { for (int i = 0; i < 10; i++) inner(n); }\n"
+	      "__attribute__((noinline)) void outer(int n) { middle(n); }\n"
+	      "int main(void) { for (int k = 0; k < 20000; k++) outer(1000); return 0; }\n", f);
+	fclose(f);
+	struct run_result r = run_cmd("cc -O2 -g -fno-omit-frame-pointer -o '%s' '%s'", exe, src);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	snprintf(cmd, sizeof(cmd), "'%s'", exe);
+	char *fp = perf_record("-g -e cpu-clock", "inl_fp.data", cmd);
+	char *dwarf = perf_record("--call-graph dwarf -e cpu-clock", "inl_dwarf.data", cmd);
+	expect_like_perf(fp, "--no-children", 2);
+	expect_like_perf(fp, "--percent-limit 0", 4);
+	/* slack: a rare sample in an aliased leaf (ld.so's update_active.constprop.0):
+	 * perf's table names the ELF symbol, its graph the DWARF name, we both the latter */
+	expect_like_perf(dwarf, "--no-children", 4);
+	expect_like_perf(dwarf, "--children", 8);
+	expect_like_perf(dwarf, "--percent-limit 0 -g callee --no-children", 8);
+	/* and the graph of outer starts at inner (inlined) */
+	r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'", PERFEV_BIN, dwarf);
+	cr_expect_gt(strtol(r.out, NULL, 10), 0, "%s", r.out);
+	run_result_free(&r);
+	free(fp);
+	free(dwarf);
+}
+
+/* A recording without samples: perf's two first lines, a note, exit 0. */
+Test(interop_report, no_samples_like_perf, .timeout = 60)
+{
+	require_root();
+	char *data = perf_record("-e cpu-clock -c 1000000000", "empty.data", "true");
+	expect_like_perf(data, "", 0);
+	struct run_result r = run_cmd("%s report -i '%s' --stdio", PERFEV_BIN, data);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "has no samples"), "%s", r.err);
+	run_result_free(&r);
 	free(data);
 }
