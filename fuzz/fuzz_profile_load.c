@@ -52,6 +52,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			views(p, null);
 		perfev_profile_free(p);
 	}
+	/* every event at once (perf report's sections, GROUP_DESC) */
+	struct perfev_profile_load_opts o = {.size = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
+					     .kallsyms = "", .inline_dwarf_only = true};
+	size_t nev;
+	struct perfev_profile_event *ev = perfev_profile_load_events(path, &o, NULL, &nev);
+	for (size_t i = 0; ev && i < nev; i++) {
+		views(ev[i].profile, null);
+		if (ev[i].leader < 0 || (size_t)ev[i].leader >= nev || ev[i].nr_members < 0 ||
+		    (size_t)ev[i].leader + (size_t)(ev[i].nr_members ? ev[i].nr_members : 1) > nev)
+			abort(); /* a group must stay inside the file's events */
+	}
+	perfev_profile_events_free(ev, nev);
 	fclose(null);
 	close(fd);
 	return 0;

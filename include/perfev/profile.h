@@ -130,6 +130,10 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum perfev_profile_value v);
 /* Samples the filter rejected. */
 PERFEV_API uint64_t perfev_profile_filtered(const struct perfev_profile *p);
+/* The values of the samples the filter rejected by comm, pid, tid, DSO or
+ * symbol (not by time): perf report counts them in its totals, so its
+ * percentages of what is shown are of everything. */
+PERFEV_API uint64_t perfev_profile_hidden(const struct perfev_profile *p, enum perfev_profile_value v);
 PERFEV_API enum perfev_profile_group perfev_profile_grouping(const struct perfev_profile *p);
 PERFEV_API unsigned perfev_profile_flags(const struct perfev_profile *p);
 

@@ -251,6 +251,7 @@ static int cmd_report(int argc, char **argv)
 		return 1;
 	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
 	lo.filter = filtered ? &filter : NULL;
+	v.only_comm = filter.comm, v.only_dso = filter.dso, v.only_sym = filter.symbol;
 	/* pprof carries file names and line numbers, so its frames need them */
 	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0 || pprof;
 	if (firefox)

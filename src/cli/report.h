@@ -20,6 +20,9 @@ struct report_view {
 	bool children;
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
+	/* perf's elision: a filter on one comm/dso/symbol drops that column and
+	 * names it in the header ("# dso: libc.so.6"); NULL: not filtered */
+	const char *only_comm, *only_dso, *only_sym;
 	enum report_graph_mode graph_mode;
 	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;

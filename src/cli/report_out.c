@@ -123,6 +123,29 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
 	return 0;
 }
 
+/* The value perf's elision names for a key, or NULL when the key is not elided. */
+static const char *elided(const struct report_view *v, const char *key)
+{
+	if (!strcmp(key, "comm"))
+		return v->only_comm;
+	if (!strcmp(key, "dso"))
+		return v->only_dso;
+	if (!strcmp(key, "sym"))
+		return v->only_sym;
+	return NULL;
+}
+
+/* Whether column c is left out by perf's elision (never all the keys). */
+static bool col_hidden(const struct report_view *v, size_t c)
+{
+	if (v->cols[c].type != COL_KEY || !elided(v, v->cols[c].key))
+		return false;
+	for (size_t k = 0; k < v->nr_cols; k++)
+		if (v->cols[k].type == COL_KEY && !elided(v, v->cols[k].key))
+			return true;
+	return false; /* perf shows them all again rather than none */
+}
+
 void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period)
 {
 	v->nr_cols = 0;
@@ -371,8 +394,15 @@ static size_t comm_width(const struct report_section *s)
 
 void report_print_preamble(const struct report_view *v, FILE *out)
 {
-	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n"
-		     "#\n#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
+	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+	static const char *const names[] = {"comm", "dso", "symbol"};
+	for (size_t c = 0; c < v->nr_cols; c++) {
+		const char *x = v->cols[c].type == COL_KEY ? elided(v, v->cols[c].key) : NULL;
+		if (x)
+			fprintf(out, "# %s: %s\n", names[!strcmp(v->cols[c].key, "dso") ? 1 :
+							  !strcmp(v->cols[c].key, "sym") ? 2 : 0], x);
+	}
+	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
 }
 
 int report_print_stdio(const struct report_section *s, const struct report_view *v, FILE *out)
@@ -392,8 +422,10 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			ret = cli_error("report", "%s", perfev_errmsg());
 			goto out;
 		}
-		all[m] = perfev_profile_total(s->p[m], v->value);
-		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD);
+		/* perf counts filtered samples in its totals (not --time's) */
+		all[m] = perfev_profile_total(s->p[m], v->value) + perfev_profile_hidden(s->p[m], v->value);
+		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD) +
+			  perfev_profile_hidden(s->p[m], PERFEV_VALUE_PERIOD);
 	}
 	for (size_t m = 0; m < nm; m++) {
 		for (size_t i = 0; i < ne[m]; i++) {
@@ -469,12 +501,20 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	struct pv_buf h = PV_BUF_INIT, d = PV_BUF_INIT;
 	pv_buf_puts(&h, "# ");
 	pv_buf_puts(&d, "# ");
+	size_t last = 0;
+	for (size_t c = 0; c < v->nr_cols; c++)
+		if (!col_hidden(v, c))
+			last = c;
+	bool first = true;
 	for (size_t c = 0; c < v->nr_cols; c++) {
 		const struct report_col *col = &v->cols[c];
-		if (c) {
+		if (col_hidden(v, c))
+			continue;
+		if (!first) {
 			pv_buf_puts(&h, "  ");
 			pv_buf_puts(&d, "  ");
 		}
+		first = false;
 		if (col->type == COL_KEY)
 			pv_buf_printf(&h, "%-*s", (int)width[c], header_of(col->key));
 		else /* perf: "Overhead" without a Children column */
@@ -493,6 +533,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			continue; /* by the leader's value, as perf */
 		for (size_t c = 0; c < v->nr_cols; c++) {
 			const struct report_col *col = &v->cols[c];
+			if (col_hidden(v, c))
+				continue;
 			fputs("  ", out);
 			for (size_t m = 0; col->type != COL_KEY && m < nm; m++) {
 				if (col->type == COL_CHILDREN)
@@ -509,7 +551,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
 				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
-			if (c == v->nr_cols - 1 && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline")))
+			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline")))
 				fputs(buf, out);
 			else
 				fprintf(out, "%-*s", (int)width[c], buf);

@@ -460,11 +460,15 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 }
 
 bool pv_profile_accepts(struct perfev_profile *p, const struct perfev_sample_desc *s,
-			const struct perfev_profile_frame *frames, size_t nr)
+			const struct perfev_profile_frame *frames, size_t nr, const uint64_t values[PERFEV_VALUE_NR])
 {
 	if (!p->has_filter || accept(p, s, frames, nr))
 		return true;
 	p->filtered++;
+	const struct perfev_profile_filter *f = &p->filter;
+	bool in_time = (!f->time_start || s->time >= f->time_start) && (!f->time_end || s->time <= f->time_end);
+	for (int v = 0; in_time && v < PERFEV_VALUE_NR; v++)
+		p->hidden[v] += values[v];
 	return false;
 }
 
@@ -473,11 +477,9 @@ PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_
 {
 	if (!p || !s || (nr && !frames))
 		return pv_error(EINVAL, "profile_add: NULL profile, sample or frames");
-	if (p->has_filter && !accept(p, s, frames, nr)) {
-		p->filtered++;
-		return 0;
-	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, s->period ? s->period : 1, s->weight};
+	if (!pv_profile_accepts(p, s, frames, nr, values))
+		return 0;
 	return pv_profile_add_values(p, s, frames, nr, values, p->flags & PERFEV_PROFILE_KEEP_SAMPLES);
 }
 
@@ -552,6 +554,10 @@ PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum pe
 PERFEV_API uint64_t perfev_profile_filtered(const struct perfev_profile *p)
 {
 	return p->filtered;
+}
+PERFEV_API uint64_t perfev_profile_hidden(const struct perfev_profile *p, enum perfev_profile_value v)
+{
+	return (unsigned)v < PERFEV_VALUE_NR ? p->hidden[v] : 0;
 }
 PERFEV_API enum perfev_profile_group perfev_profile_grouping(const struct perfev_profile *p)
 {
@@ -645,6 +651,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 			goto oom;
 	}
 	d->filtered = p->filtered;
+	memcpy(d->hidden, p->hidden, sizeof(d->hidden));
 	free(stack);
 	free(maps);
 	return d;

@@ -79,6 +79,7 @@ struct perfev_profile {
 	struct pv_logged_sample *log;
 	size_t nr_log, cap_log;
 	uint64_t filtered;
+	uint64_t hidden[PERFEV_VALUE_NR]; /* values of samples rejected but in the time range */
 	bool has_filter;
 	struct perfev_profile_filter filter; /* strings owned (strdup) */
 	uint32_t *path; /* node path of the sample being added (then of the last one added) */
@@ -116,6 +117,6 @@ int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t 
 		       const uint64_t values[PERFEV_VALUE_NR], uint64_t time, bool log);
 /* Whether the profile's filter accepts the sample (true without a filter). */
 bool pv_profile_accepts(struct perfev_profile *p, const struct perfev_sample_desc *s,
-			const struct perfev_profile_frame *frames, size_t nr);
+			const struct perfev_profile_frame *frames, size_t nr, const uint64_t values[PERFEV_VALUE_NR]);
 
 #endif

@@ -530,19 +530,6 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	l->prev_set = !l->prev_set;
 	if (unmapped_levels(l, kernel_ip, depth) < 0)
 		return -ENOMEM;
-	struct perfev_profile *p = ep ? ep->p : l->p;
-	if (p->has_filter) {
-		/* filters see the frames by value: expand ids back (filtered runs only) */
-		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
-		if (!fr)
-			return -ENOMEM;
-		for (size_t i = 0; i < depth; i++)
-			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
-		bool ok = pv_profile_accepts(p, &d, fr, depth);
-		free(fr);
-		if (!ok)
-			return 0;
-	}
 	uint64_t period = s->period;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
 		/* a fixed period not in the samples: perf takes the attr's */
@@ -551,6 +538,19 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 			period = attr->sample_period;
 	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
+	struct perfev_profile *p = ep ? ep->p : l->p;
+	if (p->has_filter) {
+		/* filters see the frames by value: expand ids back (filtered runs only) */
+		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		for (size_t i = 0; i < depth; i++)
+			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
+		bool ok = pv_profile_accepts(p, &d, fr, depth, values);
+		free(fr);
+		if (!ok)
+			return 0;
+	}
 	if (ep) {
 		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
@@ -788,7 +788,10 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 		goto out;
 	size_t nev = perfev_perfdata_nr_events(l.pd);
 	ev = calloc(nev, sizeof(*ev));
-	if (!ev || !evp_for(&l, nev - 1)) { /* every event gets a profile, empty or not */
+	bool ok = ev != NULL;
+	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
+		ok = evp_for(&l, i) != NULL;
+	if (!ok) {
 		free(ev);
 		ev = pv_error_null(ENOMEM, "profile_load: out of memory");
 		goto out;

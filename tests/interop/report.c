@@ -324,6 +324,12 @@ Test(interop_report, one_section_per_event_like_perf, .timeout = 120)
 	expect_same_headers(data, "--group --no-children -g none");
 	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
 	free(data);
+	/* an event without samples between two with: left out alone, a column in a group */
+	data = perf_record("-g -e cpu-clock,major-faults,task-clock -F 1000", "three.data", WORKLOAD("calls") " 300");
+	expect_same_headers(data, "--no-children -g none");
+	expect_same_headers(data, "--group --no-children -g none");
+	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
+	free(data);
 }
 
 Test(interop_report, event_groups_side_by_side_like_perf, .timeout = 120)
@@ -508,5 +514,18 @@ Test(interop_report, no_samples_like_perf, .timeout = 60)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "has no samples"), "%s", r.err);
 	run_result_free(&r);
+	free(data);
+}
+
+/* perf's --comms/--dsos/--symbols with one value: the column is left out and
+ * named in the header ("# dso: calls"), percentages stay of every sample. */
+Test(interop_report, filters_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_fp();
+	expect_like_perf(data, "--symbols leaf_a --no-children -g none", 0);
+	expect_like_perf(data, "--dsos calls --no-children -g none", 0);
+	expect_like_perf(data, "--comms calls --no-children", 4);
+	expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
 	free(data);
 }

@@ -279,3 +279,26 @@ Test(unit_profile, unknown_symbols_keyed_by_object_address)
 	free(e);
 	perfev_profile_free(p);
 }
+
+/* What a filter hides still counts in perf's totals, unless --time hid it. */
+Test(unit_profile, hidden_totals_of_filtered_samples)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+	struct perfev_profile_filter f = {.size = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
+					  .time_start = 10, .time_end = 20};
+	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
+	struct perfev_profile_frame work = {.symbol = "work", .dso = "/bin/a"}, idle = {.symbol = "idle", .dso = "/bin/a"};
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 15, .period = 100};
+	cr_assert_eq(perfev_profile_add(p, &d, &work, 1), 1);
+	cr_assert_eq(perfev_profile_add(p, &d, &idle, 1), 0); /* hidden by the symbol: counted */
+	d.period = 7;
+	cr_assert_eq(perfev_profile_add(p, &d, &idle, 1), 0);
+	d.time = 30, d.period = 1000;
+	cr_assert_eq(perfev_profile_add(p, &d, &work, 1), 0); /* outside the time range: not counted */
+	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_PERIOD), 100);
+	cr_assert_eq(perfev_profile_hidden(p, PERFEV_VALUE_PERIOD), 107);
+	cr_assert_eq(perfev_profile_hidden(p, PERFEV_VALUE_SAMPLES), 2);
+	cr_assert_eq(perfev_profile_filtered(p), 3);
+	cr_assert_eq(perfev_profile_hidden(p, PERFEV_VALUE_NR), 0);
+	perfev_profile_free(p);
+}
