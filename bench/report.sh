@@ -12,9 +12,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 work=${2:-/tmp/perfev-bench-report}
 perfev=$build/perfev
-[ -x "$perfev" ] || { echo "bench/report: $perfev not built (run scripts/build.sh $build)" >&2; exit 1; }
+[ -x "$perfev" ] && [ -x "$build/bench/rusage" ] || { echo "bench/report: $perfev or $build/bench/rusage not built (run scripts/build.sh $build)" >&2; exit 1; }
 command -v perf >/dev/null || { echo "bench/report: perf not installed (linux-perf, scripts/deps.sh)" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "bench/report: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$work"
 
 samples() { perf report -i "$1" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}'; }
@@ -27,19 +26,9 @@ if [ ! -s "$work/dwarf.data" ]; then
   perf record -q --call-graph dwarf,2048 -e cpu-clock -c 25000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
 fi
 
-# measure CMD...: "wall cpu rss_kb" of the fastest of three runs
-measure() {
-  local best="" line
-  for _ in 1 2 3; do
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" ||
-      { echo "failed: $*" >&2; tail -5 "$work/err.txt" >&2; exit 1; }
-    line=$(awk '{printf "%s %.2f %s", $1, $2 + $3, $4}' "$work/time.txt")
-    if [ -z "$best" ] || awk -v a="${line#* }" -v b="${best#* }" 'BEGIN{split(a,x," "); split(b,y," "); exit !(x[1] < y[1])}'; then
-      best=$line
-    fi
-  done
-  echo "$best"
-}
+# measure CMD...: "wall cpu rss_kb" of the run with the least CPU time of
+# five (bench/rusage.c: wait4's microsecond rusage, not time(1)'s 10 ms)
+measure() { "$build/bench/rusage" 5 "$@"; }
 
 printf '%-6s %-12s %7s | %7s %7s | %7s %7s %6s | %8s %8s %6s\n' file view samples "perf s" "perfev s" \
   "perf cpu" "perfev" speedup "perf MB" "perfev MB" mem
@@ -47,10 +36,12 @@ for kind in fp dwarf; do
   f="$work/$kind.data"
   n=$(samples "$f")
   for view in --no-children --children; do
-    read -r pw pc pm <<<"$(measure perf report -i "$f" --stdio --sort sym -g none $view)"
-    read -r qw qc qm <<<"$(measure "$perfev" report -q -i "$f" --stdio --sort sym -g none $view)"
+    p=$(measure perf report -i "$f" --stdio --sort sym -g none $view) || exit 1
+    q=$(measure "$perfev" report -q -i "$f" --stdio --sort sym -g none $view) || exit 1
+    read -r pw pc pm <<<"$p"
+    read -r qw qc qm <<<"$q"
     awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {
-      printf "%-6s %-12s %7s | %7.2f %7.2f | %7.2f %7.2f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw, pc, qc,
+      printf "%-6s %-12s %7s | %7.3f %7.3f | %7.3f %7.3f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw, pc, qc,
              (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
   done
 done

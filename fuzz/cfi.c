@@ -33,7 +33,7 @@ static void rows(struct pv_cfi *c, const struct pv_cfi_fde *f, size_t n, unsigne
 			for (int j = 0; j < PV_CFI_NREGS; j++)
 				in.v[j] = 0x7ff000 + 8 * (uint64_t)j;
 			uint64_t pc;
-			pv_cfi_apply(c, r, nregs, &in, 0x1000, read_any, NULL, &out, &pc);
+			pv_cfi_apply(c, r, nregs, &in, 0x1000, NULL, read_any, NULL, &out, &pc);
 		}
 	}
 }

@@ -1,8 +1,10 @@
 /*
  * perfev/unwind.h — call stacks of samples: frame-pointer chains from
  * PERF_SAMPLE_CALLCHAIN and DWARF unwinding of PERF_SAMPLE_REGS_USER +
- * PERF_SAMPLE_STACK_USER (libdw's unwinder over the copied stack and the
- * mapped ELF files, as `perf record --call-graph dwarf` does).
+ * PERF_SAMPLE_STACK_USER (a DWARF CFI unwinder over the copied stack and the
+ * mapped ELF files' .eh_frame / .debug_frame, giving the frames libdw's
+ * unwinder gives, as `perf record --call-graph dwarf` needs; libdw's own
+ * is used instead when the environment has PERFEV_UNWIND=libdw).
  *
  * Frames come leaf first. A frame's ip is the address as found; frames whose
  * ip is a return address (every frame but the first of each context) have
@@ -100,9 +102,10 @@ struct perfev_unwinder;
 
 /*
  * Creates a DWARF unwinder for REGS_USER samples of arch (HOST: the
- * machine's). It caches one libdw session per process and the ELF files
- * it opens (binaries are found through /proc/PID/root like the symbolizer
- * does). Returns NULL + errno (ENOMEM; EINVAL for an unknown arch).
+ * machine's). It caches the ELF files it opens (binaries are found through
+ * /proc/PID/root like the symbolizer does), each one's parsed CFI and the
+ * unwind rows of the pcs seen (with PERFEV_UNWIND=libdw: one libdw session
+ * per process). Returns NULL + errno (ENOMEM; EINVAL for an unknown arch).
  */
 PERFEV_API struct perfev_unwinder *perfev_unwinder_new(enum perfev_arch arch);
 /* Frees it. Accepts NULL. */

@@ -54,5 +54,7 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv)
 		snprintf(name, sizeof(name), "%s", arg ? arg : "?");
 	if (c == ':')
 		return cli_usage_error(cmd, usage, "option '%s' needs a value", name);
+	if (optopt && arg && !strncmp(arg, "--", 2) && strchr(arg, '='))
+		return cli_usage_error(cmd, usage, "option '%s' takes no value", name);
 	return cli_usage_error(cmd, usage, "unknown option '%s'", name);
 }

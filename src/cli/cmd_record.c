@@ -205,6 +205,10 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.argv = argv + optind;
+	if (o.freq && o.period) { /* perf's words */
+		cli_error("record", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
+		goto out;
+	}
 	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpus) {
 		cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
 				"-t TID, or -a for the whole system");
@@ -218,6 +222,11 @@ static int cmd_record(int argc, char **argv)
 		struct stat st;
 		if (!fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode))
 			o.output = "-";
+	}
+	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO)) {
+		cli_error("record", "-o - writes a binary stream and standard output is a terminal: pipe it "
+			  "(perfev record -o - ... | perfev script -i -) or give a file with -o FILE");
+		goto out;
 	}
 	if (report_exports_wanted(&x) && o.output && !strcmp(o.output, "-")) {
 		cli_error("record", "--flame/--pprof/--firefox/--folded read the recording back: "

@@ -188,17 +188,26 @@ static int cmd_report(int argc, char **argv)
 		case O_PPROF: pprof = optarg; break;
 		case O_FIREFOX: firefox = optarg; break;
 		case O_COMM: filter.comm = optarg, filtered = true; break;
-		case O_PID: filter.pid = strtol(optarg, NULL, 10), filtered = true; break;
-		case O_TID: filter.tid = strtol(optarg, NULL, 10), filtered = true; break;
+		case O_PID:
+		case O_TID: {
+			long id = strtol(optarg, &end, 10);
+			if (*end || end == optarg || id < 0 || id > 0x7fffffff)
+				return cli_error("report", "--%s '%s': give one process/thread id",
+						 c == O_PID ? "pid" : "tid", optarg);
+			*(c == O_PID ? &filter.pid : &filter.tid) = (int)id;
+			filtered = true;
+			break;
+		}
 		case O_DSO: filter.dso = optarg, filtered = true; break;
 		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
 		case O_TIME: {
 			double a = 0, b = 0;
 			char *comma = strchr(optarg, ',');
-			a = strtod(optarg, NULL);
+			char *e1 = optarg, *e2 = comma;
+			a = strtod(optarg, &e1);
 			if (comma)
-				b = strtod(comma + 1, NULL);
-			if (!comma || (b && b < a))
+				b = strtod(comma + 1, &e2);
+			if (!comma || e1 != comma || *e2 || a < 0 || b < 0 || (b && b < a))
 				return cli_error("report", "bad --time '%s': give START,END in seconds "
 						 "(either may be empty)", optarg);
 			filter.time_start = (uint64_t)(a * 1e9);
@@ -216,7 +225,11 @@ static int cmd_report(int argc, char **argv)
 			else
 				return cli_error("report", "bad --value '%s': use samples, period or weight", optarg);
 			break;
-		case O_EVENT: lo.event = (int)strtol(optarg, NULL, 10); break;
+		case O_EVENT:
+			lo.event = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || lo.event < 0)
+				return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
+			break;
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
 		case O_NO_KCACHE: lo.no_cache = true; break;

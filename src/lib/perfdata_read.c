@@ -410,6 +410,9 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
 {
 	if (!strcmp(path, "-")) {
+		if (isatty(STDIN_FILENO))
+			return pv_error_null(ENOTTY, "standard input is a terminal, not a recording: pipe one in "
+					     "(perfev record -o - ... | perfev script -i -) or give a file");
 		struct perfev_perfdata *pd = pd_new(0, false, "standard input");
 		if (!pd)
 			return NULL;

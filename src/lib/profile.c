@@ -394,17 +394,35 @@ int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t 
 	if (pv_grow(&p->path, &p->cap_path, nr + 1, sizeof(*p->path)) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	uint32_t node;
-	if (child(p, 0, group | PV_NODE_GROUP_BIT, &node) < 0)
-		return pv_error(ENOMEM, "profile: out of memory");
-	size_t depth = 0;
-	p->path[depth++] = node;
 	bool callee = p->flags & PERFEV_PROFILE_CALLEE;
-	for (size_t k = 0; k < nr; k++) {
+	/* Consecutive samples mostly share their outer frames: the previous
+	 * sample's path (still in p->path) is followed while each node is the
+	 * child the next frame asks for, and the hash is asked only after. */
+	size_t k = 0, last = p->last_depth;
+	p->last_depth = 0;
+	if (last && p->path[0] < p->nr_nodes && p->nodes[p->path[0]].parent == 0 &&
+	    p->nodes[p->path[0]].what == (group | PV_NODE_GROUP_BIT)) {
+		node = p->path[0];
+		for (; k < nr && k + 1 < last; k++) {
+			uint32_t c = p->path[k + 1];
+			if (c >= p->nr_nodes || p->nodes[c].parent != node ||
+			    p->nodes[c].what != fids[callee ? k : nr - 1 - k])
+				break;
+			node = c;
+		}
+	} else {
+		if (child(p, 0, group | PV_NODE_GROUP_BIT, &node) < 0)
+			return pv_error(ENOMEM, "profile: out of memory");
+		p->path[0] = node;
+	}
+	size_t depth = k + 1;
+	for (; k < nr; k++) {
 		/* caller orientation walks from the outermost frame (the end) */
 		if (child(p, node, fids[callee ? k : nr - 1 - k], &node) < 0)
 			return pv_error(ENOMEM, "profile: out of memory");
 		p->path[depth++] = node;
 	}
+	p->last_depth = depth;
 	for (int v = 0; v < PERFEV_VALUE_NR; v++) {
 		p->nodes[node].self[v] += values[v];
 		p->nodes[0].total[v] += values[v];

@@ -82,8 +82,9 @@ struct perfev_profile {
 	uint64_t hidden[PERFEV_VALUE_NR]; /* values of samples rejected but in the time range */
 	bool has_filter;
 	struct perfev_profile_filter filter; /* strings owned (strdup) */
-	uint32_t *path; /* scratch: node path of the sample being added */
+	uint32_t *path; /* node path of the sample being added (then of the last one added) */
 	size_t cap_path;
+	size_t last_depth; /* entries of path valid for the next sample (0: none) */
 	uint32_t *ids;  /* scratch: frame ids of the sample being added */
 	size_t cap_ids;
 };

@@ -40,6 +40,13 @@ struct evp {
 	uint32_t *x;
 	size_t xcap;
 	uint64_t samples;
+	/* the group of this event's previous sample: consecutive samples of a
+	 * thread (and process) under one name share it, as l->last_* for the
+	 * single profile; the pid too, or old files whose samples give one tid
+	 * two pids (swapper) would mix their groups */
+	uint32_t last_tid, last_group;
+	int32_t last_pid;
+	const char *last_comm;
 };
 
 struct loader {
@@ -59,6 +66,14 @@ struct loader {
 	uint32_t *stack; /* the sample being added */
 	size_t scap;
 	struct perfev_frame raw[MAX_RAW];
+	/* the previous sample's frames and their ids (ids[off .. off+n)), for the
+	 * outer frames the next sample of its process shares (prev_nr 0: none) */
+	struct perfev_frame prev[MAX_RAW];
+	uint32_t span_off[2][MAX_RAW], span_n[2][MAX_RAW]; /* [prev_set]: the previous sample's */
+	int prev_set;
+	size_t prev_nr;
+	int32_t prev_pid;
+	bool prev_dwarf;
 	struct pmaps *procs;
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
@@ -161,6 +176,8 @@ static struct cent *cache_slot(struct loader *l, int32_t pid, uint64_t ip, uint3
 /* Forget every resolution of pid (exec, new mappings); kernel ones stay. */
 static void cache_forget(struct loader *l, int32_t pid)
 {
+	if (pid == l->prev_pid)
+		l->prev_nr = 0;
 	if (!l->cnr)
 		return;
 	bool any = false;
@@ -248,6 +265,8 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
 		}
 		l->last_comm = NULL;
+		for (size_t i = 0; i < l->nevs; i++)
+			l->evs[i].last_comm = NULL;
 		break;
 	case PERF_RECORD_FORK:
 		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
@@ -458,7 +477,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
 	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
 	struct pmaps *pm = proc(l, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0};
+	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
+				    .symbolizer = l->sym};
 	int dwarf;
 	struct perfev_unwind_stats before = {0}, after = {0};
 	if (l->unw)
@@ -478,17 +498,42 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight};
+	/* the outer frames this sample shares with the previous one of its
+	 * process: their ids are what the cache would answer */
+	size_t shared = 0;
+	/* (inlined frames are expanded in DWARF-unwound chains only) */
+	if (l->prev_nr && l->prev_pid == pid && l->prev_dwarf == (dwarf > 0))
+		while (shared < n && shared < l->prev_nr) {
+			const struct perfev_frame *a = &l->raw[n - 1 - shared], *b = &l->prev[l->prev_nr - 1 - shared];
+			if (a->ip != b->ip || a->kernel != b->kernel || a->return_addr != b->return_addr)
+				break;
+			shared++;
+		}
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off, nf;
 		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time, &off, &nf) < 0)
+		if (i >= n - shared) {
+			size_t j = l->prev_nr - (n - i);
+			off = l->span_off[l->prev_set][j];
+			nf = l->span_n[l->prev_set][j];
+		} else if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time,
+				   &off, &nf) < 0) {
+			l->prev_nr = 0;
 			return -ENOMEM;
+		}
+		l->span_off[!l->prev_set][i] = off;
+		l->span_n[!l->prev_set][i] = nf;
 		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
 			return -ENOMEM;
 		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
 		depth += nf;
 	}
+	memcpy(l->prev, l->raw, n * sizeof(*l->prev));
+	l->prev_nr = n;
+	l->prev_pid = pid;
+	l->prev_dwarf = dwarf > 0;
+	l->prev_set = !l->prev_set;
 	if (unmapped_levels(l, kernel_ip, depth) < 0)
 		return -ENOMEM;
 	uint64_t period = s->period;
@@ -513,10 +558,17 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 			return 0;
 	}
 	if (ep) {
-		uint32_t g;
-		if (translate(l, ep, l->stack, depth) < 0 || pv_profile_group_id(p, &d, &g) < 0)
+		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
-		return pv_profile_add_ids(p, g, l->stack, depth, values, s->time,
+		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
+		    !ep->last_group) {
+			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
+				return -ENOMEM;
+			ep->last_tid = s->tid;
+			ep->last_pid = pid;
+			ep->last_comm = comm;
+		}
+		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
 	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {

@@ -34,6 +34,7 @@ struct sproc {
 struct perfev_session {
 	struct sthread *threads;
 	size_t nr_threads, cap_threads;
+	size_t last_thread; /* index of the thread found last */
 	int32_t *thash; /* index into threads, -1 empty; size cap_hash */
 	size_t cap_hash;
 	struct sproc *procs;
@@ -86,9 +87,14 @@ static struct sthread *find_thread(struct perfev_session *s, uint32_t tid)
 {
 	if (!s->cap_hash)
 		return NULL;
+	/* a sample asks three times for its thread, and runs of samples share one */
+	if (s->last_thread < s->nr_threads && s->threads[s->last_thread].tid == tid)
+		return &s->threads[s->last_thread];
 	for (size_t h = thash(tid, s->cap_hash); s->thash[h] >= 0; h = (h + 1) & (s->cap_hash - 1))
-		if (s->threads[s->thash[h]].tid == tid)
+		if (s->threads[s->thash[h]].tid == tid) {
+			s->last_thread = (size_t)s->thash[h];
 			return &s->threads[s->thash[h]];
+		}
 	return NULL;
 }
 

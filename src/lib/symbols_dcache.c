@@ -18,11 +18,13 @@
  * written like the kallsyms index (temporary file and rename, in our own
  * 0700 directory, no symlinks followed). 64-bit native-endian ELF, and the
  * compressions libdw reads itself, only; anything else is opened as before.
- * Copies are not evicted: remove the directory to reclaim the space.
+ * A new copy replaces older ones of its build-id; past 2 GB in all, the
+ * oldest copies go.
  */
 #define _GNU_SOURCE
 #include "symbols_int.h"
 
+#include <dirent.h>
 #include <elfutils/version.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +48,8 @@
 #define ZSTD_OK 0
 #endif
 #define MAX_SECTIONS 4096
-#define MAX_INFLATED (1ull << 31)
+#define DCACHE_MAX (2ull << 30) /* all copies together, on disk */
+#define MAX_INFLATED (1ull << 30)
 
 /* The original's section headers, and its compressed sections' headers. */
 struct sections {
@@ -273,6 +276,60 @@ static int open_copy(int dirfd, const char *name, struct pv_elf *out)
 	return r;
 }
 
+/*
+ * After writing `keep`: older copies of the same build-id (the debug file
+ * changed) go, and the oldest copies while all of them hold more than
+ * DCACHE_MAX bytes. The directory is ours and only holds our files.
+ */
+static void evict(int dirfd, const char *keep)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	const char *dash = strchr(keep + 6, '-'); /* "dwarf-BID-": the build-id's prefix */
+	size_t idlen = dash ? (size_t)(dash - keep) + 1 : 0;
+	struct copy {
+		char name[256];
+		time_t mtime;
+		off_t blocks;
+	} *c = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0;
+	for (struct dirent *de; (de = readdir(dir));) {
+		struct stat st;
+		if (strncmp(de->d_name, "dwarf-", 6) != 0 || strcmp(de->d_name, keep) == 0 ||
+		    strlen(de->d_name) >= sizeof(c->name) ||
+		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (idlen && strncmp(de->d_name, keep, idlen) == 0) {
+			unlinkat(dirfd, de->d_name, 0);
+			continue;
+		}
+		if (pv_grow(&c, &cap, n + 1, sizeof(*c)) < 0)
+			break;
+		snprintf(c[n].name, sizeof(c[n].name), "%s", de->d_name);
+		c[n].mtime = st.st_mtime;
+		c[n].blocks = st.st_blocks;
+		total += (uint64_t)st.st_blocks * 512;
+		n++;
+	}
+	closedir(dir);
+	while (total > DCACHE_MAX && n) {
+		size_t old = 0;
+		for (size_t i = 1; i < n; i++)
+			if (c[i].mtime < c[old].mtime)
+				old = i;
+		unlinkat(dirfd, c[old].name, 0);
+		total -= (uint64_t)c[old].blocks * 512;
+		c[old] = c[--n];
+	}
+	free(c);
+}
+
 int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -311,6 +368,8 @@ int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out)
 	} else if ((r = open_copy(dfd, name, out)) == 0 && !copy_matches(out, &s)) {
 		pv_elf_close(out);
 		r = -EBADMSG;
+	} else {
+		evict(dfd, name);
 	}
 done:
 	if (r == 0) /* pages are read where libdw looks, not in 64 KB runs around */

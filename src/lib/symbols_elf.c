@@ -204,8 +204,10 @@ static int read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t)
 			continue;
 		if (!gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
 			continue;
+		/* a relocation without a symbol (x86_64 R_X86_64_IRELATIVE: libc's
+		 * calls of its own IFUNCs) makes "@plt", as perf 6.1 names it */
 		const char *name = elf_strptr(elf, dsh.sh_link, sym.st_name);
-		if (!name || !*name)
+		if (!name)
 			continue;
 		snprintf(buf, sizeof(buf), "%s@plt", name);
 		if (pv_symtab_add(t, first + i * entsize, entsize, pv_strpool_add(p, buf), NULL, 0) < 0)

@@ -39,6 +39,56 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * Orders t by start alone, keeping the order of equal starts (a stable LSD
+ * radix sort of (start, index) keys, 8 bits a pass, skipping the bytes all
+ * starts share): the same order a stable sort by cmp_sym gives once each run
+ * of one start is sorted by it, without the comparator's string work over
+ * the whole table. 0, or -ENOMEM.
+ */
+static int sort_by_start(struct pv_symtab *t)
+{
+	struct key {
+		uint64_t start;
+		size_t idx;
+	} *k = malloc(2 * t->nr * sizeof(*k));
+	struct pv_sym *out = malloc(t->nr * sizeof(*out));
+	if (!k || !out) {
+		free(k);
+		free(out);
+		return -ENOMEM;
+	}
+	struct key *a = k, *b = k + t->nr;
+	uint64_t all_or = 0, all_and = ~0ull;
+	for (size_t i = 0; i < t->nr; i++) {
+		a[i] = (struct key){t->syms[i].start, i};
+		all_or |= t->syms[i].start;
+		all_and &= t->syms[i].start;
+	}
+	uint64_t varies = all_or ^ all_and;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		if (!((varies >> shift) & 0xff))
+			continue;
+		size_t count[257] = {0};
+		for (size_t i = 0; i < t->nr; i++)
+			count[((a[i].start >> shift) & 0xff) + 1]++;
+		for (size_t d = 1; d < 257; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < t->nr; i++)
+			b[count[(a[i].start >> shift) & 0xff]++] = a[i];
+		struct key *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	for (size_t i = 0; i < t->nr; i++)
+		out[i] = t->syms[a[i].idx];
+	free(k);
+	free(t->syms);
+	t->syms = out;
+	t->cap = t->nr;
+	return 0;
+}
+
 void pv_symtab_finish(struct pv_symtab *t)
 {
 	if (!t->nr)
@@ -48,7 +98,7 @@ void pv_symtab_finish(struct pv_symtab *t)
 	size_t i0 = 1;
 	while (i0 < t->nr && t->syms[i0 - 1].start <= t->syms[i0].start)
 		i0++;
-	if (i0 < t->nr) {
+	if (i0 < t->nr && sort_by_start(t) < 0) {
 		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
 	} else {
 		for (size_t a = 0, b; a < t->nr; a = b) {

@@ -13,6 +13,7 @@
  */
 #include "unwind_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,7 +311,7 @@ static void build_index(struct pv_cfi *c)
 	size_t cap = 0;
 	for (uint64_t off = 0; off + 4 <= c->size;) {
 		struct cie ci;
-		uint64_t start, len, next;
+		uint64_t start = 0, len = 0, next = 0;
 		const uint8_t *ib, *ie;
 		if (c->eh && c->data[off] == 0 && c->data[off + 1] == 0 && c->data[off + 2] == 0 &&
 		    c->data[off + 3] == 0)
@@ -389,10 +390,16 @@ static void abi_defaults(enum perfev_arch arch, struct pv_cfi_row *row)
 
 static void set_rule(struct pv_cfi_row *row, uint64_t reg, uint8_t kind, int64_t val)
 {
-	if (reg < PV_CFI_NREGS) {
-		row->r[reg].kind = kind;
-		row->r[reg].val = val;
+	if (reg >= PV_CFI_NREGS)
+		return;
+	if (val < INT32_MIN || val > INT32_MAX) {
+		if (kind == PV_RULE_REG)
+			val = INT32_MAX; /* a register we never have */
+		else
+			row->bad = true;
 	}
+	row->r[reg].kind = kind;
+	row->r[reg].val = (int32_t)val;
 }
 
 /*
@@ -577,7 +584,7 @@ done:
 
 int pv_cfi_find_row(struct pv_cfi *c, uint64_t pc, struct pv_cfi_row *row)
 {
-	uint64_t off, start, len, next;
+	uint64_t off, start = 0, len = 0, next = 0;
 	struct cie ci;
 	const uint8_t *ib, *ie;
 	if (!c || !c->size || !find_fde(c, pc, &off))
@@ -594,7 +601,7 @@ int pv_cfi_find_row(struct pv_cfi *c, uint64_t pc, struct pv_cfi_row *row)
 	if (execute(c, &ci, ci.insns, ci.insns_end, NULL, 0, UINT64_MAX, &init) < 0)
 		return -1;
 	*row = init;
-	if (execute(c, &ci, ib, ie, &init, start, pc, row) < 0)
+	if (execute(c, &ci, ib, ie, &init, start, pc, row) < 0 || row->bad)
 		return -1;
 	row->signal = ci.signal;
 	row->ra = ci.ra > UINT32_MAX ? UINT32_MAX : (uint32_t)ci.ra;

@@ -252,7 +252,12 @@ bool pv_cfi_expr(const uint8_t *p, size_t len, enum pv_expr_kind kind, const str
 			break;
 		}
 		case 0x96: break;
-		case 0x9c: return false; /* the CFA inside CFI: not with libdwfl */
+		case 0x9c: /* call_frame_cfa: libdwfl allows it in register rules */
+			if (kind == PV_EXPR_CFA || !cfa_ok)
+				return false;
+			PUSH(cfa);
+			loc = true;
+			break;
 		case 0x9f: loc = false; break;
 		}
 	}
@@ -283,9 +288,19 @@ static bool rule_expr(const struct pv_cfi *c, int64_t off, const uint8_t **p, si
 	return true;
 }
 
+static inline bool mem(const struct pv_cfi_stack *stk, pv_cfi_read_fn rd, void *ctx,
+		       uint64_t addr, uint64_t *v)
+{
+	if (stk && stk->size >= 8 && addr >= stk->sp && addr - stk->sp <= stk->size - 8) {
+		memcpy(v, stk->data + (addr - stk->sp), 8);
+		return true;
+	}
+	return rd(ctx, addr, v);
+}
+
 enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, unsigned nregs,
-			  const struct pv_cfi_regs *in, uint64_t bias, pv_cfi_read_fn rd, void *ctx,
-			  struct pv_cfi_regs *out, uint64_t *pc)
+			  const struct pv_cfi_regs *in, uint64_t bias, const struct pv_cfi_stack *stk,
+			  pv_cfi_read_fn rd, void *ctx, struct pv_cfi_regs *out, uint64_t *pc)
 {
 	uint64_t cfa = 0;
 	bool cfa_ok = false;
@@ -312,7 +327,7 @@ enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, 
 		int64_t val = row->r[i].val;
 		switch (row->r[i].kind) {
 		case PV_RULE_OFFSET:
-			if (!cfa_ok || !rd(ctx, cfa + (uint64_t)val, &v))
+			if (!cfa_ok || !mem(stk, rd, ctx, cfa + (uint64_t)val, &v))
 				continue;
 			break;
 		case PV_RULE_VAL_OFFSET:

@@ -14,10 +14,17 @@
 
 #include <string.h>
 
-/* The binary and bias of the map holding addr, through a small cache. */
-static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint64_t *bias)
+/* The binary and bias of the map holding addr, through a small cache;
+ * *last (reset for each sample, whose maps do not change) short-cuts the
+ * map lookup for the frames of one sample in one map. */
+static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint64_t *bias,
+				 const struct pv_uw_mapcache **last)
 {
 	const struct perfev_unwind_sample *smp = u->smp;
+	if (*last && addr >= (*last)->start && addr < (*last)->end) {
+		*bias = (*last)->bias;
+		return (*last)->f;
+	}
 	const struct perfev_map *m = pv_uw_find_map(smp, addr);
 	if (!m || !m->path)
 		return NULL;
@@ -28,6 +35,8 @@ static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint6
 		    (c->src_path == m->path || strcmp(c->path, m->path) == 0)) {
 			c->src_path = m->path;
 			*bias = c->bias;
+			if (c->ok)
+				*last = c;
 			return c->ok ? c->f : NULL;
 		}
 	}
@@ -41,6 +50,8 @@ static struct pv_uw_file *lookup(struct perfev_unwinder *u, uint64_t addr, uint6
 	if (c->ok && !c->f->is_dyn)
 		c->bias = 0;
 	*bias = c->bias;
+	if (c->ok)
+		*last = c;
 	return c->ok ? c->f : NULL;
 }
 
@@ -119,11 +130,12 @@ static bool fp_step(struct perfev_unwinder *u, const struct pv_cfi_regs *in,
 
 /* Unwinds the frame at pc (looked up at lpc): its caller's registers and pc. */
 static enum pv_step step(struct perfev_unwinder *u, uint64_t lpc, const struct pv_cfi_regs *in,
-			 struct pv_cfi_regs *out, uint64_t *pc, bool *signal)
+			 struct pv_cfi_regs *out, uint64_t *pc, bool *signal,
+			 const struct pv_uw_mapcache **last)
 {
 	*signal = false;
 	uint64_t bias;
-	struct pv_uw_file *f = lookup(u, lpc, &bias);
+	struct pv_uw_file *f = lookup(u, lpc, &bias, last);
 	if (f) {
 		if (!f->cfi_loaded)
 			load_cfi(u, f);
@@ -136,7 +148,9 @@ static enum pv_step step(struct perfev_unwinder *u, uint64_t lpc, const struct p
 		}
 		if (row) {
 			*signal = row->signal;
-			return pv_cfi_apply(c, row, nregs, in, bias, pv_uw_read, u, out, pc);
+			const struct pv_cfi_stack stk = {u->smp->stack, u->sp, u->smp->stack_size};
+			return pv_cfi_apply(c, row, nregs, in, bias, u->smp->stack ? &stk : NULL,
+					    pv_uw_read, u, out, pc);
 		}
 	}
 	return fp_step(u, in, out, pc) ? PV_STEP_PC : PV_STEP_ERROR;
@@ -146,8 +160,9 @@ int pv_cfi_unwind(struct perfev_unwinder *u, struct perfev_frame *frames, size_t
 		  bool *to_root)
 {
 	uint64_t bias;
+	const struct pv_uw_mapcache *last = NULL;
 	*to_root = false;
-	if (!max || !lookup(u, u->pc, &bias))
+	if (!max || !lookup(u, u->pc, &bias, &last))
 		return 0; /* pc not in a file we can read (JIT, anon, missing) */
 	struct pv_cfi_regs regs[2];
 	struct pv_cfi_regs *cur = &regs[0], *next = &regs[1];
@@ -159,7 +174,8 @@ int pv_cfi_unwind(struct perfev_unwinder *u, struct perfev_frame *frames, size_t
 	for (;;) {
 		uint64_t npc = 0;
 		bool nsignal;
-		enum pv_step st = step(u, initial || signal ? pc : pc - 1, cur, next, &npc, &nsignal);
+		enum pv_step st = step(u, initial || signal ? pc : pc - 1, cur, next, &npc, &nsignal,
+				       &last);
 		bool activation = initial || signal || (st == PV_STEP_PC && nsignal);
 		frames[n] = (struct perfev_frame){pc, false, n > 0 && !activation};
 		if (++n >= max || st != PV_STEP_PC) {

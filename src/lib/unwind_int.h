@@ -14,6 +14,9 @@ struct pv_unwind_maps {
 	size_t nr_maps;
 	const struct perfev_map *(*find_map)(void *ctx, uint64_t addr);
 	void *ctx;
+	/* the caller's symbolizer (or NULL): the unwinder created for it finds
+	 * and caches binaries there, so each is loaded once for both */
+	struct perfev_symbolizer *symbolizer;
 };
 
 struct perfev_sample;
@@ -51,7 +54,9 @@ struct pv_cfi_row {
 	uint32_t ra;      /* the return address column */
 	uint64_t cfa_reg;
 	int64_t cfa_off;  /* PV_CFA_REG: offset; PV_CFA_EXPR: the expression */
-	struct { uint8_t kind; int64_t val; } r[PV_CFI_NREGS];
+	bool bad;         /* a rule's value does not fit (no real CFI has one) */
+	/* offsets (already factored), register numbers, expression offsets */
+	struct { int32_t val; uint8_t kind; } r[PV_CFI_NREGS];
 	/* derived by pv_cfi_find_row, for a quick step: the registers whose
 	 * rule is same-value, and the others that are not undefined */
 	uint64_t same;
@@ -116,13 +121,21 @@ enum pv_expr_kind { PV_EXPR_CFA, PV_EXPR_LOCATION, PV_EXPR_VALUE };
 bool pv_cfi_expr(const uint8_t *p, size_t len, enum pv_expr_kind kind, const struct pv_cfi_regs *r,
 		 bool cfa_ok, uint64_t cfa, uint64_t bias, pv_cfi_read_fn rd, void *ctx, uint64_t *out);
 
+/* The stack copy of a sample (data[i] is the byte at sp + i): reads inside
+ * it need no call of rd. */
+struct pv_cfi_stack {
+	const uint8_t *data;
+	uint64_t sp, size;
+};
+
 enum pv_step { PV_STEP_ERROR, PV_STEP_UNDEF, PV_STEP_PC };
 /* The caller's registers (*out) and pc from the callee's (*in) by row, as
  * libdwfl's handle_cfi computes them. nregs: the architecture's frame
- * registers. PV_STEP_UNDEF: the outermost frame. */
+ * registers; stk (may be NULL) is read directly, other memory through rd.
+ * PV_STEP_UNDEF: the outermost frame. */
 enum pv_step pv_cfi_apply(const struct pv_cfi *c, const struct pv_cfi_row *row, unsigned nregs,
-			  const struct pv_cfi_regs *in, uint64_t bias, pv_cfi_read_fn rd, void *ctx,
-			  struct pv_cfi_regs *out, uint64_t *pc);
+			  const struct pv_cfi_regs *in, uint64_t bias, const struct pv_cfi_stack *stk,
+			  pv_cfi_read_fn rd, void *ctx, struct pv_cfi_regs *out, uint64_t *pc);
 
 /* The CFI unwinder of one sample (unwind_cfi_step.c): 0 when the sample's
  * pc is not in a binary we can read, else the number of frames; *to_root
@@ -162,6 +175,7 @@ struct perfev_unwinder {
 	struct pv_strpool *pool;
 	/* binaries are found and cached as the symbolizer does it */
 	struct perfev_symbolizer *finder;
+	bool shared_finder; /* finder is the caller's, not ours to free */
 	struct pv_u64map files; /* struct pv_dso * -> struct pv_uw_file */
 	struct pv_uw_mapcache mapc[8];
 	unsigned mapc_next;
@@ -176,6 +190,9 @@ struct perfev_unwinder {
 	size_t max, n;
 };
 
+/* Makes u find binaries through s (which must outlive u) instead of its
+ * own symbolizer; only before u has unwound anything. */
+void pv_unwinder_share_symbolizer(struct perfev_unwinder *u, struct perfev_symbolizer *s);
 /* Chooses the engine of u: libdwfl (true) or our CFI unwinder. */
 void pv_unwinder_use_libdw(struct perfev_unwinder *u, bool libdw);
 /* The map holding addr in the sample's process, or NULL. */

@@ -41,3 +41,27 @@ Test(interop_cli, group_modifier_names_as_perf)
 		run_result_free(&r);
 	}
 }
+
+/* perf record SIGKILLed leaves a header with data size 0: perf 6.1 warns
+ * and then fails ("failed to process sample"); perfev warns once and reads
+ * the samples that are there. */
+Test(interop_cli, perfs_killed_recording_is_read, .timeout = 60)
+{
+	require_root();
+	require_perf_tool();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd(
+		"cd %s && { perf record -e cpu-clock -F 4000 -m 2 -o killed.data -- %s 4000 2>/dev/null & "
+		"rp=$!; sleep 1.5; ch=$(pgrep -P $rp); kill -9 $rp; wait $rp 2>/dev/null; "
+		"[ -n \"$ch\" ] && kill -9 $ch; true; }", dir, WORKLOAD("spin"));
+	run_result_free(&r);
+	r = run_cmd("cd %s && perf script -i killed.data", dir);
+	cr_assert(strstr(r.err, "data size field is 0"), "%s", r.err);
+	cr_log_info("perf script on its killed recording: exit %d, %zu bytes out", r.status, r.out_len);
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s script -i killed.data", dir, PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "killed.data was not closed cleanly"), "%s", r.err);
+	cr_assert(strstr(r.out, "spin_kernel"), "%.300s", r.out);
+	run_result_free(&r);
+}

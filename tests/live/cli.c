@@ -70,8 +70,9 @@ Test(live_cli, killed_pipe_recording_is_read_up_to_the_cut, .timeout = 60)
 	require_root();
 	const char *dir = test_tmpdir();
 	record_killed(dir, "pipe.data", "-o - > pipe.data");
-	/* cut inside a record, as a writer killed mid-write leaves it */
-	struct run_result r = run_cmd("cd %s && head -c 60003 pipe.data > cut.data && "
+	/* cut inside its last record, as a writer killed mid-write leaves it
+	 * (the stream itself ends on a record: whole records are written) */
+	struct run_result r = run_cmd("cd %s && head -c $(($(stat -c %%s pipe.data) - 1)) pipe.data > cut.data && "
 				      "%s script -i - < cut.data", dir, PERFEV);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_gt(count_lines(r.out), 100, "%s", r.err);
@@ -117,11 +118,34 @@ Test(live_cli, bad_inputs_name_the_file)
 	r = run_cmd("cd %s && %s report -i /etc --stdio", dir, PERFEV);
 	one_line_error(&r, "/etc is a directory");
 	run_result_free(&r);
+	/* -i - on a terminal waited for input that never comes */
+	if (system("command -v script >/dev/null") == 0) {
+		r = run_cmd("script -qc '%s script -i -; echo status=$?' /dev/null </dev/null", PERFEV);
+		cr_assert(strstr(r.out, "standard input is a terminal, not a recording"), "%s", r.out);
+		cr_assert(strstr(r.out, "status=1"), "%s", r.out);
+		run_result_free(&r);
+		/* and record -o - to a terminal wrote binary on it */
+		r = run_cmd("script -qc '%s record -o - -- true; echo status=$?' /dev/null </dev/null", PERFEV);
+		cr_assert(strstr(r.out, "standard output is a terminal"), "%s", r.out);
+		cr_assert(strstr(r.out, "status=1") && !strstr(r.out, "PERFILE2"), "%s", r.out);
+		run_result_free(&r);
+	}
+	/* numbers that were read as 0 (the first event, the idle task) */
+	static const char *const report_bad[][2] = {{"--event abc", "--event 'abc'"},
+		{"--pid abc", "--pid 'abc'"}, {"--tid 1x", "--tid '1x'"}, {"--time 1,x", "bad --time '1,x'"}};
+	for (size_t i = 0; i < sizeof(report_bad) / sizeof(report_bad[0]); i++) {
+		r = run_cmd("cd %s && %s report %s", dir, PERFEV, report_bad[i][0]);
+		one_line_error(&r, report_bad[i][1]);
+		run_result_free(&r);
+	}
 	r = run_cmd("%s addr2line -e /etc/passwd 0x10", PERFEV);
 	one_line_error(&r, "/etc/passwd: file format not recognized");
 	run_result_free(&r);
 	r = run_cmd("%s stat -a -C 4096 -e task-clock", PERFEV);
 	one_line_error(&r, "CPU 4096 is not online here");
+	run_result_free(&r);
+	r = run_cmd("%s record -F 100 -c 1000 -- true", PERFEV);
+	one_line_error(&r, "cannot set frequency and period at the same time");
 	run_result_free(&r);
 	r = run_cmd("%s record -z30 -- true", PERFEV);
 	one_line_error(&r, "zstd levels go from 1 to 22");
@@ -248,6 +272,11 @@ Test(live_cli, every_command_refuses_a_bad_command_line, .timeout = 120)
 		run_result_free(&r);
 		r = run_cmd("cd %s && %s %s --bogus-option", dir, PERFEV, c);
 		assert_usage_error(&r, c, "'--bogus-option'");
+		run_result_free(&r);
+		r = run_cmd("cd %s && %s %s --help=yes", dir, PERFEV, c);
+		if (strcmp(c, "version") && strcmp(c, "attr") && strcmp(c, "list") && strcmp(c, "trace") &&
+		    strcmp(c, "watch")) /* getopt_long's commands */
+			assert_usage_error(&r, c, "option '--help' takes no value");
 		run_result_free(&r);
 		r = run_cmd("cd %s && %s %s -Q", dir, PERFEV, c);
 		assert_usage_error(&r, c, "'-Q'");

@@ -158,3 +158,32 @@ Test(unit_dcache, uncompressed_file_gets_no_copy)
 	cr_expect_null(out.elf);
 	pv_elf_close(&e);
 }
+
+Test(unit_dcache, older_copies_of_a_build_id_go, .timeout = 60)
+{
+	symbols_fixtures();
+	const char *path = compressed_fixture("zlib");
+	struct run_result r = run_cmd("readelf -n '%s' | awk '/Build ID/ {print $3}'", path);
+	cr_assert_eq(r.status, 0);
+	r.out[strcspn(r.out, "\n")] = '\0';
+	char dir[600], stale[900], other[900];
+	snprintf(dir, sizeof(dir), "%s/perfev", xdg);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	snprintf(stale, sizeof(stale), "%s/dwarf-%s-1-1.000000000.elf", dir, r.out);
+	snprintf(other, sizeof(other), "%s/dwarf-00ff-1-1.000000000.elf", dir);
+	run_result_free(&r);
+	FILE *f = fopen(stale, "w");
+	cr_assert(f);
+	fclose(f);
+	f = fopen(other, "w");
+	cr_assert(f);
+	fclose(f);
+	struct perfev_symbolizer *plain = new_sym(true), *s = new_sym(false);
+	cr_expect_gt(same_lines(plain, s, path), 10);
+	cr_expect_neq(access(stale, F_OK), 0, "the older copy of this build-id was removed");
+	cr_expect_eq(access(other, F_OK), 0, "another build-id's copy stays");
+	cr_expect_eq(copies(), 2);
+	perfev_symbolizer_free(s);
+	perfev_symbolizer_free(plain);
+	unsetenv("XDG_CACHE_HOME");
+}

@@ -4,6 +4,7 @@
 #include "perfev.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,74 @@ Test(unit_profile, frames_from_location)
 	loc.nr_lines = 0;
 	cr_assert_eq(perfev_frames_from_location(&loc, true, f, 4), 1);
 	cr_assert_str_eq(f[0].symbol, "outer");
+}
+
+/* The folded stacks of p, lines sorted (the order of first appearance aside). */
+static char *folded_sorted(struct perfev_profile *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct perfev_export_options eo = {.size = sizeof(eo)};
+	cr_assert_eq(perfev_export_folded(p, &eo, f), 0);
+	fclose(f);
+	char *lines[256];
+	size_t n = 0;
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l && n < 256; l = strtok_r(NULL, "\n", &save))
+		lines[n++] = l;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+			char *t = lines[j];
+			lines[j] = lines[j - 1];
+			lines[j - 1] = t;
+		}
+	char *out = calloc(1, len + n + 1);
+	for (size_t i = 0; i < n; i++)
+		strcat(strcat(out, lines[i]), "\n");
+	free(buf);
+	return out;
+}
+
+/* Consecutive samples share outer frames, and the tree follows the previous
+ * sample's path while it matches: the same samples in another order (other
+ * threads, deeper, shallower, diverging at every depth) make the same tree. */
+Test(unit_profile, same_tree_whatever_the_order)
+{
+	static const char *names[] = {"main", "a", "b", "c", "d", "e"};
+	struct perfev_profile_frame fr[6];
+	struct { int tid, depth, leaf; } samples[] = {
+		{1, 6, 5}, {1, 6, 5}, {1, 3, 2}, {1, 6, 4}, {2, 6, 5}, {1, 1, 0}, {1, 4, 3},
+		{2, 2, 1}, {1, 6, 5}, {2, 6, 2}, {1, 5, 4}, {1, 6, 5}, {2, 3, 2}, {1, 2, 1},
+	};
+	size_t ns = sizeof(samples) / sizeof(samples[0]);
+	char *want = NULL;
+	for (int order = 0; order < 3; order++) {
+		struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+		cr_assert_not_null(p);
+		for (size_t k = 0; k < ns; k++) {
+			size_t i = order == 0 ? k : order == 1 ? ns - 1 - k : (k * 5) % ns;
+			struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = samples[i].tid,
+						       .comm = samples[i].tid == 1 ? "t1" : "t2", .period = 1};
+			int depth = samples[i].depth;
+			/* leaf first: the leaf's name, then the callers up to main */
+			for (int f = 0; f < depth; f++) {
+				memset(&fr[f], 0, sizeof(fr[f]));
+				fr[f].symbol = f == 0 ? names[samples[i].leaf] : names[depth - 1 - f];
+				fr[f].dso = "x";
+			}
+			cr_assert_geq(perfev_profile_add(p, &d, fr, (size_t)depth), 0);
+		}
+		cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_SAMPLES), ns);
+		char *got = folded_sorted(p);
+		if (!want)
+			want = got;
+		else {
+			cr_expect_str_eq(got, want, "order %d", order);
+			free(got);
+		}
+		perfev_profile_free(p);
+	}
+	free(want);
 }
 
 /* perf keys unknown symbols (and line-less srclines) by the address in the

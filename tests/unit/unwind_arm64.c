@@ -9,6 +9,7 @@
 #include "support.h"
 #include "support_symbols.h"
 #include "perfev.h"
+#include "unwind_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ Test(unit_unwind_arm64, aarch64_sample_unwinds_to_main, .timeout = 120)
 
 	struct perfev_unwinder *u = perfev_unwinder_new(PERFEV_ARCH_AARCH64);
 	cr_assert_not_null(u, "%s", perfev_errmsg());
+	pv_unwinder_use_libdw(u, false); /* ours, whatever PERFEV_UNWIND says */
 	struct perfev_unwind_sample smp = {
 		.size = sizeof(smp), .pid = 999999999, .tid = 999999999,
 		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = perfev_unwind_regs_mask(PERFEV_ARCH_AARCH64),
@@ -56,6 +58,19 @@ Test(unit_unwind_arm64, aarch64_sample_unwinds_to_main, .timeout = 120)
 	int n = perfev_unwinder_unwind(u, &smp, f, 64);
 	cr_assert_geq(n, 1);
 	cr_expect_eq(f[0].ip, regs[32], "frame 0 is the sampled pc");
+
+	/* libdwfl's unwinder gives the same frames */
+	struct perfev_unwinder *ud = perfev_unwinder_new(PERFEV_ARCH_AARCH64);
+	cr_assert_not_null(ud);
+	pv_unwinder_use_libdw(ud, true);
+	struct perfev_frame g[64];
+	int nd = perfev_unwinder_unwind(ud, &smp, g, 64);
+	cr_expect_eq(nd, n, "libdw: %d frames, ours %d", nd, n);
+	for (int i = 0; i < n && i < nd; i++)
+		cr_expect(f[i].ip == g[i].ip && f[i].return_addr == g[i].return_addr,
+			  "frame %d: ours %#llx, libdw %#llx", i, (unsigned long long)f[i].ip,
+			  (unsigned long long)g[i].ip);
+	perfev_unwinder_free(ud);
 
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
 	size_t descends = 0;

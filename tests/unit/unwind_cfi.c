@@ -205,7 +205,7 @@ Test(unit_unwind_cfi, prologue_rows_and_unwind_step)
 	in.v[3] = 42;
 	uint64_t pc = 0;
 	r = row_at(&c, 0x401005);
-	cr_assert_eq(pv_cfi_apply(&c, &r, 17, &in, 0, read_stack, NULL, &out, &pc), PV_STEP_PC);
+	cr_assert_eq(pv_cfi_apply(&c, &r, 17, &in, 0, NULL, read_stack, NULL, &out, &pc), PV_STEP_PC);
 	cr_expect_eq(pc, 0x401234);
 	cr_expect_eq(out.v[7], 0x7010, "rsp = CFA");
 	cr_expect_eq(out.v[6], 0x6fff0, "rbp restored from the stack");
@@ -213,7 +213,7 @@ Test(unit_unwind_cfi, prologue_rows_and_unwind_step)
 	cr_expect_eq(out.v[12], in.v[12], "r12 same value");
 	/* the return address slot outside the readable stack: libdwfl ends there */
 	in.v[6] = 0x9000;
-	cr_expect_eq(pv_cfi_apply(&c, &r, 17, &in, 0, read_stack, NULL, &out, &pc), PV_STEP_UNDEF);
+	cr_expect_eq(pv_cfi_apply(&c, &r, 17, &in, 0, NULL, read_stack, NULL, &out, &pc), PV_STEP_UNDEF);
 	pv_cfi_fini(&c);
 }
 
@@ -286,7 +286,7 @@ Test(unit_unwind_cfi, every_cfa_operation)
 	in.v[7] = 0x1000;
 	in.v[6] = 0x500;
 	uint64_t pc;
-	cr_assert_eq(pv_cfi_apply(&c, &r, 17, &in, 0, read_known, NULL, &out, &pc), PV_STEP_PC);
+	cr_assert_eq(pv_cfi_apply(&c, &r, 17, &in, 0, NULL, read_known, NULL, &out, &pc), PV_STEP_PC);
 	cr_expect_eq(out.v[7], 0x2000, "CFA = [rsp+16]");
 	cr_expect_eq(out.v[6], 0x777, "rbp = [rbp+8] (an expression rule is a location)");
 	cr_expect_eq(pc, 0x2001, "rip = CFA + 1 (val_expression)");
@@ -484,7 +484,7 @@ Test(unit_unwind_cfi, truncated_and_corrupted_sections_stay_in_bounds)
 				if (r) {
 					struct pv_cfi_regs in = {.set = ~0ull}, out;
 					uint64_t pc;
-					pv_cfi_apply(&c, r, 17, &in, 0, read_any, NULL, &out, &pc);
+					pv_cfi_apply(&c, r, 17, &in, 0, NULL, read_any, NULL, &out, &pc);
 				}
 			}
 			pv_cfi_fini(&c);
