@@ -493,10 +493,13 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	char *dwarf = perf_record("--call-graph dwarf -e cpu-clock", "inl_dwarf.data", cmd);
 	expect_like_perf(fp, "--no-children", 2);
 	expect_like_perf(fp, "--percent-limit 0.05", 4);
-	/* slack: a rare sample in an aliased leaf (ld.so's update_active.constprop.0):
-	 * perf's table names the ELF symbol, its graph the DWARF name, we both the latter */
-	expect_like_perf(dwarf, "--no-children", 4);
-	expect_like_perf(dwarf, "--children", 8);
+	/* slack: a rare sample in an aliased leaf (ld.so's update_active.constprop.0,
+	 * get_common_indices.constprop.0): perf's table names the ELF symbol, its
+	 * graph the DWARF name, we both the latter (and the Symbol width may follow);
+	 * with --children perf orders the equal rows of inner and middle either way
+	 * from one recording to the next */
+	expect_like_perf(dwarf, "--no-children", 8);
+	expect_like_perf(dwarf, "--children", 16);
 	expect_like_perf(dwarf, "--percent-limit 0.05 -g callee --no-children", 8);
 	/* and the graph of outer starts at inner (inlined) */
 	r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'", PERFEV_BIN, dwarf);
