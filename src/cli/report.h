@@ -80,6 +80,8 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 			 double min_pct, bool skip_first, enum report_graph_mode mode);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
+/* The thread (pid << 32 | tid) entry i belongs to, as perf's hist entry. */
+uint64_t report_graphs_thread(const struct report_graphs *g, size_t i);
 void report_graphs_free(struct report_graphs *g);
 /* A hash of what makes entries the same under the sort keys. */
 uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys);

@@ -32,14 +32,16 @@ struct tnode {
 	uint64_t ip;   /* of the first frame seen: orders equal siblings */
 	bool kernel, inlined;
 	uint32_t parent;
+	const char *dso; /* the profile's interned path: equal objects, equal pointers */
+	uint64_t rel;    /* the address in the object's terms */
 };
 struct trie {
 	struct tnode *n;
 	size_t nr, cap;
 };
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, uint64_t ip, bool kernel,
-			   bool inlined)
+static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
+			   const struct perfev_profile_frame *f)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
@@ -47,7 +49,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name, ui
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0, ip, kernel, inlined, parent};
+	t->n[id] = (struct tnode){name, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -78,6 +80,8 @@ static int by_place(const void *a, const void *b, void *arg)
 		return -strcmp(p->name, q->name);
 	if (p->kernel != q->kernel)
 		return p->kernel ? 1 : -1;
+	if (p->dso == q->dso) /* one object: by the address in it, as perf's symbol start */
+		return (p->rel < q->rel) - (p->rel > q->rel);
 	return (p->ip < q->ip) - (p->ip > q->ip);
 }
 
@@ -229,6 +233,8 @@ static void print_paths(const struct gctx *g, bool folded)
 struct report_graphs {
 	struct trie *t;
 	uint32_t *depth;
+	uint64_t *thread;      /* pid << 32 | tid of the entry's first node */
+	uint8_t *thread_set;
 	size_t nr;
 	struct pv_strtab labels;
 };
@@ -365,17 +371,18 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	uint32_t *group_of = calloc(nn, sizeof(*group_of));
 	long *ent = malloc(nn * sizeof(*ent));
 	const char **label = calloc(nn, sizeof(*label));
-	uint64_t *fip = calloc(nn, sizeof(*fip));
-	bool *fkern = calloc(nn, sizeof(*fkern));
+	struct perfev_profile_frame *frm = calloc(nn, sizeof(*frm));
 	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !label || !seen || !fip || !fkern || !inl)
+	if (!g || !group_of || !ent || !label || !seen || !frm || !inl)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
-	if (!g->t || !g->depth)
+	g->thread = calloc(nr ? nr : 1, sizeof(*g->thread));
+	g->thread_set = calloc(nr ? nr : 1, 1);
+	if (!g->t || !g->depth || !g->thread || !g->thread_set)
 		goto out;
 	g->nr = nr;
 	struct trie *tries = g->t;
@@ -383,7 +390,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0, NULL, 0};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -398,9 +405,14 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		group_of[id] = group_of[n.parent];
 		perfev_profile_node(p, group_of[id], &gn);
 		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
+		/* perf's entry belongs to the thread of the sample that made it: the
+		 * first (lowest) node of the entry */
+		if (ent[id] >= 0 && !g->thread_set[ent[id]]) {
+			g->thread_set[ent[id]] = 1;
+			g->thread[ent[id]] = (uint64_t)(uint32_t)gn.pid << 32 | (uint32_t)gn.tid;
+		}
 		label[id] = frame_label(&n.frame, &g->labels);
-		fip[id] = n.frame.ip;
-		fkern[id] = n.frame.kernel;
+		frm[id] = n.frame;
 		inl[id] = n.frame.inlined;
 	}
 	for (uint32_t d = 1; d < nn; d++) {
@@ -442,8 +454,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]], fip[path[at_k]], fkern[path[at_k]],
-							inl[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 			}
@@ -457,8 +468,7 @@ out:
 	free(group_of);
 	free(ent);
 	free(label);
-	free(fip);
-	free(fkern);
+	free(frm);
 	free(inl);
 	free(path);
 	free(seen);
@@ -470,6 +480,11 @@ uint32_t report_graphs_depth(const struct report_graphs *g, size_t i)
 	return g && i < g->nr ? g->depth[i] : 0;
 }
 
+uint64_t report_graphs_thread(const struct report_graphs *g, size_t i)
+{
+	return g && i < g->nr ? g->thread[i] : 0;
+}
+
 void report_graphs_free(struct report_graphs *g)
 {
 	if (!g)
@@ -478,6 +493,8 @@ void report_graphs_free(struct report_graphs *g)
 		free(g->t[i].n);
 	free(g->t);
 	free(g->depth);
+	free(g->thread);
+	free(g->thread_set);
 	pv_strtab_free(&g->labels);
 	free(g);
 }

@@ -261,6 +261,7 @@ struct row {
 	const struct perfev_profile_entry *e; /* the key's description */
 	long lead;                            /* index in the leader's entries, -1: none */
 	uint32_t depth;                       /* of the leader's graph */
+	uint64_t thread;                      /* the leader's entry's thread; UINT64_MAX: none */
 	uint64_t *self, *total;               /* per member */
 	uint64_t *samples, *period;           /* per member: self's */
 };
@@ -333,7 +334,8 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 		switch (v->cols[i].type) {
 		case COL_CHILDREN:
 			c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
-			if (!c && o->depth) /* perf puts the caller above its callee */
+			/* perf puts the caller above its callee, within one thread */
+			if (!c && o->depth && a->thread == b->thread && a->thread != UINT64_MAX)
 				c = v->graph == GRAPH_CALLEE ? (a->depth > b->depth) - (a->depth < b->depth)
 							     : (a->depth < b->depth) - (a->depth > b->depth);
 			break;
@@ -462,8 +464,10 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			rows[at - 1].period[m] = e[m][i].self[PERFEV_VALUE_PERIOD];
 		}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
-	for (size_t r = 0; r < nr; r++)
+	for (size_t r = 0; r < nr; r++) {
 		rows[r].depth = rows[r].lead >= 0 ? report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
+		rows[r].thread = rows[r].lead >= 0 ? report_graphs_thread(graphs, (size_t)rows[r].lead) : UINT64_MAX;
+	}
 	struct order ord = {v, nm, graphs != NULL};
 	if (nr > 1)
 		qsort_r(rows, nr, sizeof(*rows), cmp_row, &ord);

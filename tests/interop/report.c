@@ -549,3 +549,20 @@ Test(interop_report, filters_like_perf, .timeout = 120)
 	expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
 	free(data);
 }
+
+/* Three processes of one program (different threads, ASLR'd addresses):
+ * graphs and rows as perf orders them; with --children, rows of equal value
+ * from different threads still differ in places (perf keeps the thread of
+ * the sample that made an entry, and orders objects by when it loaded them). */
+Test(interop_report, several_processes_like_perf, .timeout = 120)
+{
+	require_root();
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "sh -c '%s 300 & %s 300 & %s 300; wait'", WORKLOAD("calls"), WORKLOAD("calls"),
+		 WORKLOAD("calls"));
+	char *data = perf_record("-g -e cpu-clock -F 2000", "multi.data", cmd);
+	expect_like_perf(data, "--no-children --percent-limit 0", 2);
+	expect_like_perf(data, "--no-children -g callee", 2);
+	expect_like_perf(data, "", 30);
+	free(data);
+}
