@@ -41,8 +41,11 @@ struct evp {
 	size_t xcap;
 	uint64_t samples;
 	/* the group of this event's previous sample: consecutive samples of a
-	 * thread under one name share it (as l->last_* for the single profile) */
+	 * thread (and process) under one name share it, as l->last_* for the
+	 * single profile; the pid too, or old files whose samples give one tid
+	 * two pids (swapper) would mix their groups */
 	uint32_t last_tid, last_group;
+	int32_t last_pid;
 	const char *last_comm;
 };
 
@@ -262,6 +265,8 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
 		}
 		l->last_comm = NULL;
+		for (size_t i = 0; i < l->nevs; i++)
+			l->evs[i].last_comm = NULL;
 		break;
 	case PERF_RECORD_FORK:
 		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
@@ -472,7 +477,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
 	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
 	struct pmaps *pm = proc(l, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0};
+	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
+				    .symbolizer = l->sym};
 	int dwarf;
 	struct perfev_unwind_stats before = {0}, after = {0};
 	if (l->unw)
@@ -554,10 +560,12 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	if (ep) {
 		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
-		if (s->tid != ep->last_tid || comm != ep->last_comm || !ep->last_group) {
+		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
+		    !ep->last_group) {
 			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
 				return -ENOMEM;
 			ep->last_tid = s->tid;
+			ep->last_pid = pid;
 			ep->last_comm = comm;
 		}
 		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,

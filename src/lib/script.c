@@ -213,7 +213,7 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	if (f & F_SYM) {
 		if (have && loc.symbol) {
 			P(" %s", loc.symbol);
-			if ((f & F_SYMOFF) && loc.symoff)
+			if (f & F_SYMOFF) /* perf prints +0x0 too */
 				P("+0x%llx", (unsigned long long)loc.symoff);
 		} else {
 			P(" [unknown]");
@@ -277,7 +277,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 		put_num(s, shown, 16, 16, false, ' ');
 		if (f & F_SYM) {
 			P(" %s", fn);
-			if ((f & F_SYMOFF) && loc.symoff)
+			if (f & F_SYMOFF) /* perf prints +0x0 too */
 				P("+0x%llx", (unsigned long long)loc.symoff);
 		}
 		if ((f & F_DSO) && own)

@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 
 #define MAX_NOTES 256
-#define KERNEL_GIVE_BACK 16 /* kallsyms index lookups between give-backs */
+#define KERNEL_GIVE_BACK 32 /* kallsyms index lookups between give-backs */
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
 {

@@ -374,6 +374,7 @@ static void give_back(struct pv_dso *d)
 }
 
 #define WALK_STEP 64 /* units between give-backs */
+#define COMPUTE_GIVE_BACK 8 /* addresses resolved between give-backs */
 
 static void walk_units(struct pv_dso *d, Dwarf *dw, Dwarf_Off target)
 {
@@ -535,7 +536,8 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 		return NULL;
 	if (dw) {
 		compute(s, d, dw, vaddr, inlines, how, si);
-		give_back(d);
+		if (++d->computed % COMPUTE_GIVE_BACK == 0)
+			give_back(d);
 	}
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);

@@ -128,6 +128,7 @@ struct pv_dso {
 	Dwarf_CU *walk_cu;
 	Dwarf_Off walk_pos;
 	bool walk_done;
+	size_t computed; /* addresses resolved (symbols_dwarf.c gives pages back every few) */
 };
 
 /* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */

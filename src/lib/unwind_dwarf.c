@@ -60,6 +60,15 @@ PERFEV_API struct perfev_unwinder *perfev_unwinder_new(enum perfev_arch arch)
 	return u;
 }
 
+void pv_unwinder_share_symbolizer(struct perfev_unwinder *u, struct perfev_symbolizer *s)
+{
+	if (!u || !s || u->files.nr || u->nr_procs || u->shared_finder)
+		return;
+	perfev_symbolizer_free(u->finder);
+	u->finder = s;
+	u->shared_finder = true;
+}
+
 void pv_unwinder_use_libdw(struct perfev_unwinder *u, bool libdw)
 {
 	if (u)
@@ -90,7 +99,8 @@ PERFEV_API void perfev_unwinder_free(struct perfev_unwinder *u)
 		}
 	}
 	pv_u64map_free(&u->files);
-	perfev_symbolizer_free(u->finder);
+	if (!u->shared_finder)
+		perfev_symbolizer_free(u->finder);
 	pv_strpool_free(u->pool);
 	free(u);
 }

@@ -14,6 +14,9 @@ struct pv_unwind_maps {
 	size_t nr_maps;
 	const struct perfev_map *(*find_map)(void *ctx, uint64_t addr);
 	void *ctx;
+	/* the caller's symbolizer (or NULL): the unwinder created for it finds
+	 * and caches binaries there, so each is loaded once for both */
+	struct perfev_symbolizer *symbolizer;
 };
 
 struct perfev_sample;
@@ -172,6 +175,7 @@ struct perfev_unwinder {
 	struct pv_strpool *pool;
 	/* binaries are found and cached as the symbolizer does it */
 	struct perfev_symbolizer *finder;
+	bool shared_finder; /* finder is the caller's, not ours to free */
 	struct pv_u64map files; /* struct pv_dso * -> struct pv_uw_file */
 	struct pv_uw_mapcache mapc[8];
 	unsigned mapc_next;
@@ -186,6 +190,9 @@ struct perfev_unwinder {
 	size_t max, n;
 };
 
+/* Makes u find binaries through s (which must outlive u) instead of its
+ * own symbolizer; only before u has unwound anything. */
+void pv_unwinder_share_symbolizer(struct perfev_unwinder *u, struct perfev_symbolizer *s);
 /* Chooses the engine of u: libdwfl (true) or our CFI unwinder. */
 void pv_unwinder_use_libdw(struct perfev_unwinder *u, bool libdw);
 /* The map holding addr in the sample's process, or NULL. */

@@ -24,8 +24,12 @@ size_t pv_sample_frames(struct perfev_unwinder **u, const struct perfev_sample *
 	size_t k = 0;
 	while (k < n && out[k].kernel)
 		k++;
-	if (!*u && !(*u = perfev_unwinder_new(PERFEV_ARCH_HOST)))
-		return n;
+	if (!*u) {
+		if (!(*u = perfev_unwinder_new(PERFEV_ARCH_HOST)))
+			return n;
+		if (m && m->symbolizer)
+			pv_unwinder_share_symbolizer(*u, m->symbolizer);
+	}
 	struct perfev_unwind_sample us = {
 		.size = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
 		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
