@@ -78,6 +78,10 @@ static int by_place(const void *a, const void *b, void *arg)
 	 * newest object (the kernel's, made first, last) and the highest address */
 	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
 		return -strcmp(p->name, q->name);
+	/* outside any map perf's object is NULL, below every other: last */
+	bool up = !p->dso || !strcmp(p->dso, "[unknown]"), uq = !q->dso || !strcmp(q->dso, "[unknown]");
+	if (up != uq)
+		return up - uq;
 	if (p->kernel != q->kernel)
 		return p->kernel ? 1 : -1;
 	if (p->dso == q->dso) /* one object: by the address in it, as perf's symbol start */
