@@ -107,7 +107,87 @@ static void write_text(const char *path, const char *text)
 	fclose(f);
 }
 
+/* An entry of a --stdio table: its line, then its graph's lines (up to the
+ * next entry or "#" line). */
+static bool is_entry_line(const char *l)
+{
+	double v;
+	int used = 0;
+	return l[0] == ' ' && sscanf(l, " %lf%%%n", &v, &used) == 1 && used > 0;
+}
+
+struct block {
+	const char *at;
+	size_t len;
+	double first;
+};
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->at, y->at, n);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* b[0..nb) to o, each run of equal first values sorted; returns the end */
+static char *put_sorted_runs(struct block *b, size_t nb, char *o)
+{
+	for (size_t i = 0; i < nb;) {
+		size_t j = i;
+		while (j < nb && b[j].first == b[i].first)
+			j++;
+		qsort(b + i, j - i, sizeof(*b), cmp_block);
+		for (; i < j; i++) {
+			memcpy(o, b[i].at, b[i].len);
+			o += b[i].len;
+		}
+	}
+	return o;
+}
+
+/* text with every run of consecutive entries of equal first value sorted (malloc'ed) */
+static char *sort_tied_entries(const char *text)
+{
+	size_t len = strlen(text), nb = 0;
+	struct block *b = calloc(len + 1, sizeof(*b));
+	char *out = malloc(len + 1), *o = out;
+	cr_assert(b && out);
+	const char *l = text;
+	while (*l) {
+		const char *end = strchr(l, '\n');
+		end = end ? end + 1 : l + strlen(l);
+		if (is_entry_line(l)) {
+			b[nb++] = (struct block){l, (size_t)(end - l), strtod(l, NULL)};
+		} else if (nb && *l != '#') {
+			b[nb - 1].len = (size_t)(end - b[nb - 1].at); /* a graph line of the last entry */
+		} else {
+			o = put_sorted_runs(b, nb, o); /* the entries before this line */
+			nb = 0;
+			memcpy(o, l, (size_t)(end - l));
+			o += end - l;
+		}
+		l = end;
+	}
+	o = put_sorted_runs(b, nb, o);
+	*o = 0;
+	free(b);
+	return out;
+}
+
+static int report_diff(const char *data, const char *options, bool ties_as_sets, char **diff_out, size_t *lines);
+
 int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines)
+{
+	return report_diff(data, options, false, diff_out, lines);
+}
+
+int report_diff_perf_ties_as_sets(const char *data, const char *options, char **diff_out, size_t *lines)
+{
+	return report_diff(data, options, true, diff_out, lines);
+}
+
+static int report_diff(const char *data, const char *options, bool ties_as_sets, char **diff_out, size_t *lines)
 {
 	struct run_result want = run_cmd("perf report -i '%s' --stdio %s 2>/dev/null", data, options);
 	cr_assert_eq(want.status, 0, "perf report %s: %s", options, want.err);
@@ -117,6 +197,13 @@ int report_diff_perf(const char *data, const char *options, char **diff_out, siz
 	char a[4096], b[4096];
 	snprintf(a, sizeof(a), "%s/report_perf.txt", test_tmpdir());
 	snprintf(b, sizeof(b), "%s/report_perfev.txt", test_tmpdir());
+	if (ties_as_sets) {
+		char *w = sort_tied_entries(want.out), *g = sort_tied_entries(got.out);
+		free(want.out);
+		free(got.out);
+		want.out = w;
+		got.out = g;
+	}
 	write_text(a, want.out);
 	write_text(b, got.out);
 	size_t n = 0;

@@ -38,6 +38,15 @@ char *perf_record(const char *options, const char *name, const char *cmd);
  * tool fails.
  */
 int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines);
+/*
+ * The same, with each run of consecutive entries of equal first percentage
+ * (Children with --children) compared as a set: the entries (each its line
+ * and its call graph) are sorted within the run in both outputs before the
+ * diff. For --children call graphs of inlined frames, whose order among
+ * equal values perf decides by the history of its entry tree (see
+ * inlined_frames_like_perf).
+ */
+int report_diff_perf_ties_as_sets(const char *data, const char *options, char **diff_out, size_t *lines);
 /* The lines of text starting with "# " (headers), tips left out, malloc'ed. */
 char *report_header_lines(const char *text);
 

@@ -78,6 +78,10 @@ static int by_place(const void *a, const void *b, void *arg)
 	 * newest object (the kernel's, made first, last) and the highest address */
 	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
 		return -strcmp(p->name, q->name);
+	/* outside any map perf's object is NULL, below every other: last */
+	bool up = !p->dso || !strcmp(p->dso, "[unknown]"), uq = !q->dso || !strcmp(q->dso, "[unknown]");
+	if (up != uq)
+		return up - uq;
 	if (p->kernel != q->kernel)
 		return p->kernel ? 1 : -1;
 	if (p->dso == q->dso) /* one object: by the address in it, as perf's symbol start */
@@ -370,13 +374,14 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	size_t nn = perfev_profile_nr_nodes(p);
 	uint32_t *group_of = calloc(nn, sizeof(*group_of));
 	long *ent = malloc(nn * sizeof(*ent));
+	long *sent = malloc(nn * sizeof(*sent)); /* the entry of a node's own samples */
 	const char **label = calloc(nn, sizeof(*label));
 	struct perfev_profile_frame *frm = calloc(nn, sizeof(*frm));
 	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !label || !seen || !frm || !inl)
+	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -397,19 +402,29 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	for (uint32_t id = 1; id < nn; id++) {
 		struct perfev_profile_node n, gn;
 		perfev_profile_node(p, id, &n);
-		ent[id] = -1;
+		ent[id] = sent[id] = -1;
 		if (n.kind == PERFEV_NODE_GROUP) {
 			group_of[id] = id;
 			continue;
 		}
 		group_of[id] = group_of[n.parent];
 		perfev_profile_node(p, group_of[id], &gn);
-		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
+		ent[id] = sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
+		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
+		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
+			struct perfev_profile_node en = n;
+			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
+			en.frame.inlined = false;
+			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask)) - 1;
+		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */
-		if (ent[id] >= 0 && !g->thread_set[ent[id]]) {
-			g->thread_set[ent[id]] = 1;
-			g->thread[ent[id]] = (uint64_t)(uint32_t)gn.pid << 32 | (uint32_t)gn.tid;
+		for (int k = 0; k < 2; k++) {
+			long x = k ? sent[id] : ent[id];
+			if (x >= 0 && !g->thread_set[x]) {
+				g->thread_set[x] = 1;
+				g->thread[x] = (uint64_t)(uint32_t)gn.pid << 32 | (uint32_t)gn.tid;
+			}
 		}
 		label[id] = frame_label(&n.frame, &g->labels);
 		frm[id] = n.frame;
@@ -440,7 +455,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			 * cursor's order (each entry once: the first met) */
 			bool mine = k == 0;
 			size_t i = mine ? 0 : callee ? k - 1 : np - k;
-			long en = mine ? ent[path[own]] : ent[path[i]];
+			long en = mine ? sent[path[own]] : ent[path[i]];
 			if (en < 0 || seen[en] || (!v->children && !mine))
 				continue;
 			seen[en] = 1;
@@ -462,11 +477,14 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		for (size_t i = 0; i < np; i++)
 			if (ent[path[i]] >= 0)
 				seen[ent[path[i]]] = 0;
+		if (sent[path[own]] >= 0)
+			seen[sent[path[own]]] = 0;
 	}
 out:
 	pv_keymap_free(&emap);
 	free(group_of);
 	free(ent);
+	free(sent);
 	free(label);
 	free(frm);
 	free(inl);

@@ -499,6 +499,10 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 				len -= 10;
 			if (len > width[c])
 				width[c] = len;
+			/* perf: an entry without a symbol widens Shared Object to an
+			 * address's 16 digits (hists__set_unres_dso_col_len) */
+			if (!strcmp(col->key, "dso") && !rows[r].e->symbol && !v->only_dso && width[c] < 16)
+				width[c] = 16;
 		}
 	}
 	static const char *const value_names[] = {"Children", "Self", "Samples", "Period"};

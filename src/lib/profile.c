@@ -127,9 +127,10 @@ static uint64_t frame_hash(const struct pv_frame *f)
 		uint32_t sym, dso, file, line;
 		uint64_t ip;
 		uint8_t inl, kern;
+		uint32_t self_sym;
 	} k;
 	memset(&k, 0, sizeof(k));
-	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line;
+	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
 	k.ip = f->sym ? 0 : f->ip; /* unknown symbols are told apart by address */
 	k.inl = f->inlined, k.kern = f->kernel;
 	return pv_hash_bytes(&k, sizeof(k));
@@ -142,7 +143,8 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 {
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
-	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || a->ip == b->ip);
+	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || a->ip == b->ip) &&
+	       a->self_sym == b->self_sym;
 }
 
 static uint32_t intern_map(struct perfev_profile *p, const struct perfev_map *m, uint32_t dso)
@@ -162,9 +164,13 @@ static uint32_t intern_map(struct perfev_profile *p, const struct perfev_map *m,
 	return (uint32_t)++p->nr_maps;
 }
 
-static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, uint32_t *out)
+static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
+			uint32_t *out)
 {
 	struct pv_frame f = {0};
+	f.self_sym = pv_strtab_intern(&p->strs, self_symbol);
+	if (self_symbol && !f.self_sym)
+		return -ENOMEM;
 	f.sym = pv_strtab_intern(&p->strs, in->symbol);
 	f.dso = pv_strtab_intern(&p->strs, in->dso ? in->dso : unknown);
 	f.file = pv_strtab_intern(&p->strs, in->srcfile);
@@ -354,7 +360,13 @@ static bool accept(const struct perfev_profile *p, const struct perfev_sample_de
 /* ---- adding ---------------------------------------------------------------- */
 int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f, uint32_t *id)
 {
-	if (intern_frame(p, f, id) < 0)
+	return pv_profile_intern_frame_self(p, f, NULL, id);
+}
+
+int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
+				 const char *self_symbol, uint32_t *id)
+{
+	if (intern_frame(p, f, self_symbol, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -374,7 +386,7 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	return pv_profile_intern_frame(dst, &pub, out);
+	return pv_profile_intern_frame_self(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), out);
 }
 
 int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id)

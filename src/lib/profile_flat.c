@@ -173,8 +173,22 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 		uint32_t to = id;
 		while (p->frames[p->nodes[to].what].inlined && !pv_node_is_group(&p->nodes[p->nodes[to].parent]))
 			to = p->nodes[to].parent;
+		long self_e = node_entry[to];
+		const struct pv_frame *tf = &p->frames[p->nodes[to].what];
+		if (tf->self_sym && n->self[PERFEV_VALUE_SAMPLES]) {
+			/* a function named by its DWARF name: perf's entry of its own
+			 * samples is the ELF symbol's, all children its self */
+			struct pv_frame ef = *tf;
+			ef.sym = tf->self_sym;
+			ef.self_sym = 0;
+			self_e = entry_for(&fl, &p->groups[grp[id]], &ef);
+			if (self_e < 0)
+				goto out;
+			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
+				fl.ents[self_e].total[v] += n->self[v];
+		}
 		for (int v = 0; v < PERFEV_VALUE_NR; v++)
-			fl.ents[node_entry[to]].self[v] += n->self[v];
+			fl.ents[self_e].self[v] += n->self[v];
 	}
 	if (children) {
 		active = calloc(fl.nr + 1, sizeof(*active));

@@ -36,6 +36,9 @@ struct pv_frame {
 	uint32_t map;                  /* index+1 into maps, 0: none */
 	uint8_t inlined, kernel;
 	uint64_t ip, rel_ip;
+	/* the ELF symbol of a function named by its DWARF name ("X (inlined)"):
+	 * perf's entry for the samples in it (string id, 0: sym's) */
+	uint32_t self_sym;
 };
 
 struct pv_group {
@@ -109,6 +112,9 @@ int pv_profile_add_values(struct perfev_profile *p, const struct perfev_sample_d
 /* The fast path of loaders that intern frames once and reuse their ids:
  * frame and group ids, then a stack of frame ids (leaf first). */
 int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *f, uint32_t *id);
+/* The same for a frame whose own samples are perf's entry self_symbol (NULL: its symbol). */
+int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
+				 const char *self_symbol, uint32_t *id);
 /* Interns frame `id` of src (with its mapping) into dst. */
 int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profile *src, uint32_t id,
 			  uint32_t *out);

@@ -383,6 +383,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	if (nf > MAX_EXPANDED)
 		nf = MAX_EXPANDED;
 	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
+	const char *self_name = NULL; /* the renamed function's samples: perf's entry is the ELF symbol */
 	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
 	    strcmp(dwarf_name, loc.symbol) != 0 && (l->o->inline_dwarf_only || strncmp(dwarf_name, "__GI_", 5) != 0)) {
 		/* perf names the function by its DWARF name when that differs from
@@ -395,6 +396,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		free(name);
 		if (!fr[nf - 1].symbol)
 			return -ENOMEM;
+		self_name = loc.symbol;
 	}
 	if (l->o->srclines && !loc.nr_lines && loc.symbol && nf == 1) {
 		/* no line information: perf's srcline is "symbol+offset" (decimal) */
@@ -409,7 +411,8 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < nf; i++)
-		if (pv_profile_intern_frame(l->p, &fr[i], &l->ids[l->inr + i]) < 0)
+		if (pv_profile_intern_frame_self(l->p, &fr[i], i == nf - 1 ? self_name : NULL,
+						 &l->ids[l->inr + i]) < 0)
 			return -ENOMEM;
 	/* the table may have grown: look the slot up again */
 	e = cache_slot(l, key, f->ip, flags);

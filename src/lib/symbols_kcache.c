@@ -37,7 +37,7 @@
 
 #define KC_MAGIC "PVKSYMS\n"
 #define KC_ORDER 0x01020304u
-#define KC_VERSION 1u
+#define KC_VERSION 2u /* 2: a kernel alias is the one kallsyms lists last */
 #define KC_MAX_FILE (256u << 20)
 #define KC_MAX_MODULES 65535u
 #define MODULES_MAX (4u << 20)

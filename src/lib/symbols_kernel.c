@@ -98,23 +98,19 @@ static int module_index(struct pv_ktab *t, const char *pooled)
 	return (int)t->nr_modules;
 }
 
-/* Best first among symbols at one address, as pv_symtab_finish orders them
- * (kallsyms has no sizes): rank, fewer leading underscores, the longer name. */
-static int cmp_ksym(const void *a, const void *b, void *names)
+/*
+ * Of symbols at one address, the one listed last, as perf keeps it: kallsyms
+ * has no sizes, perf ends each symbol at the next one (symbols__fixup_end),
+ * so all but the last alias are empty and choose_best_symbol prefers the
+ * sized one (memcpy, __memcpy, __pi_memcpy: __pi_memcpy). Names are
+ * compacted in file order, so a later line has the larger name offset.
+ */
+static int cmp_ksym(const void *a, const void *b)
 {
 	const struct pv_ksym *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank > y->rank ? -1 : 1;
-	const char *nx = (const char *)names + x->name, *ny = (const char *)names + y->name;
-	size_t ux = strspn(nx, "_"), uy = strspn(ny, "_");
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	size_t lx = strlen(nx), ly = strlen(ny);
-	if (lx != ly)
-		return lx > ly ? -1 : 1;
-	return strcmp(nx, ny);
+	return (x->name < y->name) - (x->name > y->name);
 }
 
 static void sort_unique(struct pv_ktab *t)
@@ -123,13 +119,12 @@ static void sort_unique(struct pv_ktab *t)
 	while (i0 < t->nr && t->syms[i0 - 1].start <= t->syms[i0].start)
 		i0++;
 	if (i0 < t->nr) {
-		qsort_r(t->syms, t->nr, sizeof(*t->syms), cmp_ksym, t->names);
-	} else { /* the usual case: ordered by address, aliases in runs */
+		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_ksym);
+	} else { /* the usual case: ordered by address, aliases in runs (the last one first) */
 		for (size_t a = 0, b; a < t->nr; a = b) {
 			for (b = a + 1; b < t->nr && t->syms[b].start == t->syms[a].start; b++)
 				;
-			if (b - a > 1)
-				qsort_r(t->syms + a, b - a, sizeof(*t->syms), cmp_ksym, t->names);
+			t->syms[a] = t->syms[b - 1];
 		}
 	}
 	size_t n = 0;

@@ -263,6 +263,18 @@ static void expect_like_perf(const char *data, const char *options, int slack)
 	free(diff);
 }
 
+/* The same with runs of entries of equal value compared as sets (see
+ * report_diff_perf_ties_as_sets). */
+static void expect_like_perf_ties_as_sets(const char *data, const char *options, int slack)
+{
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf_ties_as_sets(data, options, &diff, &lines);
+	cr_expect_leq(differ, slack, "perfev report --stdio %s (ties as sets): %d of %zu lines differ from perf's:\n%s",
+		      options, differ, lines, diff);
+	free(diff);
+}
+
 static void expect_same_headers(const char *data, const char *options)
 {
 	struct run_result want = run_cmd("perf report -i '%s' --stdio %s 2>/dev/null", data, options);
@@ -493,13 +505,20 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	char *dwarf = perf_record("--call-graph dwarf -e cpu-clock", "inl_dwarf.data", cmd);
 	expect_like_perf(fp, "--no-children", 2);
 	expect_like_perf(fp, "--percent-limit 0.05", 4);
-	/* slack: a rare sample in an aliased leaf (ld.so's update_active.constprop.0,
-	 * get_common_indices.constprop.0): perf's table names the ELF symbol, its
-	 * graph the DWARF name, we both the latter (and the Symbol width may follow);
-	 * with --children perf orders the equal rows of inner and middle either way
-	 * from one recording to the next */
-	expect_like_perf(dwarf, "--no-children", 8);
-	expect_like_perf(dwarf, "--children", 16);
+	/* a rare sample in an aliased leaf (ld.so's update_active.constprop.0): its
+	 * entry is the ELF symbol, its graph and --children's other entry the DWARF
+	 * name, as perf's (slack: with --children a function inlined into itself,
+	 * ld.so's __mmap64, is one entry in perf's table, two in ours) */
+	expect_like_perf(dwarf, "--no-children", 4);
+	/* perf orders entries of equal children by the depth of their call graphs
+	 * (callers first), but an inlined function's entry can lose depth: perf's
+	 * entry tree orders inlined symbols by name and the others by address, a
+	 * search in it can miss the entry and add a second one for the same
+	 * function (perf report --sort sym shows both), and merging the two
+	 * (the comm sort key's collapse) keeps the first one's depth only. So the
+	 * order of tied entries depends on the shape of perf's red-black tree
+	 * over the whole recording: they are compared as sets. */
+	expect_like_perf_ties_as_sets(dwarf, "--children", 8);
 	expect_like_perf(dwarf, "--percent-limit 0.05 -g callee --no-children", 8);
 	/* and the graph of outer starts at inner (inlined) */
 	r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'", PERFEV_BIN, dwarf);

@@ -102,14 +102,17 @@ static void put(struct perfev_perfdata_writer *w, const struct perfev_record *r,
 }
 
 /* COMM, the MMAP2 of libc's text at BASE, then entry i of the PLT sampled
- * with a period of 1000 * (i + 1) (every row its own value: no ties). */
-static void write_plt_samples(const char *data, const char *libc, const struct plt_layout *l)
+ * with a period of 1000 * (i + 1) (every row its own value: no ties).
+ * With `ties`: instead two samples of equal period called from the last
+ * sampled entry, one in the first sampled entry, one outside any map above it. */
+static void write_plt_samples(const char *data, const char *libc, const struct plt_layout *l, bool ties)
 {
 	struct perfev_attr a = {0};
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.size = PERFEV_ATTR_SIZE_LATEST;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			(ties ? PERF_SAMPLE_CALLCHAIN : 0);
 	a.sample_id_all = 1;
 	a.sample_period = 1000;
 	a.exclude_guest = 1;
@@ -135,7 +138,23 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	r.sid.pid = r.sid.tid = PID;
 	r.sid.time = 2;
 	put(w, &r, &a);
-	for (uint64_t i = 0; i < l->nr && i < 1024; i++) {
+	uint64_t first = UINT64_MAX, last = 0;
+	for (uint64_t i = 0; i < l->nr && i < 1024; i++)
+		if (l->sample[i])
+			first = first == UINT64_MAX ? i : first, last = i;
+	for (uint64_t k = 0; ties && k < 2; k++) {
+		uint64_t leaf = k ? 0x7ffff0001000ull : BASE + l->first + first * 16;
+		uint64_t chain[] = {PERF_CONTEXT_USER, leaf, BASE + l->first + last * 16 + 6};
+		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
+		r.u.sample.ip = leaf;
+		r.u.sample.pid = r.u.sample.tid = PID;
+		r.u.sample.time = 10 + k;
+		r.u.sample.period = 1000;
+		r.u.sample.callchain_nr = 3;
+		r.u.sample.callchain = chain;
+		put(w, &r, &a);
+	}
+	for (uint64_t i = 0; !ties && i < l->nr && i < 1024; i++) {
 		if (!l->sample[i])
 			continue;
 		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
@@ -162,7 +181,7 @@ Test(interop_report, plt_slots_named_like_perf, .timeout = 60)
 	if (!l.irelative)
 		cr_log_info("%s has no R_X86_64_IRELATIVE PLT slot: only named entries are compared", libc);
 	snprintf(data, sizeof(data), "%s/plt.data", test_tmpdir());
-	write_plt_samples(data, libc, &l);
+	write_plt_samples(data, libc, &l, false);
 	static const char *const options[] = {"--no-children --sort dso,sym", "-F overhead,sym",
 					      "--no-children --sort sym"};
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
@@ -179,5 +198,29 @@ Test(interop_report, plt_slots_named_like_perf, .timeout = 60)
 					      PERFEV_BIN, data);
 		cr_expect_gt(strtol(r.out, NULL, 10), 0, "IRELATIVE slots are named \"@plt\": %s", r.out);
 		run_result_free(&r);
+	}
+}
+
+/* Call-graph siblings of equal weight: perf orders them by their object
+ * (a pointer: NULL outside any map, below every other) then address, from
+ * the highest; a frame outside any map comes last. */
+Test(interop_report, unmapped_sibling_last_like_perf, .timeout = 60)
+{
+	require_perf_tool();
+	char libc[4096], data[4200];
+	cr_assert(find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
+	struct plt_layout l;
+	if (!read_layout(libc, &l) || l.sec)
+		cr_skip_test("%s has no lazy .plt (or a .plt.sec) to sample", libc);
+	snprintf(data, sizeof(data), "%s/ties.data", test_tmpdir());
+	write_plt_samples(data, libc, &l, true);
+	static const char *const options[] = {"--children", "--children -g callee", "--no-children -g caller"};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		char *diff;
+		size_t lines;
+		int differ = report_diff_perf(data, options[i], &diff, &lines);
+		cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s",
+			     options[i], differ, lines, diff);
+		free(diff);
 	}
 }

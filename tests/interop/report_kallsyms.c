@@ -1,0 +1,113 @@
+/* perfev report against perf report on a crafted recording of kernel
+ * samples symbolized with a crafted kallsyms (--kallsyms): of the symbols at
+ * one address the one perf names, whatever the samples' order. A fresh
+ * recording meets such aliases only now and then (memcpy, __memcpy and
+ * __pi_memcpy when a sample lands in the kernel's memcpy), so it is made
+ * certain here. */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_report.h"
+#include "perfev.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KBASE 0xffffffff81000000ull
+#define PID 4343
+
+/* Alias runs in several orders: global and weak, local, underscores, lengths. */
+static const char kallsyms[] = "ffffffff81000000 T _text\n"
+			       "ffffffff81000000 T _stext\n"
+			       "ffffffff81001000 t __alias_local\n"
+			       "ffffffff81001000 T __x64_sys_read\n"
+			       "ffffffff81001000 T _x64_sys_read\n"
+			       "ffffffff81001000 W x64_sys_rea\n"
+			       "ffffffff81002000 T memcpy\n"
+			       "ffffffff81002000 T __memcpy\n"
+			       "ffffffff81002000 T __pi_memcpy\n"
+			       "ffffffff81003000 W weak_first\n"
+			       "ffffffff81003000 T global_last\n"
+			       "ffffffff81004000 T schedule\n"
+			       "ffffffff81005000 t local_first\n"
+			       "ffffffff81005000 T __global_after\n"
+			       "ffffffff81006000 T _etext\n";
+
+static void put(struct perfev_perfdata_writer *w, const struct perfev_record *r, const struct perfev_attr *a)
+{
+	uint8_t buf[512];
+	int n = perfev_record_encode(r, a, buf, sizeof(buf));
+	cr_assert_gt(n, 0, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0, "%s", perfev_errmsg());
+}
+
+/* The kernel's map as perf records it, then one sample inside each symbol
+ * (period 1000 * (k + 1): no ties). */
+static void write_kernel_samples(const char *data)
+{
+	struct perfev_attr a = {0};
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.size = PERFEV_ATTR_SIZE_LATEST;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a.sample_id_all = 1;
+	a.sample_period = 1000;
+	a.exclude_guest = 1;
+	struct perfev_perfdata_event ev = {&a, "cpu-clock", NULL, 0};
+	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
+	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
+	cr_assert(w, "writer: %s", perfev_errmsg());
+
+	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.tid = 0;
+	r.u.mmap.addr = KBASE;
+	r.u.mmap.len = 0x1000000;
+	r.u.mmap.pgoff = KBASE;
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	r.sid.pid = -1;
+	r.sid.tid = 0;
+	put(w, &r, &a);
+	r = (struct perfev_record){.type = PERF_RECORD_COMM, .has_sid = true};
+	r.u.comm.pid = r.u.comm.tid = PID;
+	r.u.comm.comm = "aliases";
+	r.sid.pid = r.sid.tid = PID;
+	r.sid.time = 1;
+	put(w, &r, &a);
+	for (uint64_t k = 0; k < 5; k++) {
+		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_KERNEL};
+		r.u.sample.ip = KBASE + 0x1000 * (k + 1) + 0x10;
+		r.u.sample.pid = r.u.sample.tid = PID;
+		r.u.sample.time = 10 + k;
+		r.u.sample.period = 1000 * (k + 1);
+		put(w, &r, &a);
+	}
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+}
+
+Test(interop_report, kernel_aliases_named_like_perf, .timeout = 60)
+{
+	require_perf_tool();
+	char syms[4200], data[4200], options[4400];
+	snprintf(syms, sizeof(syms), "%s/kallsyms", test_tmpdir());
+	snprintf(data, sizeof(data), "%s/kernel.data", test_tmpdir());
+	FILE *f = fopen(syms, "w");
+	cr_assert_not_null(f);
+	fputs(kallsyms, f);
+	fclose(f);
+	write_kernel_samples(data);
+	snprintf(options, sizeof(options), "--kallsyms '%s' --no-children --sort sym", syms);
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, options, &diff, &lines);
+	cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s", options,
+		     differ, lines, diff);
+	free(diff);
+	/* and perf names them as it does on this kernel: the alias listed last */
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "[k] x64_sys_rea\n") && strstr(r.out, "[k] __pi_memcpy\n") &&
+			  strstr(r.out, "[k] global_last\n") && strstr(r.out, "[k] __global_after\n"),
+		  "%s", r.out);
+	run_result_free(&r);
+}
