@@ -33,7 +33,9 @@ size_t pv_sample_frames(struct perfev_unwinder **u, const struct perfev_sample *
 	struct perfev_unwind_sample us = {
 		.size = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
 		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
-		.stack = s->stack_user, .stack_size = s->stack_user_dyn_size,
+		.stack = s->stack_user,
+		/* the kernel's dyn_size never exceeds the copy; a file's may */
+		.stack_size = PV_MIN(s->stack_user_dyn_size, s->stack_user ? s->stack_user_size : 0),
 		.maps = m ? m->maps : NULL, .nr_maps = m ? m->nr_maps : 0,
 		.find_map = m ? m->find_map : NULL, .find_map_ctx = m ? m->ctx : NULL,
 	};
