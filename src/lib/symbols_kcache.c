@@ -93,57 +93,12 @@ static const char *or_default(const char *p, const char *def)
 	return p ? p : def;
 }
 
-/* A small /proc file into a malloc'ed, NUL-terminated buffer; 0 or -errno. */
-static int read_small(const char *path, char **out, size_t max)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t cap = 8192, n = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			close(fd);
-			return -ENOMEM;
-		}
-		if (cap - n < 4097) {
-			if (cap >= max) {
-				free(buf);
-				close(fd);
-				return -EFBIG;
-			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-			continue;
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*out = buf;
-	return 0;
-}
-
 /* Hashes /proc/modules (name, size, state, address of each: not the use
  * counts, which change all the time) and lists the names "\n"-framed. */
 static int hash_modules(const char *path, uint64_t *h, char **names)
 {
 	char *text = NULL;
-	int r = read_small(path, &text, MODULES_MAX);
+	int r = pv_read_file(path, &text, NULL, MODULES_MAX);
 	if (r == -ENOENT) /* a kernel without modules */
 		text = strdup("");
 	else if (r < 0)

@@ -23,48 +23,6 @@
 
 #define KALLSYMS_MAX (256u << 20)
 #define BOUNDARY_CAP 4096
-#define READ_CHUNK (1u << 20)
-
-/* The whole file into a malloc'ed, NUL-terminated buffer; 0 or -errno. */
-static int read_all(const char *path, char **out, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
-	for (;;) {
-		if (cap - n < READ_CHUNK + 1) {
-			size_t ncap = cap ? cap * 2 : 8 * READ_CHUNK;
-			char *nb = ncap <= KALLSYMS_MAX ? realloc(buf, ncap) : NULL;
-			if (!nb) {
-				int e = ncap <= KALLSYMS_MAX ? ENOMEM : EFBIG;
-				free(buf);
-				close(fd);
-				return -e;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t r = read(fd, buf + n, READ_CHUNK);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			close(fd);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
 
 static int hexval(unsigned char c)
 {
@@ -140,7 +98,7 @@ int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path, const char *
 	char *buf = NULL;
 	size_t len = 0;
 	memset(t, 0, sizeof(*t));
-	int ret = read_all(path, &buf, &len);
+	int ret = pv_read_file(path, &buf, &len, KALLSYMS_MAX);
 	if (ret < 0) {
 		pv_sym_note(s, "%s: cannot read (%s): kernel addresses stay unresolved; run as root "
 			    "or give a copy of the recording machine's kallsyms", path, strerror(-ret));

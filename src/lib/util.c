@@ -160,35 +160,45 @@ int pv_read_file(const char *path, char **out, size_t *len, size_t max)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pv_error(errno, "cannot open %s: %s", path, strerror(errno));
-	struct pv_buf b = PV_BUF_INIT;
-	char chunk[4096];
+	/* straight into a doubling buffer: a 10 MB /proc/kallsyms takes a few
+	 * dozen reads, a sysfs file one */
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
 	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
+		if (cap - n < 2) {
+			char *nb = realloc(buf, cap ? cap * 2 : 4096);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return pv_error(ENOMEM, "out of memory reading %s", path);
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 4096;
+		}
+		/* never more than one byte past max: that byte says "too large" */
+		ssize_t r = read(fd, buf + n, PV_MIN(cap - n - 1, max - n + 1));
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			int e = errno;
+			free(buf);
 			close(fd);
-			pv_buf_free(&b);
 			return pv_error(e, "cannot read %s: %s", path, strerror(e));
 		}
-		if (n == 0)
+		if (r == 0)
 			break;
-		if (b.len + (size_t)n > max) {
+		n += (size_t)r;
+		if (n > max) {
+			free(buf);
 			close(fd);
-			pv_buf_free(&b);
 			return pv_error(EFBIG, "%s is larger than %zu bytes", path, max);
 		}
-		pv_buf_add(&b, chunk, (size_t)n);
 	}
 	close(fd);
-	if (b.oom) {
-		pv_buf_free(&b);
-		return pv_error(ENOMEM, "out of memory reading %s", path);
-	}
+	buf[n] = '\0'; /* reads leave a byte free */
 	if (len)
-		*len = b.len;
-	*out = pv_buf_detach(&b);
+		*len = n;
+	*out = buf;
 	return 0;
 }
 
