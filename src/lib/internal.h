@@ -55,6 +55,11 @@ int pv_grow(void *ptr, size_t *cap, size_t need, size_t elsize);
 /* Reads a whole file (up to max bytes) into a malloc'ed NUL-terminated
  * buffer. Returns 0 or -errno. */
 int pv_read_file(const char *path, char **out, size_t *len, size_t max);
+/* Writes all of data (at off for the p- form), retrying short writes and
+ * EINTR; a write that makes no progress is -EIO. 0 or -errno; no message
+ * set, and async-signal-safe. */
+int pv_write_all(int fd, const void *data, size_t len);
+int pv_pwrite_all(int fd, const void *data, size_t len, uint64_t off);
 /* Reads the first line of a small file, without its newline. */
 int pv_read_line(const char *path, char *buf, size_t len);
 int pv_read_i64(const char *path, int64_t *out);

@@ -42,39 +42,6 @@ struct perfev_perfdata_writer {
 	char name[256];                   /* the output, for messages */
 };
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	while (n) {
-		ssize_t k = write(fd, b, n);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
-{
-	const uint8_t *b = p;
-	while (n) {
-		ssize_t k = pwrite(fd, b, n, (off_t)off);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 /* The smallest attr size that keeps every field set (perf 6.1 refuses attrs larger than it knows). */
 static uint32_t file_attr_size(const struct perfev_perfdata_event *ev, size_t nr)
 {
@@ -87,7 +54,7 @@ static uint32_t file_attr_size(const struct perfev_perfdata_event *ev, size_t nr
 
 static int emit(struct perfev_perfdata_writer *w, const void *p, size_t n)
 {
-	int err = write_all(w->fd, p, n);
+	int err = pv_write_all(w->fd, p, n);
 	if (err < 0)
 		return pv_error(-err, "cannot write %s: %s (is the disk full or the pipe closed?)",
 				w->name, strerror(-err));
@@ -144,7 +111,7 @@ static void build_features(struct perfev_perfdata_writer *w, const struct perfev
 static int pipe_preamble(struct perfev_perfdata_writer *w)
 {
 	uint64_t hdr[2] = {PV_PERF_MAGIC2, PV_PIPE_HEADER_SIZE};
-	int err = write_all(w->fd, hdr, sizeof(hdr));
+	int err = pv_write_all(w->fd, hdr, sizeof(hdr));
 	if (err < 0)
 		return pv_error(-err, "cannot write the pipe header to %s: %s", w->name, strerror(-err));
 	for (size_t i = 0; i < w->nr_events; i++) {
@@ -203,7 +170,7 @@ static int file_preamble(struct perfev_perfdata_writer *w)
 	for (size_t i = 0; i < w->nr_events; i++) {
 		w->id_offsets[i] = off;
 		if (w->nr_ids[i]) {
-			int err = pwrite_all(w->fd, w->ids[i], w->nr_ids[i] * 8, off);
+			int err = pv_pwrite_all(w->fd, w->ids[i], w->nr_ids[i] * 8, off);
 			if (err < 0)
 				return pv_error(-err, "cannot write the ids to %s: %s", w->name, strerror(-err));
 		}
@@ -217,7 +184,7 @@ static int file_preamble(struct perfev_perfdata_writer *w)
 		memcpy(fa, &a, w->attr_size);
 		uint64_t sec[2] = {w->id_offsets[i], w->nr_ids[i] * 8};
 		memcpy(fa + w->attr_size, sec, 16);
-		int err = pwrite_all(w->fd, fa, w->attr_size + 16u, off);
+		int err = pv_pwrite_all(w->fd, fa, w->attr_size + 16u, off);
 		if (err < 0)
 			return pv_error(-err, "cannot write the attrs to %s: %s", w->name, strerror(-err));
 		off += w->attr_size + 16u;
@@ -436,7 +403,7 @@ PERFEV_API int perfev_perfdata_writer_finalize(struct perfev_perfdata_writer *w)
 		if (w->finalized || !bid_len)
 			return 0;
 		w->finalized = true;
-		int err = write_all(w->fd, bid, bid_len);
+		int err = pv_write_all(w->fd, bid, bid_len);
 		return err < 0 ? err : 0;
 	}
 	/* features after the data: a section table, then each feature's bytes */
@@ -458,13 +425,13 @@ PERFEV_API int perfev_perfdata_writer_finalize(struct perfev_perfdata_writer *w)
 		sec[i].offset = off;
 		off += sec[i].size;
 	}
-	int err = pwrite_all(w->fd, sec, (size_t)nsec * sizeof(sec[0]), feat_off);
+	int err = pv_pwrite_all(w->fd, sec, (size_t)nsec * sizeof(sec[0]), feat_off);
 	int i = 0;
 	for (int f = 1; f < PV_FEAT_WRITTEN && err >= 0; f++) {
 		if (!(h.adds_features[0] >> f & 1))
 			continue;
 		const void *p = f == PERFEV_FEAT_BUILD_ID ? (const void *)bid : (const void *)w->feats[f].data;
-		err = pwrite_all(w->fd, p, sec[i].size, sec[i].offset);
+		err = pv_pwrite_all(w->fd, p, sec[i].size, sec[i].offset);
 		i++;
 	}
 	h.magic = PV_PERF_MAGIC2;
@@ -475,7 +442,7 @@ PERFEV_API int perfev_perfdata_writer_finalize(struct perfev_perfdata_writer *w)
 	h.data.offset = w->data_offset;
 	h.data.size = w->data_size;
 	if (err >= 0)
-		err = pwrite_all(w->fd, &h, sizeof(h), 0);
+		err = pv_pwrite_all(w->fd, &h, sizeof(h), 0);
 	if (err >= 0 && ftruncate(w->fd, (off_t)off) < 0)
 		err = -errno;
 	w->finalized = true;

@@ -140,22 +140,6 @@ static int cache_name(const struct pv_elf *e, char *out, size_t len)
 	return 0;
 }
 
-static int pwrite_all(int fd, const void *data, size_t len, off_t off)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t w = pwrite(fd, p, len, off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
 static int inflate_section(const struct pv_elf *e, const Elf64_Shdr *h, const Elf64_Chdr *c,
 			   void **out)
 {
@@ -193,7 +177,7 @@ static int write_copy(int fd, const struct pv_elf *e, const struct sections *s)
 				next = s->sh[i].sh_offset;
 				skip_to = next + s->sh[i].sh_size;
 			}
-		int r = pwrite_all(fd, (const char *)e->image + pos, (size_t)(next - pos), (off_t)pos);
+		int r = pv_pwrite_all(fd, (const char *)e->image + pos, (size_t)(next - pos), (off_t)pos);
 		if (r < 0)
 			return r;
 		if (next >= e->size)
@@ -219,7 +203,7 @@ static int write_copy(int fd, const struct pv_elf *e, const struct sections *s)
 		}
 		uint64_t align = c->ch_addralign ? c->ch_addralign : 1;
 		end = (end + align - 1) & ~(align - 1);
-		r = pwrite_all(fd, data, (size_t)c->ch_size, (off_t)end);
+		r = pv_pwrite_all(fd, data, (size_t)c->ch_size, (off_t)end);
 		free(data);
 		if (r < 0) {
 			free(sh);
@@ -232,14 +216,14 @@ static int write_copy(int fd, const struct pv_elf *e, const struct sections *s)
 		end += c->ch_size;
 	}
 	end = (end + 7) & ~7ull;
-	int r = pwrite_all(fd, sh, s->n * sizeof(*sh), (off_t)end);
+	int r = pv_pwrite_all(fd, sh, s->n * sizeof(*sh), (off_t)end);
 	free(sh);
 	if (r < 0)
 		return r;
 	Elf64_Ehdr eh;
 	memcpy(&eh, e->image, sizeof(eh));
 	eh.e_shoff = end;
-	return pwrite_all(fd, &eh, sizeof(eh), 0);
+	return pv_pwrite_all(fd, &eh, sizeof(eh), 0);
 }
 
 /* Is c (an opened copy) the inflated form of the original's sections? */

@@ -345,21 +345,6 @@ void pv_kcache_seal(void *img, size_t len)
 }
 
 /* ---- writing ------------------------------------------------------------------ */
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 int pv_kcache_write(int dirfd, const struct pv_kcache_key *k, const struct pv_ktab *full)
 {
 	/* the kept symbols (their next neighbour in the file marked when it was
@@ -423,7 +408,7 @@ int pv_kcache_write(int dirfd, const struct pv_kcache_key *k, const struct pv_kt
 		free(img);
 		return -e;
 	}
-	int r = write_all(fd, img, len);
+	int r = pv_write_all(fd, img, len);
 	free(img);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
