@@ -4,6 +4,7 @@
 #ifndef PERFEV_CLI_H
 #define PERFEV_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Every command: parses its options from argv (argv[0] is the command's
@@ -24,6 +25,8 @@ struct cli_command {
 
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error with a va_list. */
+int cli_verror(const char *cmd, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* A command line refused: prints "perfev CMD: " + the message, then the
  * first paragraph of usage()'s text (the usage line) and a pointer to

@@ -33,11 +33,9 @@ static void usage_head(const char *cmd, void (*usage)(FILE *))
 int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "perfev %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_verror(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage_head(cmd, usage);
 	return 1;
 }

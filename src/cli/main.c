@@ -11,14 +11,20 @@
 extern const struct cli_command __start_perfev_commands[];
 extern const struct cli_command __stop_perfev_commands[];
 
+int cli_verror(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "perfev %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
 int cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "perfev %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_verror(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 1;
 }
 
