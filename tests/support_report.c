@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "support_report.h"
 #include "support.h"
+#include "perfev.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -239,4 +240,13 @@ char *report_header_lines(const char *text)
 	}
 	*o = 0;
 	return out;
+}
+
+void report_put_record(struct perfev_perfdata_writer *w, const struct perfev_record *r,
+		       const struct perfev_attr *a)
+{
+	uint8_t buf[4400];
+	int n = perfev_record_encode(r, a, buf, sizeof(buf));
+	cr_assert_gt(n, 0, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0, "%s", perfev_errmsg());
 }

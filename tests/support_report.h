@@ -38,6 +38,14 @@ char *perf_record(const char *options, const char *name, const char *cmd);
  * tool fails.
  */
 int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines);
+
+struct perfev_perfdata_writer;
+struct perfev_record;
+struct perfev_attr;
+/* Encodes r (of event a) into w, for crafted recordings; fails the test on
+ * an error. */
+void report_put_record(struct perfev_perfdata_writer *w, const struct perfev_record *r,
+		       const struct perfev_attr *a);
 /*
  * The same, with each run of consecutive entries of equal first percentage
  * (Children with --children) compared as a set: the entries (each its line

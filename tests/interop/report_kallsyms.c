@@ -33,14 +33,6 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffff81005000 T __global_after\n"
 			       "ffffffff81006000 T _etext\n";
 
-static void put(struct perfev_perfdata_writer *w, const struct perfev_record *r, const struct perfev_attr *a)
-{
-	uint8_t buf[512];
-	int n = perfev_record_encode(r, a, buf, sizeof(buf));
-	cr_assert_gt(n, 0, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0, "%s", perfev_errmsg());
-}
-
 /* The kernel's map as perf records it, then one sample inside each symbol
  * (period 1000 * (k + 1): no ties). */
 static void write_kernel_samples(const char *data)
@@ -67,20 +59,20 @@ static void write_kernel_samples(const char *data)
 	r.u.mmap.filename = "[kernel.kallsyms]_text";
 	r.sid.pid = -1;
 	r.sid.tid = 0;
-	put(w, &r, &a);
+	report_put_record(w, &r, &a);
 	r = (struct perfev_record){.type = PERF_RECORD_COMM, .has_sid = true};
 	r.u.comm.pid = r.u.comm.tid = PID;
 	r.u.comm.comm = "aliases";
 	r.sid.pid = r.sid.tid = PID;
 	r.sid.time = 1;
-	put(w, &r, &a);
+	report_put_record(w, &r, &a);
 	for (uint64_t k = 0; k < 5; k++) {
 		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_KERNEL};
 		r.u.sample.ip = KBASE + 0x1000 * (k + 1) + 0x10;
 		r.u.sample.pid = r.u.sample.tid = PID;
 		r.u.sample.time = 10 + k;
 		r.u.sample.period = 1000 * (k + 1);
-		put(w, &r, &a);
+		report_put_record(w, &r, &a);
 	}
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }

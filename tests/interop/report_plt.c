@@ -93,14 +93,6 @@ static bool read_layout(const char *path, struct plt_layout *l)
 	return text && plt && l->nr;
 }
 
-static void put(struct perfev_perfdata_writer *w, const struct perfev_record *r, const struct perfev_attr *a)
-{
-	uint8_t buf[4400];
-	int n = perfev_record_encode(r, a, buf, sizeof(buf));
-	cr_assert_gt(n, 0, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0, "%s", perfev_errmsg());
-}
-
 /* COMM, the MMAP2 of libc's text at BASE, then entry i of the PLT sampled
  * with a period of 1000 * (i + 1) (every row its own value: no ties).
  * With `ties`: instead two samples of equal period called from the last
@@ -126,7 +118,7 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	r.u.comm.comm = "plt";
 	r.sid.pid = r.sid.tid = PID;
 	r.sid.time = 1;
-	put(w, &r, &a);
+	report_put_record(w, &r, &a);
 	r = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
 	r.u.mmap.pid = r.u.mmap.tid = PID;
 	r.u.mmap.addr = (BASE + l->text.p_vaddr) & ~0xfffull;
@@ -137,7 +129,7 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	r.u.mmap.filename = libc;
 	r.sid.pid = r.sid.tid = PID;
 	r.sid.time = 2;
-	put(w, &r, &a);
+	report_put_record(w, &r, &a);
 	uint64_t first = UINT64_MAX, last = 0;
 	for (uint64_t i = 0; i < l->nr && i < 1024; i++)
 		if (l->sample[i])
@@ -152,7 +144,7 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 		r.u.sample.period = 1000;
 		r.u.sample.callchain_nr = 3;
 		r.u.sample.callchain = chain;
-		put(w, &r, &a);
+		report_put_record(w, &r, &a);
 	}
 	for (uint64_t i = 0; !ties && i < l->nr && i < 1024; i++) {
 		if (!l->sample[i])
@@ -162,7 +154,7 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 		r.u.sample.pid = r.u.sample.tid = PID;
 		r.u.sample.time = 10 + i;
 		r.u.sample.period = 1000 * (i + 1);
-		put(w, &r, &a);
+		report_put_record(w, &r, &a);
 	}
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
