@@ -3,6 +3,7 @@
 #include "perfev.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -130,14 +131,31 @@ void require_event(unsigned type, unsigned long long config, const char *what)
 	close(fd);
 }
 
+static char tmpdir[64];
+static pid_t tmpdir_owner; /* forked children share the name, not the cleanup */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* The test's directory goes when its process ends: recordings of 40 MB
+ * must not pile up in /tmp run after run. */
+static void remove_tmpdir(void)
+{
+	if (tmpdir[0] && getpid() == tmpdir_owner)
+		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 const char *test_tmpdir(void)
 {
-	static char dir[64];
-	if (!dir[0]) {
-		strcpy(dir, "/tmp/perfev-test-XXXXXX");
-		cr_assert(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	if (!tmpdir[0]) {
+		strcpy(tmpdir, "/tmp/perfev-test-XXXXXX");
+		cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+		tmpdir_owner = getpid();
+		atexit(remove_tmpdir);
 	}
-	return dir;
+	return tmpdir;
 }
 
 char *slurp(const char *path, size_t *len)
