@@ -35,4 +35,14 @@ void pv_host_features(struct pv_buf feats[PV_FEAT_WRITTEN], int argc, char *cons
 /* EVENT_DESC of these events. */
 void pv_feat_event_desc(struct pv_buf *b, const struct perfev_perfdata_event *ev, size_t nr, uint32_t attr_size);
 
+/* perfdata_pager.c: a thread that maps a big recording's pages ahead of
+ * the reader and gives back those keep bytes behind it. NULL when the
+ * recording is small, there is one core, PERFEV_PAGER=0, or no thread can
+ * be started: the reader then pages for itself. */
+struct pv_pager;
+struct pv_pager *pv_pager_start(const uint8_t *map, uint64_t len, uint64_t start, uint64_t keep);
+/* The reader is at off (cheap: it tells the pager once a megabyte). */
+void pv_pager_at(struct pv_pager *pg, uint64_t off);
+void pv_pager_stop(struct pv_pager *pg);
+
 #endif

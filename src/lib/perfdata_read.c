@@ -687,6 +687,12 @@ static int flush_queue(struct perfev_perfdata *pd, uint64_t limit)
 	int ret = 0;
 	for (; i < pd->nq && pd->q[i].time <= limit; i++) {
 		const uint8_t *b = pd->q[i].ptr ? pd->q[i].ptr : pd->own + pd->q[i].off;
+		if (i + 1 < pd->nq) {
+			const struct pv_queued *n = &pd->q[i + 1];
+			const uint8_t *nb = n->ptr ? n->ptr : pd->own + n->off;
+			for (uint32_t k = 0; k < n->len && k < 512; k += 64)
+				__builtin_prefetch(nb + k);
+		}
 		ret = deliver(pd, b, pd->q[i].len);
 		if (ret) {
 			i++;
@@ -955,12 +961,14 @@ static bool cut_short(struct perfev_perfdata *pd, uint64_t end, uint64_t off)
 	return true;
 }
 
-static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
+static int walk_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end, struct pv_pager *pager)
 {
 	uint64_t off = start, released = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	while (end - off >= 8) {
-		if (off - released > 2 * PV_MAP_KEEP && page > 0) {
+		if (pager)
+			pv_pager_at(pager, off);
+		else if (off - released > 2 * PV_MAP_KEEP && page > 0) {
 			uint64_t upto = (off - PV_MAP_KEEP) & ~((uint64_t)page - 1);
 			madvise((void *)(pd->map + released), upto - released, MADV_DONTNEED);
 			released = upto;
@@ -976,7 +984,6 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 			return bad_size(pd, off, sz, end - off);
 		}
 		pd->offset = off;
-		if (b[4] == 0 && 0) {}
 		uint64_t extra = payload_after(pd, b, sz);
 		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
 		if (!ret)
@@ -993,6 +1000,14 @@ static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
 	if (off < end)
 		cut_short(pd, end, off);
 	return 0;
+}
+
+static int run_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end)
+{
+	struct pv_pager *pager = pv_pager_start(pd->map, end, start, PV_MAP_KEEP);
+	int ret = walk_mapped(pd, start, end, pager);
+	pv_pager_stop(pager);
+	return ret;
 }
 
 /* A stream that ends inside a record: its writer was killed there. */

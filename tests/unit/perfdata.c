@@ -6,6 +6,7 @@
 #include "perfev.h"
 
 #include <byteswap.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -449,4 +450,106 @@ Test(unit_perfdata, sigint_leaves_a_valid_file)
 	perfev_perfdata_close(pd);
 	close(ready[0]);
 	close(ready[1]);
+}
+
+/* A recording above the pager's 32 MB threshold: a second thread maps its
+ * pages ahead of the reader and gives back those behind it. What is read
+ * must not depend on it: the same records in the same order, including
+ * records queued for time ordering across a 3 MB round whose pages were
+ * given back before the round's end delivered them. */
+struct big_seen {
+	uint64_t n, hash, last_time, max_tasks;
+	bool ordered;
+};
+
+static uint64_t nr_tasks(void)
+{
+	char line[256];
+	uint64_t n = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	cr_assert(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %llu", (unsigned long long *)&n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static int big_collect(void *ctx, const struct perfev_record *r)
+{
+	struct big_seen *s = ctx;
+	if (r->type != PERF_RECORD_SAMPLE)
+		return 0;
+	const uint8_t *raw = r->u.sample.raw;
+	uint64_t h = s->hash ^ r->u.sample.time;
+	for (uint32_t i = 0; i < r->u.sample.raw_size; i += 61)
+		h = (h ^ raw[i]) * 0x100000001b3ull;
+	s->hash = h * 31 + r->u.sample.ip;
+	if (r->u.sample.time < s->last_time)
+		s->ordered = false;
+	s->last_time = r->u.sample.time;
+	if (++s->n % 4000 == 0) {
+		uint64_t t = nr_tasks();
+		if (t > s->max_tasks)
+			s->max_tasks = t;
+	}
+	return 0;
+}
+
+Test(unit_perfdata, big_file_reads_the_same_with_the_pager)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/big.data", test_tmpdir());
+	struct perfev_attr a = attr_of(PERF_COUNT_SW_CPU_CLOCK);
+	a.sample_type |= PERF_SAMPLE_RAW;
+	uint64_t id[] = {11};
+	struct perfev_perfdata_event ev[] = {{&a, "cpu-clock", id, 1}};
+	struct perfev_perfdata_write_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(p, -1, ev, 1, &o);
+	cr_assert(w, "writer: %s", perfev_errmsg());
+	enum { N = 10000, RAW = 4000 };
+	static uint8_t raw[RAW + 64], buf[RAW + 256];
+	for (int i = 0; i < N; i++) {
+		for (int k = 0; k < RAW; k += 61)
+			raw[k] = (uint8_t)(i * 7 + k);
+		/* rounds of 100 samples, each CPU's run in time order; samples
+		 * 3000..3749 are one 3 MB round */
+		struct perfev_record r = {.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
+		r.u.sample.ip = 0x400000 + (uint64_t)i;
+		r.u.sample.pid = r.u.sample.tid = 42;
+		r.u.sample.time = 1000 + (uint64_t)(i / 100) * 1000 + (uint64_t)(i % 2) * 500 + (uint64_t)(i % 100);
+		r.u.sample.id = 11;
+		r.u.sample.period = 1000;
+		r.u.sample.raw = raw;
+		r.u.sample.raw_size = RAW + 4; /* with its u32 size: 8-byte aligned */
+		int n = perfev_record_encode(&r, &a, buf, sizeof(buf));
+		cr_assert_gt(n, 0, "%s", perfev_errmsg());
+		cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0);
+		if (i % 100 == 99 && (i < 3000 || i >= 3749))
+			cr_assert_eq(perfev_perfdata_writer_finish_round(w), 0);
+	}
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+
+	struct big_seen with = {.ordered = true}, without = {.ordered = true};
+	uint64_t before = nr_tasks();
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			setenv("PERFEV_PAGER", "0", 1);
+		struct perfev_perfdata *pd = perfev_perfdata_open(p);
+		cr_assert(pd, "open: %s", perfev_errmsg());
+		struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+		cr_assert_eq(perfev_perfdata_process(pd, &ro, big_collect, pass ? &without : &with), 0, "%s",
+			     perfev_errmsg());
+		perfev_perfdata_close(pd);
+	}
+	unsetenv("PERFEV_PAGER");
+	cr_assert_eq(with.n, N);
+	cr_assert_eq(without.n, N);
+	cr_assert(with.ordered && without.ordered, "delivered out of time order");
+	cr_assert_eq(with.hash, without.hash, "the pager changed what was read");
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+		cr_assert_gt(with.max_tasks, before, "no pager thread while reading %s", p);
+		cr_assert_eq(without.max_tasks, before, "a pager thread despite PERFEV_PAGER=0");
+	}
+	cr_assert_eq(nr_tasks(), before, "the pager thread outlived the read");
 }
