@@ -4,8 +4,9 @@
 # (--call-graph dwarf of a build without frame pointers), each with at least
 # 100k samples of workloads/calls; the flat view alone (--no-children -g none,
 # where neither tool needs the stacks) and with --children (every stack
-# walked, DWARF-unwound). Prints wall time, CPU time (user+sys: the fair
-# number on a shared machine) and peak RSS side by side, with ratios.
+# walked, DWARF-unwound). Prints wall time, CPU time (user+sys of every
+# thread: the fair number on a shared machine) and peak RSS side by side,
+# with ratios for both times.
 # usage: bench/report.sh [BUILD_DIR=build] [WORK_DIR=/tmp/perfev-bench-report]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,8 @@ fi
 # five (bench/rusage.c: wait4's microsecond rusage, not time(1)'s 10 ms)
 measure() { "$build/bench/rusage" 5 "$@"; }
 
-printf '%-6s %-12s %7s | %7s %7s | %7s %7s %6s | %8s %8s %6s\n' file view samples "perf s" "perfev s" \
-  "perf cpu" "perfev" speedup "perf MB" "perfev MB" mem
+printf '%-6s %-12s %7s | %7s %7s %6s | %7s %7s %6s | %8s %8s %6s\n' file view samples "perf s" "perfev s" \
+  speedup "perf cpu" "perfev" speedup "perf MB" "perfev MB" mem
 for kind in fp dwarf; do
   f="$work/$kind.data"
   n=$(samples "$f")
@@ -41,8 +42,10 @@ for kind in fp dwarf; do
     read -r pw pc pm <<<"$p"
     read -r qw qc qm <<<"$q"
     awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {
-      printf "%-6s %-12s %7s | %7.3f %7.3f | %7.3f %7.3f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw, pc, qc,
-             (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
+      printf "%-6s %-12s %7s | %7.3f %7.3f %5.1fx | %7.3f %7.3f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw,
+             (qw > 0 ? pw / qw : 0), pc, qc, (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
   done
 done
-echo "speedup: perf CPU time / perfev CPU time (targets: >= 5x fp, >= 10x dwarf); mem: perfev peak RSS / perf's (target <= 0.5)"
+echo "speedup: perf's time / perfev's, in wall time (what the user waits) and in CPU time (user+sys, all threads:"
+echo "perfev reads big recordings with a second thread that maps pages ahead; PERFEV_PAGER=0 turns it off)."
+echo "Targets: >= 5x fp, >= 10x dwarf; mem: perfev peak RSS / perf's (target <= 0.5)"
