@@ -34,6 +34,7 @@ struct tnode {
 	uint32_t parent;
 	const char *dso; /* the profile's interned path: equal objects, equal pointers */
 	uint64_t rel;    /* the address in the object's terms */
+	uint32_t rank;   /* the object's in perf's order of creation (0: unknown) */
 };
 struct trie {
 	struct tnode *n;
@@ -41,7 +42,7 @@ struct trie {
 };
 
 static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
-			   const struct perfev_profile_frame *f)
+			   const struct perfev_profile_frame *f, uint32_t rank)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
@@ -49,7 +50,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip};
+	t->n[id] = (struct tnode){name, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip, rank};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -69,23 +70,41 @@ static int by_weight(const void *a, const void *b, void *arg)
 	return by_place(a, b, arg);
 }
 
+/* A name marked "(inlined)": its length without the mark, else 0. */
+static size_t inlined_len(const struct tnode *n)
+{
+	static const char mark[] = " (inlined)";
+	size_t len = strlen(n->name), ml = sizeof(mark) - 1;
+	return len > ml && !strcmp(n->name + len - ml, mark) ? len - ml : 0;
+}
+
 /* perf's order of siblings in its callchain tree (rb_root_in) */
 static int by_place(const void *a, const void *b, void *arg)
 {
 	const struct trie *t = arg;
 	const struct tnode *p = &t->n[*(const uint32_t *)a], *q = &t->n[*(const uint32_t *)b];
-	/* perf: equal siblings in its callchain tree's order, which runs from the
-	 * newest object (the kernel's, made first, last) and the highest address */
-	if (p->inlined || q->inlined) /* perf compares inlined frames by name */
-		return -strcmp(p->name, q->name);
+	/* perf: equal siblings in its callchain tree's order (match_chain), which
+	 * runs from the newest dso structure (the highest heap address) and in
+	 * one object from the highest symbol start; perf compares inlined
+	 * frames by name (a function named by its DWARF name too, "(inlined)") */
+	size_t pl = inlined_len(p), ql = inlined_len(q);
+	if (p->inlined || q->inlined || pl || ql) {
+		pl = pl ? pl : strlen(p->name), ql = ql ? ql : strlen(q->name);
+		int c = strncmp(p->name, q->name, PV_MIN(pl, ql));
+		return c ? -c : (pl < ql) - (pl > ql);
+	}
 	/* outside any map perf's object is NULL, below every other: last */
 	bool up = !p->dso || !strcmp(p->dso, "[unknown]"), uq = !q->dso || !strcmp(q->dso, "[unknown]");
 	if (up != uq)
 		return up - uq;
-	if (p->kernel != q->kernel)
-		return p->kernel ? 1 : -1;
 	if (p->dso == q->dso) /* one object: by the address in it, as perf's symbol start */
 		return (p->rel < q->rel) - (p->rel > q->rel);
+	if (p->rank && q->rank) /* objects in the order perf made them: the newest first */
+		return (p->rank < q->rank) - (p->rank > q->rank);
+	/* an object the recording does not name (none of its records): the kernel's
+	 * is perf's first, others by address */
+	if (p->kernel != q->kernel)
+		return p->kernel ? 1 : -1;
 	return (p->ip < q->ip) - (p->ip > q->ip);
 }
 
@@ -378,10 +397,11 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	const char **label = calloc(nn, sizeof(*label));
 	struct perfev_profile_frame *frm = calloc(nn, sizeof(*frm));
 	bool *inl = calloc(nn, sizeof(*inl));
+	uint32_t *rank = calloc(nn, sizeof(*rank));
 	uint32_t *path = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl)
+	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -395,7 +415,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0, NULL, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -429,6 +449,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		label[id] = frame_label(&n.frame, &g->labels);
 		frm[id] = n.frame;
 		inl[id] = n.frame.inlined;
+		rank[id] = pv_profile_object_rank(p, n.frame.dso);
 	}
 	for (uint32_t d = 1; d < nn; d++) {
 		struct perfev_profile_node n;
@@ -469,7 +490,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]], rank[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 			}
@@ -488,6 +509,7 @@ out:
 	free(label);
 	free(frm);
 	free(inl);
+	free(rank);
 	free(path);
 	free(seen);
 	return g;

@@ -48,6 +48,7 @@ PERFEV_API void perfev_profile_free(struct perfev_profile *p)
 	if (!p)
 		return;
 	pv_strtab_free(&p->strs);
+	pv_strtab_free(&p->objs);
 	free(p->frames);
 	free(p->frame_hash);
 	free(p->groups);
@@ -613,6 +614,19 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 	return 0;
 }
 
+int pv_profile_add_object(struct perfev_profile *p, const char *name)
+{
+	return name && !pv_strtab_intern(&p->objs, name) ? -ENOMEM : 0;
+}
+
+int pv_profile_copy_objects(struct perfev_profile *dst, const struct perfev_profile *src)
+{
+	for (size_t id = 1; id < src->objs.nr; id++)
+		if (pv_profile_add_object(dst, src->objs.strs[id]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 /* ---- deriving ---------------------------------------------------------------- */
 PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_profile *p,
 							enum perfev_profile_group group, unsigned flags)
@@ -664,6 +678,8 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 	}
 	d->filtered = p->filtered;
 	memcpy(d->hidden, p->hidden, sizeof(d->hidden));
+	if (pv_profile_copy_objects(d, p) < 0)
+		goto oom;
 	free(stack);
 	free(maps);
 	return d;

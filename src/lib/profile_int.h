@@ -21,6 +21,8 @@ static inline const char *pv_strtab_get(const struct pv_strtab *t, uint32_t id)
 	return id && id < t->nr ? t->strs[id] : NULL;
 }
 void pv_strtab_free(struct pv_strtab *t);
+/* The id of s, 0 when s is NULL or not interned (nothing is added). */
+uint32_t pv_strtab_find(const struct pv_strtab *t, const char *s);
 uint64_t pv_hash_bytes(const void *data, size_t len);
 
 /* A mapping as exporters need it (pprof Mapping, Firefox lib). */
@@ -90,6 +92,9 @@ struct perfev_profile {
 	size_t last_depth; /* entries of path valid for the next sample (0: none) */
 	uint32_t *ids;  /* scratch: frame ids of the sample being added */
 	size_t cap_ids;
+	/* objects (frames' dso names) in the order perf report creates its dso
+	 * structures reading the recording: id = rank (see pv_profile_object_rank) */
+	struct pv_strtab objs;
 };
 
 static inline bool pv_node_is_group(const struct pv_node *n)
@@ -124,5 +129,18 @@ int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t 
 /* Whether the profile's filter accepts the sample (true without a filter). */
 bool pv_profile_accepts(struct perfev_profile *p, const struct perfev_sample_desc *s,
 			const struct perfev_profile_frame *frames, size_t nr, const uint64_t values[PERFEV_VALUE_NR]);
+
+/* Where object dso (a frame's dso name) stands in perf's order of creation of
+ * its dso structures (1 first), 0 when unknown. perf breaks ties between
+ * call-graph siblings of different objects by those structures' heap
+ * addresses, which follow that order. */
+static inline uint32_t pv_profile_object_rank(const struct perfev_profile *p, const char *dso)
+{
+	return pv_strtab_find(&p->objs, dso);
+}
+/* Appends object name to p's order of creation (kept where it already is). */
+int pv_profile_add_object(struct perfev_profile *p, const char *name);
+/* Copies src's order of objects to dst (appended to what dst has). */
+int pv_profile_copy_objects(struct perfev_profile *dst, const struct perfev_profile *src);
 
 #endif

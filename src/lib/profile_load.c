@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 
 #define MAX_RAW 1024    /* frames of one stack */
@@ -218,12 +219,60 @@ static struct pmaps *proc(struct loader *l, int32_t pid, bool create)
 	return pm;
 }
 
+static const char *module_name(struct loader *l, const char *path);
+static bool is_anon(const char *path);
+
+/* ---- perf's order of objects -------------------------------------------------------
+ * perf report makes one dso structure per object, first those of the BUILD_ID
+ * table (while reading the header, in the table's order), then one per new
+ * name in MMAP records as it processes them (the kernel's at its first MMAP,
+ * unless the table made it), and breaks ties between call-graph siblings of
+ * different objects by the structures' addresses (match_chain_dso_addresses):
+ * the profile keeps that order under the names frames give those objects. */
+static const char *object_name(struct loader *l, bool kernel, const char *path, uint32_t prot, int32_t pid,
+			       char *buf, size_t len)
+{
+	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17))
+		return "[kernel.kallsyms]";
+	const char *mod = kernel ? module_name(l, path) : NULL;
+	if (mod)
+		return mod;
+	/* anonymous executable memory is perf's /tmp/perf-PID.map, our "[JIT] tid PID" */
+	bool no_dso = !strncmp(path, "[stack", 6) || !strncmp(path, "/SYSV", 5) || !strcmp(path, "[heap]");
+	if (!kernel && (prot & PROT_EXEC) && (is_anon(path) || no_dso)) {
+		snprintf(buf, len, "[JIT] tid %d", pid);
+		return buf;
+	}
+	return path;
+}
+
+static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
+			size_t len)
+{
+	(void)build_id, (void)len;
+	struct loader *l = ctx;
+	char buf[48];
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	if (filename && pv_profile_add_object(l->p, object_name(l, kernel, filename, 0, pid, buf, sizeof(buf))) < 0)
+		l->oom = true;
+	return 0;
+}
+
 static void side_band(struct loader *l, const struct perfev_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+		/* MMAP records have no protection: perf takes them as executable unless data */
+		uint32_t prot = rec->type == PERF_RECORD_MMAP2 ? rec->u.mmap.prot
+				: rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
+		char buf[48];
+		const char *obj = object_name(l, kernel, rec->u.mmap.filename ? rec->u.mmap.filename : "//anon", prot,
+					      (int32_t)rec->u.mmap.pid, buf, sizeof(buf));
+		if (pv_profile_add_object(l->p, obj) < 0)
+			l->oom = true;
 		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 			break;
 		int32_t pid = (int32_t)rec->u.mmap.pid;
@@ -699,6 +748,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 		return -1;
 	}
 	perfev_session_add_build_ids(l->sess, l->pd); /* maps recorded without build-ids get them */
+	perfev_perfdata_build_ids(l->pd, table_object, l); /* perf's first objects */
 	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
 		return -1;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
@@ -801,7 +851,7 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 	ev = calloc(nev, sizeof(*ev));
 	bool ok = ev != NULL;
 	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
-		ok = evp_for(&l, i) != NULL;
+		ok = evp_for(&l, i) != NULL && pv_profile_copy_objects(l.evs[i].p, l.p) == 0;
 	if (!ok) {
 		free(ev);
 		ev = pv_error_null(ENOMEM, "profile_load: out of memory");

@@ -65,6 +65,17 @@ uint32_t pv_strtab_intern(struct pv_strtab *t, const char *s)
 	return (uint32_t)t->nr++;
 }
 
+uint32_t pv_strtab_find(const struct pv_strtab *t, const char *s)
+{
+	if (!s || !t->hcap)
+		return 0;
+	size_t i = pv_hash_bytes(s, strlen(s)) & (t->hcap - 1);
+	for (; t->hash[i]; i = (i + 1) & (t->hcap - 1))
+		if (strcmp(t->strs[t->hash[i]], s) == 0)
+			return t->hash[i];
+	return 0;
+}
+
 void pv_strtab_free(struct pv_strtab *t)
 {
 	for (size_t i = 1; i < t->nr; i++)
