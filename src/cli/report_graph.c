@@ -99,7 +99,10 @@ static int by_place(const void *a, const void *b, void *arg)
 		return up - uq;
 	if (p->dso == q->dso) /* one object: by the address in it, as perf's symbol start */
 		return (p->rel < q->rel) - (p->rel > q->rel);
-	if (p->rank && q->rank) /* objects in the order perf made them: the newest first */
+	/* objects in the order perf made them, the newest first: the order of
+	 * its structures' addresses as long as malloc hands them out upwards
+	 * (a freed hole reused for a later dso would break it; not seen) */
+	if (p->rank && q->rank)
 		return (p->rank < q->rank) - (p->rank > q->rank);
 	/* an object the recording does not name (none of its records): the kernel's
 	 * is perf's first, others by address */
