@@ -20,10 +20,13 @@ mkdir -p "$work"
 
 samples() { perf report -i "$1" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}'; }
 # cpu-clock every 25 us of CPU: 40k samples per CPU-second; calls 1200 runs ~3 s under sampling
-if [ ! -s "$work/fp.data" ]; then
-  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$build/workloads/calls" 1200 >/dev/null
+# each recording's binary is kept beside it: a report of a recording whose
+# binary is gone measures nothing but addresses
+if [ ! -s "$work/fp.data" ] || [ ! -x "$work/calls_fp" ]; then
+  cp "$build/workloads/calls" "$work/calls_fp"
+  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$work/calls_fp" 1200 >/dev/null
 fi
-if [ ! -s "$work/dwarf.data" ]; then
+if [ ! -s "$work/dwarf.data" ] || [ ! -x "$work/calls_nofp" ]; then
   cc -O1 -g -fomit-frame-pointer -fno-inline -o "$work/calls_nofp" workloads/calls.c
   perf record -q --call-graph dwarf,2048 -e cpu-clock -c 25000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
 fi
