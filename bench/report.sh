@@ -4,7 +4,8 @@
 # (--call-graph dwarf of a build without frame pointers), each with at least
 # 100k samples of workloads/calls; the flat view alone (--no-children -g none,
 # where neither tool needs the stacks) and with --children (every stack
-# walked, DWARF-unwound). Prints wall time, CPU time (user+sys of every
+# walked, DWARF-unwound), and `report --stdio` with nothing else (children
+# and call graphs, what most people run). Prints wall time, CPU time (user+sys of every
 # thread: the fair number on a shared machine) and peak RSS side by side,
 # with ratios for both times.
 # usage: bench/report.sh [BUILD_DIR=build] [WORK_DIR=/tmp/perfev-bench-report]
@@ -19,10 +20,13 @@ mkdir -p "$work"
 
 samples() { perf report -i "$1" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}'; }
 # cpu-clock every 25 us of CPU: 40k samples per CPU-second; calls 1200 runs ~3 s under sampling
-if [ ! -s "$work/fp.data" ]; then
-  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$build/workloads/calls" 1200 >/dev/null
+# each recording's binary is kept beside it: a report of a recording whose
+# binary is gone measures nothing but addresses
+if [ ! -s "$work/fp.data" ] || [ ! -x "$work/calls_fp" ]; then
+  cp "$build/workloads/calls" "$work/calls_fp"
+  perf record -q -g -e cpu-clock -c 25000 -o "$work/fp.data" -- "$work/calls_fp" 1200 >/dev/null
 fi
-if [ ! -s "$work/dwarf.data" ]; then
+if [ ! -s "$work/dwarf.data" ] || [ ! -x "$work/calls_nofp" ]; then
   cc -O1 -g -fomit-frame-pointer -fno-inline -o "$work/calls_nofp" workloads/calls.c
   perf record -q --call-graph dwarf,2048 -e cpu-clock -c 25000 -o "$work/dwarf.data" -- "$work/calls_nofp" 1200 >/dev/null
 fi
@@ -36,9 +40,13 @@ printf '%-6s %-12s %7s | %7s %7s %6s | %7s %7s %6s | %8s %8s %6s\n' file view sa
 for kind in fp dwarf; do
   f="$work/$kind.data"
   n=$(samples "$f")
-  for view in --no-children --children; do
-    p=$(measure perf report -i "$f" --stdio --sort sym -g none $view) || exit 1
-    q=$(measure "$perfev" report -q -i "$f" --stdio --sort sym -g none $view) || exit 1
+  for view in --no-children --children default; do
+    # the issue's views (--sort sym -g none), then each tool's defaults
+    # (--children, call graphs printed), what `report --stdio` alone gives
+    opts="--sort sym -g none $view"
+    [ "$view" = default ] && opts=""
+    p=$(measure perf report -i "$f" --stdio $opts) || exit 1
+    q=$(measure "$perfev" report -q -i "$f" --stdio $opts) || exit 1
     read -r pw pc pm <<<"$p"
     read -r qw qc qm <<<"$q"
     awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {

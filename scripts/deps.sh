@@ -13,6 +13,7 @@ PKGS=(
   clang libclang-rt-14-dev          # libFuzzer targets and sanitizer runtimes
   linux-perf strace                 # the reference tools the tests compare against
   protobuf-compiler                 # validates pprof exports
+  golang-go                         # go tool pprof: reads the pprof exports as their users do
   libpapi-dev papi-tools            # the PAPI side of bench/selfmon_read
   qemu-user gcc-aarch64-linux-gnu   # arm64 self-monitoring tests
   libc6-dev-arm64-cross             # headers and crt files for the arm64 test program

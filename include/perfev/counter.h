@@ -66,6 +66,13 @@ PERFEV_API pid_t perfev_child_pid(const struct perfev_child *child);
  */
 PERFEV_API int perfev_child_start(struct perfev_child *child);
 /*
+ * Sets perfev_errmsg() to why cmd could not be executed, err being execvp's
+ * errno (ENOENT: not found in PATH or no such file; EACCES: not executable,
+ * a directory or a noexec mount; ENOEXEC: a script without #!), with the
+ * fix, and returns -err. perfev_child_start and the recorder say it so.
+ */
+PERFEV_API int perfev_child_exec_error(const char *cmd, int err);
+/*
  * Waits for the child to end. *wstatus gets the wait status, *ru (if not
  * NULL) its resource usage (user and system CPU time). Interrupted by a
  * signal, returns -EINTR and can be called again. Returns 0 or -errno.

@@ -38,9 +38,10 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...
 int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
 
 /* Before running COMMAND: 0 when execvp would find it executable; else prints
- * "perfev: failed to execute 'X': No such file or directory" (or Permission
- * denied) and returns the shell's status for it, 127 or 126. */
-int cli_exec_check(const char *file);
+ * "perfev CMD: cannot run 'X': command not found (...)" (or why it cannot
+ * run, perfev_child_exec_error's words) and returns the shell's status for
+ * it, 127 or 126. */
+int cli_exec_check(const char *cmd, const char *file);
 
 /* Prints "perfev CMD: warning: PATH was not closed cleanly..." when the
  * perf.data file's header says so (perfev_perfdata_unclean); nothing else. */

@@ -1,7 +1,8 @@
-/* cli_exec.c — a command that cannot be executed, said as a shell says it:
+/* cli_exec.c — a command that cannot be executed, refused with the shell's status:
  * checked before tracing or watching starts (execvp's search of PATH). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "perfev.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,11 +42,12 @@ static int exec_errno(const char *file)
 	return err;
 }
 
-int cli_exec_check(const char *file)
+int cli_exec_check(const char *cmd, const char *file)
 {
 	int e = exec_errno(file);
 	if (!e)
 		return 0;
-	fprintf(stderr, "perfev: failed to execute '%s': %s\n", file, strerror(e));
+	perfev_child_exec_error(file, e);
+	cli_error(cmd, "%s", perfev_errmsg());
 	return e == ENOENT ? 127 : 126;
 }

@@ -256,7 +256,8 @@ static int cmd_record(int argc, char **argv)
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
 	if (s.exec_error) { /* as a shell: the error alone, 127 (not found) or 126; no file */
-		fprintf(stderr, "perfev: failed to execute '%s': %s\n", o.argv[0], strerror(s.exec_error));
+		perfev_child_exec_error(o.argv[0], s.exec_error);
+		cli_error("record", "%s", perfev_errmsg());
 		ret = s.exec_error == ENOENT ? 127 : 126;
 		goto out;
 	}

@@ -62,7 +62,7 @@ static int cmd_trace(int argc, char **argv)
 	if (cmd && pid) {
 		return cli_usage_error("trace", usage, "give either -p PID or a command to run, not both");
 	}
-	int x = cmd ? cli_exec_check(cmd[0]) : 0;
+	int x = cmd ? cli_exec_check("trace", cmd[0]) : 0;
 	if (x)
 		return x;
 	FILE *out = stderr;

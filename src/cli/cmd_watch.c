@@ -104,7 +104,7 @@ static int cmd_watch(int argc, char **argv)
 	if (!target || i >= argc)
 		return cli_usage_error("watch", usage, "give the address or symbol to watch, then -- and "
 				       "the command");
-	int x = cli_exec_check(argv[i]);
+	int x = cli_exec_check("watch", argv[i]);
 	if (x)
 		return x;
 	struct perfev_watcher_opts o = {sizeof(o), argv + i, target, type, len};

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,17 +95,24 @@ PERFEV_API int perfev_child_start(struct perfev_child *c)
 	c->err_fd = -1;
 	if (n != (ssize_t)sizeof(e))
 		return 0; /* EOF: exec succeeded and closed the pipe */
+	return perfev_child_exec_error(c->cmd, e);
+}
+
+PERFEV_API int perfev_child_exec_error(const char *cmd, int e)
+{
+	struct stat st;
 	if (e == ENOENT)
-		return pv_error(e, "cannot run '%s': command not found%s", c->cmd,
-				strchr(c->cmd, '/') ? " (no such file)"
-						    : " (not a file in any directory of PATH)");
+		return pv_error(e, "cannot run '%s': command not found%s", cmd,
+				strchr(cmd, '/') ? " (no such file)" : " (not a file in any directory of PATH)");
+	if (e == EACCES && strchr(cmd, '/') && stat(cmd, &st) == 0 && S_ISDIR(st.st_mode))
+		return pv_error(e, "cannot run '%s': it is a directory, not a program", cmd);
 	if (e == EACCES)
-		return pv_error(e, "cannot run '%s': permission denied (not executable, "
-				   "or on a noexec mount): chmod +x it", c->cmd);
+		return pv_error(e, "cannot run '%s': permission denied (not executable, or on a noexec "
+				   "mount): chmod +x it", cmd);
 	if (e == ENOEXEC)
-		return pv_error(e, "cannot run '%s': not an executable format (a script "
-				   "without a #! line?)", c->cmd);
-	return pv_error(e, "cannot run '%s': %s", c->cmd, strerror(e));
+		return pv_error(e, "cannot run '%s': not an executable format (a script without a #! "
+				   "line?)", cmd);
+	return pv_error(e, "cannot run '%s': %s", cmd, strerror(e));
 }
 
 static int reap(struct perfev_child *c, int *ws, struct rusage *ru, int flags)

@@ -95,6 +95,25 @@ static uint32_t location(struct pp *pp, const uint32_t *nodes, size_t n)
 	return id;
 }
 
+/* The first map of an executable: not the kernel's or another [pseudo]
+ * map, not anonymous or JIT memory, not a shared library (lib.so,
+ * ld-linux-x86-64.so.2); the first map when there is none. Maps are in the
+ * order samples first reached them. */
+static size_t main_binary(const struct perfev_profile *p)
+{
+	for (size_t i = 0; i < p->nr_maps; i++) {
+		const char *path = pv_strtab_get(&p->strs, p->maps[i].path);
+		if (!path || path[0] != '/' || !strncmp(path, "/tmp/perf-", 10) || !strncmp(path, "/memfd:", 7) ||
+		    !strncmp(path, "/dev/", 5))
+			continue;
+		const char *base = strrchr(path, '/') + 1, *so = strstr(base, ".so");
+		if (so && (so[3] == '\0' || so[3] == '.'))
+			continue;
+		return i;
+	}
+	return 0;
+}
+
 static void value_type(struct pp *pp, struct pv_buf *out, unsigned field, const char *type,
 		       const char *unit)
 {
@@ -178,7 +197,10 @@ PERFEV_API int perfev_export_pprof(const struct perfev_profile *p0,
 		lines |= p->frames[i].line != 0;
 		inl |= p->frames[i].inlined;
 	}
-	for (size_t i = 0; i < p->nr_maps; i++) {
+	/* profile.proto: "mapping[0] will be the main binary" (pprof's File:) */
+	size_t main_map = main_binary(p);
+	for (size_t k = 0; k < p->nr_maps; k++) {
+		size_t i = k == 0 ? main_map : k <= main_map ? k - 1 : k;
 		const struct pv_pmap *m = &p->maps[i];
 		struct pv_buf *mb = &pp.tmp;
 		pv_pb_uint(mb, M_ID, i + 1);

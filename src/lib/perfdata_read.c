@@ -692,6 +692,8 @@ static int flush_queue(struct perfev_perfdata *pd, uint64_t limit)
 			const uint8_t *nb = n->ptr ? n->ptr : pd->own + n->off;
 			for (uint32_t k = 0; k < n->len && k < 512; k += 64)
 				__builtin_prefetch(nb + k);
+			if (n->len > 512) /* a user stack's dyn_size and what follows it */
+				__builtin_prefetch(nb + n->len - 8);
 		}
 		ret = deliver(pd, b, pd->q[i].len);
 		if (ret) {

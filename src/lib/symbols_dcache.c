@@ -59,7 +59,7 @@ struct sections {
 	size_t ncomp;
 };
 
-static int read_sections(const struct pv_elf *e, struct sections *s)
+static int read_sections(const struct pv_elf *e, struct sections *s, uint64_t max_inflated)
 {
 	memset(s, 0, sizeof(*s));
 	const unsigned char *img = e->image;
@@ -105,7 +105,7 @@ static int read_sections(const struct pv_elf *e, struct sections *s)
 		memcpy(&s->ch[i], img + h->sh_offset, sizeof(Elf64_Chdr));
 		const Elf64_Chdr *c = &s->ch[i];
 		if ((c->ch_type != ELFCOMPRESS_ZLIB && (c->ch_type != ELFCOMPRESS_ZSTD || !ZSTD_OK)) ||
-		    c->ch_size > MAX_INFLATED || c->ch_addralign > 4096 ||
+		    c->ch_size > max_inflated || c->ch_addralign > 4096 ||
 		    (c->ch_addralign & (c->ch_addralign - 1)))
 			goto unsupported;
 		s->ncomp++;
@@ -230,7 +230,7 @@ static int write_copy(int fd, const struct pv_elf *e, const struct sections *s)
 static bool copy_matches(const struct pv_elf *c, const struct sections *s)
 {
 	struct sections cs;
-	if (read_sections(c, &cs) < 0)
+	if (read_sections(c, &cs, MAX_INFLATED) < 0)
 		return false;
 	bool ok = cs.n == s->n && cs.ncomp == 0;
 	for (size_t i = 0; ok && i < s->n; i++) {
@@ -314,13 +314,34 @@ static void evict(int dirfd, const char *keep)
 	free(c);
 }
 
+int pv_dcache_write(int fd, const struct pv_elf *e, uint64_t max_inflated)
+{
+	struct sections s;
+	int r = read_sections(e, &s, max_inflated);
+	if (r < 0)
+		return r;
+	r = s.ncomp ? write_copy(fd, e, &s) : -ENOTSUP;
+	free_sections(&s);
+	return r;
+}
+
+bool pv_dcache_matches(const struct pv_elf *e, const struct pv_elf *copy)
+{
+	struct sections s;
+	if (read_sections(e, &s, MAX_INFLATED) < 0)
+		return false;
+	bool ok = copy_matches(copy, &s);
+	free_sections(&s);
+	return ok;
+}
+
 int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!e->elf || e->malloced || !e->path)
 		return -ENOENT;
 	struct sections s;
-	int r = read_sections(e, &s);
+	int r = read_sections(e, &s, MAX_INFLATED);
 	if (r < 0)
 		return r;
 	char name[256];

@@ -282,6 +282,14 @@ int pv_kcache_load(struct perfev_symbolizer *s, const struct pv_kcache_src *src,
  * them inflated, from the cache directory (written on first use): 0, or
  * -errno (none: read e itself). */
 int pv_dcache_open(const struct pv_elf *e, struct pv_elf *out);
+/* The copy's two halves, also for fuzz/dcache.c (e's image and size alone,
+ * no libelf handle): writes the inflated copy of e to fd, no section
+ * inflating past max_inflated bytes: 0, -ENOTSUP (not a 64-bit native ELF
+ * with compressed sections the copy handles), -EBADMSG (a section does not
+ * inflate to its size) or -errno. pv_dcache_matches: is copy what that
+ * made of e (its section headers checked against e's)? */
+int pv_dcache_write(int fd, const struct pv_elf *e, uint64_t max_inflated);
+bool pv_dcache_matches(const struct pv_elf *e, const struct pv_elf *copy);
 /* Is this cache turned off (opts, or PERFEV_NO_<env>_CACHE=1 / PERFEV_NO_CACHE=1)? */
 bool pv_cache_disabled(const struct perfev_symbolizer *s, const char *env);
 /* The file name of the index inside the cache directory. */

@@ -7,6 +7,7 @@
 #include "support.h"
 #include "support_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,45 @@ static void expect_share(const struct report_row *rows, size_t n, const char *na
 	cr_expect_fail("%s missing from the report", name);
 }
 
+/* go tool pprof (golang-go), pprof's own reader, on the export: the main
+ * binary first ("File: calls", profile.proto's mapping[0]), the total in
+ * cpu nanoseconds the report's period, each of the top functions' flat
+ * share the report's self share (by period, to its two decimals). */
+static void pprof_reads_it(const char *data, const char *dir, unsigned long long period)
+{
+	struct run_result r = run_cmd("HOME='%s' go tool pprof -top -nodecount=6 -unit=ns '%s/p.pb.gz'", dir, dir);
+	cr_assert_eq(r.status, 0, "go tool pprof (golang-go; scripts/deps.sh installs it): %s", r.err);
+	cr_assert(strstr(r.out, "File: calls\n"), "the main binary is not the first mapping: %s", r.out);
+	char want[128];
+	snprintf(want, sizeof(want), " of %lluns total\n", period);
+	cr_assert(strstr(r.out, want), "pprof's total is not the report's period %llu: %s", period, r.out);
+	struct run_result t = run_cmd("%s report -q -i '%s' --stdio --no-children --sort sym -g none", PERFEV_BIN, data);
+	cr_assert_eq(t.status, 0, "%s", t.err);
+	static struct report_row rows[256];
+	size_t n = report_parse(t.out, false, rows, 256);
+	size_t checked = 0;
+	for (char *line = strstr(r.out, "cum%\n"); line && (line = strchr(line, '\n')) && line[1]; checked++) {
+		line++;
+		double flat;
+		char name[256];
+		if (sscanf(line, "%*s %lf%% %*s %*s %*s %255s", &flat, name) != 2)
+			break;
+		char key[300];
+		snprintf(key, sizeof(key), "[.] %s", name);
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++)
+			if (!strcmp(rows[i].name, key)) {
+				found = true;
+				cr_expect(fabs(rows[i].self - flat) < 0.006, "%s: pprof %.2f%%, report %.2f%%", name, flat,
+					  rows[i].self);
+			}
+		cr_expect(found || flat < 0.01, "%s (%.2f%% in pprof) is not in the report", name, flat);
+	}
+	cr_expect_geq(checked, 5, "pprof's top table: %s", r.out);
+	run_result_free(&t);
+	run_result_free(&r);
+}
+
 Test(interop_report, known_structure_and_exports_agree, .timeout = 120)
 {
 	require_root();
@@ -130,6 +170,7 @@ Test(interop_report, known_structure_and_exports_agree, .timeout = 120)
 	cr_assert(strstr(r.out, "label_keys comm,pid,tid\n"), "%s", r.out);
 	cr_assert(strstr(r.out, "leaf_a"), "%s", r.out);
 	run_result_free(&r);
+	pprof_reads_it(data, dir, period);
 
 	r = run_cmd("%s report -q -i '%s' --folded | awk '{s += $NF} END {print s}'", PERFEV_BIN, data);
 	cr_assert_eq(strtoull(r.out, NULL, 10), samples, "folded sum %s, samples %llu", r.out, samples);

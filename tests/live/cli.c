@@ -170,8 +170,9 @@ Test(live_cli, errors_name_the_actual_file)
 	run_result_free(&r);
 }
 
-/* A command that cannot be executed: the shell's message and status, no
- * "Captured" lines, no output file, and the previous recording kept. */
+/* A command that cannot be executed: one line saying why and the shell's
+ * status, the same from every command; from record no "Captured" lines,
+ * no output file, and the previous recording kept. */
 Test(live_cli, record_of_a_missing_command)
 {
 	require_root();
@@ -179,23 +180,30 @@ Test(live_cli, record_of_a_missing_command)
 	struct run_result r = run_cmd("cd %s && echo previous > prev.data && "
 				      "%s record -o prev.data -- perfev-no-such-command", dir, PERFEV);
 	cr_assert_eq(r.status, 127, "%s", r.err);
-	cr_assert_str_eq(r.err, "perfev: failed to execute 'perfev-no-such-command': No such file or directory\n");
+	cr_assert_str_eq(r.err, "perfev record: cannot run 'perfev-no-such-command': command not found (not a "
+				"file in any directory of PATH)\n");
 	run_result_free(&r);
 	r = run_cmd("cd %s && cat prev.data && ls", dir);
 	cr_assert_str_eq(r.out, "previous\nprev.data\n", "the old file must stay, no .old, no new file");
 	run_result_free(&r);
 	r = run_cmd("cd %s && %s record -o new.data -- /etc/passwd; echo status=$?; ls", dir, PERFEV);
-	cr_assert_str_eq(r.err, "perfev: failed to execute '/etc/passwd': Permission denied\n");
+	cr_assert_str_eq(r.err, "perfev record: cannot run '/etc/passwd': permission denied (not executable, or "
+				"on a noexec mount): chmod +x it\n");
 	cr_assert(strstr(r.out, "status=126\nprev.data\n"), "%s", r.out);
 	run_result_free(&r);
-	/* trace and watch say it as record does */
-	r = run_cmd("%s trace -s -- perfev-no-such-command", PERFEV);
+	/* stat, trace and watch say it as record does */
+	r = run_cmd("%s stat -e task-clock -- perfev-no-such-command", PERFEV);
 	cr_assert_eq(r.status, 127, "%s", r.err);
-	cr_assert_str_eq(r.err, "perfev: failed to execute 'perfev-no-such-command': No such file or directory\n");
+	cr_assert_str_eq(r.err, "perfev stat: cannot run 'perfev-no-such-command': command not found (not a "
+				"file in any directory of PATH)\n");
+	run_result_free(&r);
+	r = run_cmd("%s trace -s -- /no/such/dir/cmd", PERFEV);
+	cr_assert_eq(r.status, 127, "%s", r.err);
+	cr_assert_str_eq(r.err, "perfev trace: cannot run '/no/such/dir/cmd': command not found (no such file)\n");
 	run_result_free(&r);
 	r = run_cmd("%s watch main -- /etc", PERFEV);
 	cr_assert_eq(r.status, 126, "%s", r.err);
-	cr_assert_str_eq(r.err, "perfev: failed to execute '/etc': Permission denied\n");
+	cr_assert_str_eq(r.err, "perfev watch: cannot run '/etc': it is a directory, not a program\n");
 	run_result_free(&r);
 }
 
