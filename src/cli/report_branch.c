@@ -1,0 +1,136 @@
+/* report_branch.c — perf report --stdio's branch view (perf's default for
+ * recordings with branch stacks): per event, one row per branch table row
+ * of the library (perfev_branch_table_load), columns Overhead, Command,
+ * Source Shared Object, Source Symbol, Target Symbol, Basic Block Cycles,
+ * sized and printed as perf's sort.c does. */
+#define _GNU_SOURCE
+#include "report.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *dso_name(const char *path)
+{
+	if (!path)
+		return "[unknown]";
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+/* perf's _hist_entry__sym_snprintf: "[level] name", or the address (in the
+ * object's terms) as "%-#.16llx" (so 0 has no 0x), cut to the width. */
+static void end_text(const struct perfev_branch_end *e, char *buf, size_t len)
+{
+	if (e->symbol)
+		snprintf(buf, len, "[%c] %s", e->level, e->symbol);
+	else
+		snprintf(buf, len, "[%c] %-#.16llx", e->level, (unsigned long long)e->rel_addr);
+}
+
+/* perf's column widths (hists__calc_col_len): a known symbol's name + 4,
+ * an unknown one 16 digits + "0x" + 4; the source object by its name only
+ * when the source symbol is known (else at least 16). */
+static void widths(const struct perfev_branch_event *ev, size_t w[4])
+{
+	w[0] = strlen("Command");
+	w[1] = strlen("Source Shared Object");
+	w[2] = strlen("Source Symbol");
+	w[3] = strlen("Target Symbol");
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct perfev_branch_row *r = &ev->rows[i];
+		size_t n = strlen(r->thread_comm);
+		w[0] = n > w[0] ? n : w[0];
+		n = r->from.symbol ? strlen(dso_name(r->from.dso)) : 16;
+		w[1] = n > w[1] ? n : w[1];
+		n = r->from.symbol ? strlen(r->from.symbol) + 4 : 22;
+		w[2] = n > w[2] ? n : w[2];
+		n = r->to.symbol ? strlen(r->to.symbol) + 4 : 22;
+		w[3] = n > w[3] ? n : w[3];
+	}
+}
+
+static void print_event(const struct perfev_branch_event *ev, double limit, FILE *out)
+{
+	/* perf's convert_unit: "416 ", "14K" */
+	uint64_t n = ev->branches;
+	int u = 0;
+	while (n > 1000 && u < 3)
+		n /= 1000, u++;
+	fprintf(out, "# Samples: %llu%c of event '%s'\n# Event count (approx.): %llu\n#\n",
+		(unsigned long long)n, " KMG"[u], ev->name, (unsigned long long)ev->branches);
+	size_t w[4];
+	widths(ev, w);
+	fprintf(out, "# Overhead  %-*s  %-*s  %-*s  %-*s  Basic Block Cycles\n", (int)w[0], "Command",
+		(int)w[1], "Source Shared Object", (int)w[2], "Source Symbol", (int)w[3], "Target Symbol");
+	fputs("# ........", out);
+	for (size_t c = 0; c < 4; c++) {
+		fputs("  ", out);
+		for (size_t i = 0; i < w[c]; i++)
+			fputc('.', out);
+	}
+	fputs("  ..................\n#\n", out);
+	char from[512], to[512], cycles[32];
+	for (size_t i = 0; i < ev->nr; i++) {
+		const struct perfev_branch_row *r = &ev->rows[i];
+		double pct = ev->branches ? 100.0 * (double)r->count / (double)ev->branches : 0.0;
+		if (limit > 0 && pct < limit)
+			continue; /* (the widths are of every row, as perf's) */
+		end_text(&r->from, from, sizeof(from));
+		end_text(&r->to, to, sizeof(to));
+		if (r->cycles)
+			snprintf(cycles, sizeof(cycles), "%hd", (short)r->cycles); /* perf's %hd */
+		else
+			snprintf(cycles, sizeof(cycles), "-");
+		fprintf(out, "  %7.2f%%  %-*.*s  %-*.*s  %-*.*s  %-*.*s  %-18s\n",
+			pct, (int)w[0], (int)w[0],
+			r->comm, (int)w[1], (int)w[1], dso_name(r->from.dso), (int)w[2], (int)w[2], from,
+			(int)w[3], (int)w[3], to, cycles);
+	}
+	fputs("\n\n", out);
+}
+
+int report_print_branches(const struct perfev_branch_table *t, const struct report_view *v, FILE *out)
+{
+	report_print_preamble(v, out);
+	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++) {
+		const struct perfev_branch_event *ev = perfev_branch_table_event(t, i);
+		if (ev->nr)
+			print_event(ev, v->percent_limit, out);
+	}
+	if (ferror(out))
+		return cli_error("report", "writing the report failed: %s", strerror(errno));
+	return 0;
+}
+
+static void note(void *ctx, const char *msg)
+{
+	if (!*(bool *)ctx)
+		fprintf(stderr, "perfev report: note: %s\n", msg);
+}
+
+int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo0, const struct report_view *v0,
+		       bool quiet)
+{
+	struct perfev_profile_load_opts lo = *lo0;
+	lo.note = note;
+	lo.note_ctx = &quiet;
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_branch_table *t = perfev_branch_table_load(input, &lo, &info);
+	if (!t)
+		return cli_error("report", "%s", perfev_errmsg());
+	uint64_t samples = 0;
+	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++)
+		samples += perfev_branch_table_event(t, i)->samples;
+	int ret;
+	if (!samples) {
+		ret = cli_error("report", "%s has no samples with branch stacks (record them with perf record -b "
+				"or -j any), so there is no branch view: drop -b", input);
+	} else {
+		struct report_view v = *v0;
+		v.lost = info.lost_samples;
+		ret = report_print_branches(t, &v, stdout);
+	}
+	perfev_branch_table_free(t);
+	return ret;
+}
