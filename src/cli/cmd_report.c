@@ -16,6 +16,7 @@ static const char usage_text[] =
 	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
 	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --json]\n"
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
+	"                     [-b | --no-branch-stack]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
