@@ -111,29 +111,10 @@ static void put_branches(struct perfev_perfdata_writer *w, const struct perfev_a
 
 static void write_branches(const char *data)
 {
-	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.size = PERFEV_ATTR_SIZE_LATEST;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-			PERF_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
-	a.sample_id_all = 1;
-	a.sample_period = 1000;
-	a.exclude_guest = 1;
-	struct perfev_perfdata_event ev = {&a, "cpu-clock", NULL, 0};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
-	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
-	cr_assert(w, "writer: %s", perfev_errmsg());
-
-	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
-	r.u.mmap.pid = (uint32_t)-1;
-	r.u.mmap.addr = KBASE;
-	r.u.mmap.len = 0x1000000;
-	r.u.mmap.pgoff = KBASE;
-	r.u.mmap.filename = "[kernel.kallsyms]_text";
-	r.sid.pid = -1;
-	report_put_record(w, &r, &a);
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, PERF_SAMPLE_BRANCH_STACK);
+	report_put_kernel_map(w, &a, KBASE);
+	struct perfev_record r;
 	static const char *const comms[] = {"branchy", "zother"};
 	for (uint32_t t = 0; t < 2; t++) {
 		uint32_t pid = 4343 + t;
@@ -176,13 +157,9 @@ static void write_branches(const char *data)
 Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 {
 	require_perf_tool();
-	char syms[4200], data[4200], options[4400];
-	snprintf(syms, sizeof(syms), "%s/kallsyms", test_tmpdir());
+	char data[4200], options[4400];
+	char *syms = report_write_kallsyms(kallsyms);
 	snprintf(data, sizeof(data), "%s/branches.data", test_tmpdir());
-	FILE *f = fopen(syms, "w");
-	cr_assert_not_null(f);
-	fputs(kallsyms, f);
-	fclose(f);
 	write_branches(data);
 	snprintf(options, sizeof(options), "--kallsyms '%s'", syms);
 	char *diff;
@@ -219,4 +196,5 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 	cr_expect_eq(sum, e->branches);
 	cr_expect(h && user && cycles, "H %d user %d cycles %d", h, user, cycles);
 	perfev_branch_table_free(t);
+	free(syms);
 }
