@@ -71,12 +71,12 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			const struct report_view *v, FILE *out);
 
-/* perf's branch view of every event with branches (report_branch.c),
- * after the preamble; returns the exit status. */
-int report_print_branches(const struct perfev_branch_table *t, const struct report_view *v, FILE *out);
-/* Loads input's branch table and prints it (perfev report -b). */
+/* Loads input's branch table and prints perf's branch view of every event
+ * with branches (perfev report -b, report_branch.c): v's percent_limit,
+ * -n (samples), --show-total-period (period), --comms LIST (comms, NULL:
+ * all). Returns the exit status. */
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
-		       bool quiet);
+		       bool quiet, bool samples, bool period, const char *comms);
 
 /* Call graphs of table entries e[0..nr) (report_graph.c). */
 struct report_graphs;

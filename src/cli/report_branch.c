@@ -28,10 +28,30 @@ static void end_text(const struct perfev_branch_end *e, char *buf, size_t len)
 		snprintf(buf, len, "[%c] %-#.16llx", e->level, (unsigned long long)e->rel_addr);
 }
 
-/* perf's column widths (hists__calc_col_len): a known symbol's name + 4,
- * an unknown one 16 digits + "0x" + 4; the source object by its name only
- * when the source symbol is known (else at least 16). */
-static void widths(const struct perfev_branch_event *ev, size_t w[4])
+/* What the view shows besides perf's default columns. */
+struct bview {
+	double limit;        /* --percent-limit */
+	bool samples, period; /* -n, --show-total-period: the branch count (perf's period is 1 a branch) */
+	const char *comms;   /* --comms LIST (NULL: all); one name elides the Command column */
+	bool no_comm;
+};
+
+static bool comm_shown(const struct bview *b, const char *comm)
+{
+	if (!b->comms)
+		return true;
+	size_t len = strlen(comm);
+	for (const char *c = b->comms; c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+		if (!strncmp(c, comm, len) && (c[len] == ',' || !c[len]))
+			return true;
+	return false;
+}
+
+/* perf's column widths (hists__calc_col_len, of the rows the filter keeps):
+ * a known symbol's name + 4, an unknown one 16 digits + "0x" + 4; the
+ * source object by its name only when the source symbol is known (else at
+ * least 16). */
+static void widths(const struct perfev_branch_event *ev, const struct bview *b, size_t w[4])
 {
 	w[0] = strlen("Command");
 	w[1] = strlen("Source Shared Object");
@@ -39,6 +59,8 @@ static void widths(const struct perfev_branch_event *ev, size_t w[4])
 	w[3] = strlen("Target Symbol");
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct perfev_branch_row *r = &ev->rows[i];
+		if (!comm_shown(b, r->comm))
+			continue;
 		size_t n = strlen(r->thread_comm);
 		w[0] = n > w[0] ? n : w[0];
 		n = r->from.symbol ? strlen(dso_name(r->from.dso)) : 16;
@@ -50,7 +72,14 @@ static void widths(const struct perfev_branch_event *ev, size_t w[4])
 	}
 }
 
-static void print_event(const struct perfev_branch_event *ev, double limit, FILE *out)
+static void dots(FILE *out, size_t n)
+{
+	fputs("  ", out);
+	for (size_t i = 0; i < n; i++)
+		fputc('.', out);
+}
+
+static void print_event(const struct perfev_branch_event *ev, const struct bview *b, FILE *out)
 {
 	/* perf's convert_unit: "416 ", "14K" */
 	uint64_t n = ev->branches;
@@ -60,43 +89,57 @@ static void print_event(const struct perfev_branch_event *ev, double limit, FILE
 	fprintf(out, "# Samples: %llu%c of event '%s'\n# Event count (approx.): %llu\n#\n",
 		(unsigned long long)n, " KMG"[u], ev->name, (unsigned long long)ev->branches);
 	size_t w[4];
-	widths(ev, w);
-	fprintf(out, "# Overhead  %-*s  %-*s  %-*s  %-*s  Basic Block Cycles\n", (int)w[0], "Command",
-		(int)w[1], "Source Shared Object", (int)w[2], "Source Symbol", (int)w[3], "Target Symbol");
+	widths(ev, b, w);
+	fputs("# Overhead", out);
+	if (b->samples)
+		fprintf(out, "  %12s", "Samples");
+	if (b->period)
+		fprintf(out, "  %12s", "Period");
+	if (!b->no_comm)
+		fprintf(out, "  %-*s", (int)w[0], "Command");
+	fprintf(out, "  %-*s  %-*s  %-*s  Basic Block Cycles\n", (int)w[1], "Source Shared Object", (int)w[2],
+		"Source Symbol", (int)w[3], "Target Symbol");
 	fputs("# ........", out);
-	for (size_t c = 0; c < 4; c++) {
-		fputs("  ", out);
-		for (size_t i = 0; i < w[c]; i++)
-			fputc('.', out);
-	}
+	if (b->samples)
+		dots(out, 12);
+	if (b->period)
+		dots(out, 12);
+	for (size_t c = b->no_comm; c < 4; c++)
+		dots(out, w[c]);
 	fputs("  ..................\n#\n", out);
 	char from[512], to[512], cycles[32];
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct perfev_branch_row *r = &ev->rows[i];
 		double pct = ev->branches ? 100.0 * (double)r->count / (double)ev->branches : 0.0;
-		if (limit > 0 && pct < limit)
-			continue; /* (the widths are of every row, as perf's) */
+		if ((b->limit > 0 && pct < b->limit) || !comm_shown(b, r->comm))
+			continue; /* (the limit's rows count in the widths, as perf's) */
 		end_text(&r->from, from, sizeof(from));
 		end_text(&r->to, to, sizeof(to));
 		if (r->cycles)
 			snprintf(cycles, sizeof(cycles), "%hd", (short)r->cycles); /* perf's %hd */
 		else
 			snprintf(cycles, sizeof(cycles), "-");
-		fprintf(out, "  %7.2f%%  %-*.*s  %-*.*s  %-*.*s  %-*.*s  %-18s\n",
-			pct, (int)w[0], (int)w[0],
-			r->comm, (int)w[1], (int)w[1], dso_name(r->from.dso), (int)w[2], (int)w[2], from,
-			(int)w[3], (int)w[3], to, cycles);
+		fprintf(out, "  %7.2f%%", pct);
+		if (b->samples)
+			fprintf(out, "  %12llu", (unsigned long long)r->count);
+		if (b->period)
+			fprintf(out, "  %12llu", (unsigned long long)r->count);
+		if (!b->no_comm)
+			fprintf(out, "  %-*.*s", (int)w[0], (int)w[0], r->comm);
+		fprintf(out, "  %-*.*s  %-*.*s  %-*.*s  %-18s\n", (int)w[1], (int)w[1], dso_name(r->from.dso),
+			(int)w[2], (int)w[2], from, (int)w[3], (int)w[3], to, cycles);
 	}
 	fputs("\n\n", out);
 }
 
-int report_print_branches(const struct perfev_branch_table *t, const struct report_view *v, FILE *out)
+static int print_branches(const struct perfev_branch_table *t, const struct report_view *v, const struct bview *b,
+			  FILE *out)
 {
 	report_print_preamble(v, out);
 	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++) {
 		const struct perfev_branch_event *ev = perfev_branch_table_event(t, i);
 		if (ev->nr)
-			print_event(ev, v->percent_limit, out);
+			print_event(ev, b, out);
 	}
 	if (ferror(out))
 		return cli_error("report", "writing the report failed: %s", strerror(errno));
@@ -110,8 +153,10 @@ static void note(void *ctx, const char *msg)
 }
 
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo0, const struct report_view *v0,
-		       bool quiet)
+		       bool quiet, bool samples, bool period, const char *comms)
 {
+	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
+			  .no_comm = comms && !strchr(comms, ',')};
 	struct perfev_profile_load_opts lo = *lo0;
 	lo.note = note;
 	lo.note_ctx = &quiet;
@@ -119,17 +164,21 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 	struct perfev_branch_table *t = perfev_branch_table_load(input, &lo, &info);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());
-	uint64_t samples = 0;
+	uint64_t nsamples = 0;
 	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++)
-		samples += perfev_branch_table_event(t, i)->samples;
+		nsamples += perfev_branch_table_event(t, i)->samples;
 	int ret;
-	if (!samples) {
+	if (!nsamples) {
 		ret = cli_error("report", "%s has no samples with branch stacks (record them with perf record -b "
 				"or -j any), so there is no branch view: drop -b", input);
 	} else {
 		struct report_view v = *v0;
 		v.lost = info.lost_samples;
-		ret = report_print_branches(t, &v, stdout);
+		/* the preamble names an elided command ("# comm: NAME") */
+		v.only_comm = b.no_comm ? comms : NULL;
+		v.cols[0] = (struct report_col){COL_KEY, "comm"};
+		v.nr_cols = 1;
+		ret = print_branches(t, &v, &b, stdout);
 	}
 	perfev_branch_table_free(t);
 	return ret;
