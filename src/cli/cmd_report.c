@@ -255,6 +255,7 @@ static int cmd_report(int argc, char **argv)
 	/* the branch view filters by command only */
 	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol ||
 			    filter.time_start || filter.time_end;
+	bool asked = branch > 0;
 	if (branch < 0 && table && !sort_given && !fields && !other_filter && lo.event < 0)
 		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
 	if (branch > 0) {
@@ -262,7 +263,9 @@ static int cmd_report(int argc, char **argv)
 			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
 					 "shows perf's default columns only: drop --sort/-F, the filters but --comms, "
 					 "--event and the exports, or add --no-branch-stack");
-		return report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm);
+		int r = report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm, asked);
+		if (r != -ENOENT)
+			return r;
 	}
 	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
 		int tr = report_tracepoint_sort(input, sort);

@@ -153,7 +153,7 @@ static void note(void *ctx, const char *msg)
 }
 
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo0, const struct report_view *v0,
-		       bool quiet, bool samples, bool period, const char *comms)
+		       bool quiet, bool samples, bool period, const char *comms, bool asked)
 {
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
 			  .no_comm = comms && !strchr(comms, ',')};
@@ -168,7 +168,9 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++)
 		nsamples += perfev_branch_table_event(t, i)->samples;
 	int ret;
-	if (!nsamples) {
+	if (!nsamples && !asked) {
+		ret = -ENOENT; /* by default: the sample view says what the file holds */
+	} else if (!nsamples) {
 		ret = cli_error("report", "%s has no samples with branch stacks (record them with perf record -b "
 				"or -j any), so there is no branch view: drop -b", input);
 	} else {

@@ -208,3 +208,25 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 		     lines, diff);
 	free(diff);
 }
+
+/* A recording of branch stacks without samples: by default the sample
+ * view's word on an empty file, as perf; -b: an error naming the fix. */
+Test(interop_report_branch, no_samples_like_perf, .timeout = 60)
+{
+	char data[4200];
+	snprintf(data, sizeof(data), "%s/empty.data", test_tmpdir());
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, PERF_SAMPLE_BRANCH_STACK);
+	report_put_kernel_map(w, &a, KBASE);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio -b", PERFEV_BIN, data);
+	cr_expect_neq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.err, "drop -b"), "%s", r.err);
+	run_result_free(&r);
+	require_perf_tool();
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, "", &diff, &lines);
+	cr_expect_eq(differ, 0, "%d of %zu lines differ from perf's:\n%s", differ, lines, diff);
+	free(diff);
+}
