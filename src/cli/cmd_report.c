@@ -46,7 +46,8 @@ static const char usage_text[] =
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
 	"  -b, --branch-stack    perf's branch view: one row per branch of the samples' branch\n"
-	"                        stacks (the default for files recorded with them, as perf)\n"
+	"                        stacks (the default for files recorded with them, as perf;\n"
+	"                        with --json: its rows as JSON)\n"
 	"      --no-branch-stack the samples' own addresses even for branch-stack files\n"
 	"  -q, --quiet           no notes about missing symbols\n";
 
@@ -259,11 +260,13 @@ static int cmd_report(int argc, char **argv)
 	if (branch < 0 && table && !sort_given && !fields && !other_filter && lo.event < 0)
 		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
 	if (branch > 0) {
-		if (!table || sort_given || fields || other_filter || lo.event >= 0)
+		if ((!table && !(json && !folded && !flame && !pprof && !firefox)) || sort_given || fields ||
+		    other_filter || lo.event >= 0)
 			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
 					 "shows perf's default columns only: drop --sort/-F, the filters but --comms, "
 					 "--event and the exports, or add --no-branch-stack");
-		int r = report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm, asked);
+		int r = report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm, asked,
+					   json);
 		if (r != -ENOENT)
 			return r;
 	}

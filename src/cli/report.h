@@ -74,10 +74,11 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 /* Loads input's branch table and prints perf's branch view of every event
  * with branches (perfev report -b, report_branch.c): v's percent_limit,
  * -n (samples), --show-total-period (period), --comms LIST (comms, NULL:
- * all). Returns the exit status; -ENOENT, printing nothing, when the file
- * has no branches and the view was not asked for (-b). */
+ * all); json: the rows as JSON instead. Returns the exit status; -ENOENT,
+ * printing nothing, when the file has no branches and the view was not
+ * asked for (-b). */
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
-		       bool quiet, bool samples, bool period, const char *comms, bool asked);
+		       bool quiet, bool samples, bool period, const char *comms, bool asked, bool json);
 
 /* Call graphs of table entries e[0..nr) (report_graph.c). */
 struct report_graphs;

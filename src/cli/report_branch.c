@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "cli.h"
+#include "internal.h"
+#include "export_int.h"
 
 #include <errno.h>
 #include <string.h>
@@ -146,6 +148,58 @@ static int print_branches(const struct perfev_branch_table *t, const struct repo
 	return 0;
 }
 
+static void json_end(struct pv_buf *b, const char *name, const struct perfev_branch_end *e)
+{
+	pv_buf_printf(b, ",\"%s\":{\"dso\":", name);
+	if (e->dso)
+		pv_buf_json_str(b, e->dso);
+	else
+		pv_buf_puts(b, "null"); /* outside any map */
+	pv_buf_puts(b, ",\"symbol\":");
+	if (e->symbol)
+		pv_buf_json_str(b, e->symbol);
+	else
+		pv_buf_puts(b, "null");
+	pv_buf_printf(b, ",\"addr\":\"0x%llx\",\"rel_addr\":\"0x%llx\",\"level\":\"%c\"}",
+		      (unsigned long long)e->addr, (unsigned long long)e->rel_addr, e->level);
+}
+
+/* The same rows as JSON (perfev report -b --json): every event, every row
+ * the filters keep. */
+static int print_json(const struct perfev_branch_table *t, const struct bview *b, FILE *out)
+{
+	struct pv_buf j = PV_BUF_INIT;
+	pv_buf_puts(&j, "{\"events\":[");
+	bool first_ev = true;
+	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++) {
+		const struct perfev_branch_event *ev = perfev_branch_table_event(t, i);
+		if (!ev->nr)
+			continue;
+		pv_buf_puts(&j, first_ev ? "\n{\"event\":" : ",\n{\"event\":");
+		first_ev = false;
+		pv_buf_json_str(&j, ev->name);
+		pv_buf_printf(&j, ",\"samples\":%llu,\"branches\":%llu,\"entries\":[",
+			      (unsigned long long)ev->samples, (unsigned long long)ev->branches);
+		bool first = true;
+		for (size_t k = 0; k < ev->nr; k++) {
+			const struct perfev_branch_row *r = &ev->rows[k];
+			double pct = ev->branches ? 100.0 * (double)r->count / (double)ev->branches : 0.0;
+			if ((b->limit > 0 && pct < b->limit) || !comm_shown(b, r->comm))
+				continue;
+			pv_buf_printf(&j, "%s\n{\"overhead\":%.4f,\"count\":%llu,\"comm\":", first ? "" : ",", pct,
+				      (unsigned long long)r->count);
+			first = false;
+			pv_buf_json_str(&j, r->comm);
+			json_end(&j, "from", &r->from);
+			json_end(&j, "to", &r->to);
+			pv_buf_printf(&j, ",\"cycles\":%u}", (unsigned)r->cycles);
+		}
+		pv_buf_puts(&j, "\n]}");
+	}
+	pv_buf_puts(&j, "\n]}\n");
+	return pv_export_write(&j, out, "report JSON") < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
+}
+
 static void note(void *ctx, const char *msg)
 {
 	if (!*(bool *)ctx)
@@ -153,7 +207,7 @@ static void note(void *ctx, const char *msg)
 }
 
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo0, const struct report_view *v0,
-		       bool quiet, bool samples, bool period, const char *comms, bool asked)
+		       bool quiet, bool samples, bool period, const char *comms, bool asked, bool json)
 {
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
 			  .no_comm = comms && !strchr(comms, ',')};
@@ -180,7 +234,7 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 		v.only_comm = b.no_comm ? comms : NULL;
 		v.cols[0] = (struct report_col){COL_KEY, "comm"};
 		v.nr_cols = 1;
-		ret = print_branches(t, &v, &b, stdout);
+		ret = json ? print_json(t, &b, stdout) : print_branches(t, &v, &b, stdout);
 	}
 	perfev_branch_table_free(t);
 	return ret;

@@ -82,7 +82,7 @@ Test(interop_report_branch, b_without_branch_stacks_fails)
 	cr_expect(strstr(r.err, "branch stacks") && strstr(r.err, "drop -b"), "%s", r.err);
 	run_result_free(&r);
 	/* and the branch view refuses what it cannot show */
-	static const char *const refused[] = {"--sort sym", "--dsos ld-2.23.so", "--json", "--event 0"};
+	static const char *const refused[] = {"--sort sym", "--dsos ld-2.23.so", "--folded", "--event 0"};
 	for (size_t i = 0; i < NELEM(refused); i++) {
 		r = run_cmd("%s report -q -i '%s/perf.data.branch-4.14' --stdio -b %s", PERFEV_BIN, CORPUS_DIR,
 			    refused[i]);
@@ -198,6 +198,16 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 	cr_expect_eq(sum, e->branches);
 	cr_expect(h && user && cycles, "H %d user %d cycles %d", h, user, cycles);
 	perfev_branch_table_free(t);
+	/* the same rows as JSON (-b --json): the [H] end's null object, the counts */
+	struct run_result j = run_cmd("%s report -q -i '%s' --kallsyms '%s' -b --json | python3 -c '"
+				      "import json, sys; e = json.load(sys.stdin)[\"events\"][0]; r = e[\"entries\"]\n"
+				      "h = [x for x in r if x[\"from\"][\"addr\"] == \"0x1234\"]\n"
+				      "print(e[\"branches\"], sum(x[\"count\"] for x in r), len(r), h[0][\"from\"][\"dso\"], "
+				      "h[0][\"from\"][\"level\"], h[0][\"to\"][\"symbol\"])'",
+				      PERFEV_BIN, data, syms);
+	cr_assert_eq(j.status, 0, "%s", j.err);
+	cr_expect_str_eq(j.out, "36 36 14 None H a_rather_long_kernel_function_name\n");
+	run_result_free(&j);
 	/* and perf's view of it, line for line */
 	require_perf_tool();
 	snprintf(options, sizeof(options), "--kallsyms '%s'", syms);
