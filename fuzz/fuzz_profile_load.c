@@ -1,5 +1,6 @@
 /* Fuzz target: perf.data -> profile (session, symbolizer, callchains,
- * DWARF stacks) and every view and exporter of the result, on a whole file
+ * DWARF stacks) and every view and exporter of the result, and the branch
+ * table (perf report's branch view), on a whole file
  * held in a memory file. Kernel symbols off: nothing here depends on them
  * and reading /proc/kallsyms per input would starve the fuzzer. */
 #define _GNU_SOURCE
@@ -64,6 +65,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a group must stay inside the file's events */
 	}
 	perfev_profile_events_free(ev, nev);
+	/* the branch view (perf report -b): every branch of every branch stack */
+	struct perfev_branch_table *bt = perfev_branch_table_load(path, &o, NULL);
+	for (size_t i = 0; i < perfev_branch_table_nr_events(bt); i++) {
+		const struct perfev_branch_event *be = perfev_branch_table_event(bt, i);
+		uint64_t sum = 0;
+		for (size_t r = 0; r < be->nr; r++) {
+			sum += be->rows[r].count;
+			if (!be->rows[r].comm || !be->rows[r].thread_comm || (r && be->rows[r - 1].count < be->rows[r].count))
+				abort(); /* named, and in perf's order */
+		}
+		if (sum != be->branches)
+			abort();
+	}
+	perfev_branch_table_free(bt);
 	fclose(null);
 	close(fd);
 	return 0;

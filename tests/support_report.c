@@ -250,3 +250,47 @@ void report_put_record(struct perfev_perfdata_writer *w, const struct perfev_rec
 	cr_assert_gt(n, 0, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_perfdata_writer_write(w, buf, (size_t)n), 0, "%s", perfev_errmsg());
 }
+
+struct perfev_perfdata_writer *report_crafted_writer(const char *data, struct perfev_attr *a, uint64_t sample_type)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->size = PERFEV_ATTR_SIZE_LATEST;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | sample_type;
+	a->sample_id_all = 1;
+	a->sample_period = 1000;
+	a->exclude_guest = 1;
+	if (sample_type & PERF_SAMPLE_BRANCH_STACK)
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	struct perfev_perfdata_event ev = {a, "cpu-clock", NULL, 0};
+	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
+	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
+	cr_assert(w, "writer: %s", perfev_errmsg());
+	return w;
+}
+
+void report_put_kernel_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint64_t kbase)
+{
+	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.tid = 0;
+	r.u.mmap.addr = kbase;
+	r.u.mmap.len = 0x1000000;
+	r.u.mmap.pgoff = kbase;
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	r.sid.pid = -1;
+	r.sid.tid = 0;
+	report_put_record(w, &r, a);
+}
+
+char *report_write_kallsyms(const char *text)
+{
+	char *path;
+	cr_assert(asprintf(&path, "%s/kallsyms", test_tmpdir()) > 0);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct report_row {
 	double first;    /* Overhead, or Children with --children */
@@ -46,6 +47,14 @@ struct perfev_attr;
  * an error. */
 void report_put_record(struct perfev_perfdata_writer *w, const struct perfev_record *r,
 		       const struct perfev_attr *a);
+/* A writer of a crafted recording of one cpu-clock event (period 1000,
+ * IP|TID|TIME|PERIOD and sample_type; branch stacks: any branch), its attr
+ * in *a; fails the test on an error. */
+struct perfev_perfdata_writer *report_crafted_writer(const char *data, struct perfev_attr *a, uint64_t sample_type);
+/* The kernel's map as perf records it ("[kernel.kallsyms]_text" at kbase, 16 MiB). */
+void report_put_kernel_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint64_t kbase);
+/* Writes text as TMPDIR/kallsyms; returns the path (malloc'ed). */
+char *report_write_kallsyms(const char *text);
 /*
  * The same, with each run of consecutive entries of equal first percentage
  * (Children with --children) compared as a set: the entries (each its line

@@ -258,6 +258,66 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 								   size_t *nr);
 PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr);
 
+/* ---- branch stacks: perf report's branch view ---------------------------------
+ * Recordings whose samples carry PERF_SAMPLE_BRANCH_STACK (LBR, perf record
+ * -b / -j): one row per distinct (command, source object, source symbol,
+ * target symbol, basic block cycles) over every branch of every sample, as
+ * perf report shows them by default for such files. */
+struct perfev_branch_end {
+	const char *symbol; /* NULL: unknown (shown as rel_addr) */
+	const char *dso;    /* the object's path; NULL: outside any map ("[unknown]") */
+	uint64_t addr;      /* as recorded */
+	uint64_t rel_addr;  /* in the object's terms (perf shows it for unknown symbols) */
+	uint64_t sym_start; /* the symbol's start, in the same terms (when symbol) */
+	char level;         /* perf's: 'k' kernel, '.' user, 'H' outside any map */
+};
+
+struct perfev_branch_row {
+	const char *comm;        /* the command at the sample's time */
+	const char *thread_comm; /* the name, at the end of the file, of the thread that
+				  * made the row first (perf sizes its Command column by it) */
+	struct perfev_branch_end from, to;
+	uint16_t cycles;         /* basic block cycles; 0: not recorded */
+	uint64_t count;          /* branches */
+};
+
+/* One event of a branch table; rows in perf's order (count descending, then
+ * command, source object (descending), source and target symbol (known
+ * first, by start address; unknown ones by address), cycles (descending)). */
+struct perfev_branch_event {
+	char name[128];
+	uint64_t samples;  /* samples with a branch stack */
+	uint64_t branches; /* their branches: the sum of the rows' counts */
+	const struct perfev_branch_row *rows;
+	size_t nr;
+};
+
+struct perfev_branch_table;
+
+/*
+ * Whether perf report would show the branch view of this file by default:
+ * it records branch stacks (the BRANCH_STACK feature) and no event samples
+ * user stacks (STACK_USER). 1, 0 (also for a pipe, "-", which is not read),
+ * or -errno with perfev_errmsg() when the file cannot be opened.
+ */
+PERFEV_API int perfev_branch_table_wanted(const char *path);
+
+/*
+ * Reads the branch stacks of every event of a perf.data file, resolving both
+ * ends of each branch as perf does (the process's maps at the sample's time,
+ * then the kernel's). Uses o's group-independent fields (kallsyms, note,
+ * no_cache); o->filter and o->event are ignored. Samples without a branch
+ * stack are left out. NULL + errno and perfev_errmsg() on failure.
+ */
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load(const char *path,
+								 const struct perfev_profile_load_opts *o,
+								 struct perfev_profile_load_info *info);
+/* The file's events, in its order (those without branches: nr 0). */
+PERFEV_API size_t perfev_branch_table_nr_events(const struct perfev_branch_table *t);
+PERFEV_API const struct perfev_branch_event *perfev_branch_table_event(const struct perfev_branch_table *t,
+									size_t i);
+PERFEV_API void perfev_branch_table_free(struct perfev_branch_table *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@ static const char usage_text[] =
 	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
 	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --json]\n"
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
+	"                     [-b | --no-branch-stack]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
@@ -44,11 +45,15 @@ static const char usage_text[] =
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
+	"  -b, --branch-stack    perf's branch view: one row per branch of the samples' branch\n"
+	"                        stacks (the default for files recorded with them, as perf;\n"
+	"                        with --json: its rows as JSON)\n"
+	"      --no-branch-stack the samples' own addresses even for branch-stack files\n"
 	"  -q, --quiet           no notes about missing symbols\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
-       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD };
+       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -85,6 +90,8 @@ static const struct option options[] = {
 	{"show-total-period", no_argument, NULL, O_TOTAL_PERIOD},
 	{"event-group", no_argument, NULL, O_GROUP},
 	{"no-group", no_argument, NULL, O_NO_GROUP},
+	{"branch-stack", no_argument, NULL, 'b'},
+	{"no-branch-stack", no_argument, NULL, O_NO_BRANCH},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -150,6 +157,7 @@ static int cmd_report(int argc, char **argv)
 	const char *fields = NULL;
 	bool show_samples = false, show_period = false;
 	bool quiet = false;
+	int branch = -1; /* perf's tristate: -1 decides by the file */
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
 	bool filtered = false;
@@ -157,7 +165,7 @@ static int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbh", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -235,6 +243,8 @@ static int cmd_report(int argc, char **argv)
 		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
+		case 'b': branch = 1; break;
+		case O_NO_BRANCH: branch = 0; break;
 		case 'h': printf(usage_text); return 0;
 		default: return cli_bad_option("report", usage, c, argv);
 		}
@@ -242,6 +252,24 @@ static int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
+	bool table = !json && !folded && !flame && !pprof && !firefox;
+	/* the branch view filters by command only */
+	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol ||
+			    filter.time_start || filter.time_end;
+	bool asked = branch > 0;
+	if (branch < 0 && table && !sort_given && !fields && !other_filter && lo.event < 0)
+		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
+	if (branch > 0) {
+		if ((!table && !(json && !folded && !flame && !pprof && !firefox)) || sort_given || fields ||
+		    other_filter || lo.event >= 0)
+			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
+					 "shows perf's default columns only: drop --sort/-F, the filters but --comms, "
+					 "--event and the exports, or add --no-branch-stack");
+		int r = report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm, asked,
+					   json);
+		if (r != -ENOENT)
+			return r;
+	}
 	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
 		int tr = report_tracepoint_sort(input, sort);
 		if (tr != -ENOENT)

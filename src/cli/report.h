@@ -71,6 +71,15 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			const struct report_view *v, FILE *out);
 
+/* Loads input's branch table and prints perf's branch view of every event
+ * with branches (perfev report -b, report_branch.c): v's percent_limit,
+ * -n (samples), --show-total-period (period), --comms LIST (comms, NULL:
+ * all); json: the rows as JSON instead. Returns the exit status; -ENOENT,
+ * printing nothing, when the file has no branches and the view was not
+ * asked for (-b). */
+int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
+		       bool quiet, bool samples, bool period, const char *comms, bool asked, bool json);
+
 /* Call graphs of table entries e[0..nr) (report_graph.c). */
 struct report_graphs;
 struct report_graphs *report_graphs_build(const struct perfev_profile *p, const struct report_view *v,

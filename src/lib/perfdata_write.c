@@ -71,6 +71,16 @@ static int emit_record(struct perfev_perfdata_writer *w, const struct perfev_rec
 	return emit(w, buf, (size_t)n);
 }
 
+/* perf's HEADER_BRANCH_STACK: some event samples branch stacks (perf report
+ * shows such files in its branch view). */
+static bool branch_stacks(const struct perfev_perfdata_writer *w)
+{
+	for (size_t i = 0; i < w->nr_events; i++)
+		if (w->attrs[i].sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
 static void build_features(struct perfev_perfdata_writer *w, const struct perfev_perfdata_event *ev,
 			   const struct perfev_perfdata_write_opts *o)
 {
@@ -414,8 +424,8 @@ PERFEV_API int perfev_perfdata_writer_finalize(struct perfev_perfdata_writer *w)
 		size_t len = f == PERFEV_FEAT_BUILD_ID ? bid_len : w->feats[f].len;
 		if (f == PERFEV_FEAT_BUILD_ID && !len)
 			continue;
-		if (f != PERFEV_FEAT_BUILD_ID && !len)
-			continue;
+		if (f != PERFEV_FEAT_BUILD_ID && !len && !(f == PERFEV_FEAT_BRANCH_STACK && branch_stacks(w)))
+			continue; /* (perf's BRANCH_STACK is an empty section: events sample branch stacks) */
 		h.adds_features[f / 64] |= 1ULL << (f % 64);
 		sec[nsec++].size = len;
 	}

@@ -7,6 +7,7 @@
  * interned once. */
 #define _GNU_SOURCE
 #include "profile_int.h"
+#include "profile_load_int.h"
 #include "unwind_int.h"
 #include "perfev.h"
 
@@ -23,6 +24,7 @@ struct cent {
 	int32_t pid;     /* -1 for kernel addresses */
 	uint32_t flags;  /* resolve flags; 0x80000000: slot used */
 	uint32_t off, n; /* ids[off .. off+n) */
+	uint64_t symoff; /* of the address in its symbol (branch tables order symbols by start) */
 };
 
 /* A process's file mappings, for the DWARF unwinder, which wants them all
@@ -85,6 +87,9 @@ struct loader {
 	bool all;        /* every event: evs[attr_idx], p only holds the frames */
 	struct evp *evs;
 	size_t nevs;
+	uint64_t last_symoff;        /* resolve()'s address in its symbol */
+	pv_load_sample_fn sample_fn; /* set: samples go there instead (branch tables) */
+	void *sample_ctx;
 };
 
 static struct evp *evp_for(struct loader *l, size_t idx)
@@ -385,6 +390,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	if (e->flags) {
 		*off = e->off;
 		*n = e->n;
+		l->last_symoff = e->symoff;
 		return 0;
 	}
 	struct perfev_location loc;
@@ -472,6 +478,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	e->flags = flags | 0x80000000u;
 	e->off = (uint32_t)l->inr;
 	e->n = (uint32_t)nf;
+	e->symoff = l->last_symoff = loc.symbol ? loc.symoff : 0;
 	l->inr += nf;
 	l->cnr++;
 	*off = e->off;
@@ -513,6 +520,11 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
 	struct evp *ep = NULL;
+	if (l->sample_fn) {
+		int64_t tpid = perfev_session_thread_pid(l->sess, s->tid);
+		return l->sample_fn(l->sample_ctx, l, rec,
+				    (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)tpid);
+	}
 	if (l->all) {
 		if (!(ep = evp_for(l, rec->attr_idx)))
 			return -ENOMEM;
@@ -871,6 +883,67 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 out:
 	loader_free(&l);
 	return ev;
+}
+
+/* ---- for other loaders (profile_load_int.h) ------------------------------------- */
+int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts *o0,
+			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
+			void *ctx)
+{
+	struct perfev_profile_load_opts o;
+	if (opts_init(&o, o0) < 0)
+		return -1;
+	o.event = -1;
+	o.no_inline = true; /* one frame per address: the function's own symbol */
+	struct perfev_profile_load_info dummy;
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
+	int ret = load(&l, path, &o);
+	if (ret == 0 && done && done(ctx, &l) < 0)
+		ret = pv_error(ENOMEM, "profile_load: out of memory");
+	loader_free(&l);
+	return ret < 0 ? -1 : 0;
+}
+
+int pv_load_addr(struct loader *l, int32_t pid, uint32_t tid, uint64_t addr, uint64_t time,
+		 struct perfev_profile_frame *out, char *level, uint64_t *symoff)
+{
+	*symoff = 0;
+	/* perf (ip__resolve_ams): the process's maps first, then the kernel's;
+	 * outside both the address stays raw, at the hypervisor's level */
+	struct perfev_frame f = {.ip = addr};
+	uint8_t mode = PERF_RECORD_MISC_USER;
+	if (perfev_session_find_map(l->sess, (uint32_t)pid, tid, mode, addr, time)) {
+		*level = '.';
+	} else if (perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, addr, time)) {
+		*level = 'k';
+		f.kernel = true;
+		mode = PERF_RECORD_MISC_KERNEL;
+	} else {
+		*level = 'H';
+		*out = (struct perfev_profile_frame){.dso = NULL, .ip = addr, .rel_ip = addr};
+		return 0;
+	}
+	uint32_t off, n;
+	if (resolve(l, pid, tid, &f, false, mode, time, &off, &n) < 0)
+		return -ENOMEM;
+	pv_frame_public(l->p, &l->p->frames[l->ids[off + n - 1]], out);
+	*symoff = l->last_symoff;
+	return 0;
+}
+
+const char *pv_load_comm(struct loader *l, uint32_t tid)
+{
+	return perfev_session_comm(l->sess, tid);
+}
+
+const char *pv_load_event_name(struct loader *l, size_t idx)
+{
+	return perfev_perfdata_event_name(l->pd, idx);
+}
+
+size_t pv_load_nr_events(struct loader *l)
+{
+	return perfev_perfdata_nr_events(l->pd);
 }
 
 PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr)

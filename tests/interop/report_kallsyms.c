@@ -37,30 +37,10 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
  * (period 1000 * (k + 1): no ties). */
 static void write_kernel_samples(const char *data)
 {
-	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.size = PERFEV_ATTR_SIZE_LATEST;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	a.sample_id_all = 1;
-	a.sample_period = 1000;
-	a.exclude_guest = 1;
-	struct perfev_perfdata_event ev = {&a, "cpu-clock", NULL, 0};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
-	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
-	cr_assert(w, "writer: %s", perfev_errmsg());
-
-	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
-	r.u.mmap.pid = (uint32_t)-1;
-	r.u.mmap.tid = 0;
-	r.u.mmap.addr = KBASE;
-	r.u.mmap.len = 0x1000000;
-	r.u.mmap.pgoff = KBASE;
-	r.u.mmap.filename = "[kernel.kallsyms]_text";
-	r.sid.pid = -1;
-	r.sid.tid = 0;
-	report_put_record(w, &r, &a);
-	r = (struct perfev_record){.type = PERF_RECORD_COMM, .has_sid = true};
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
+	report_put_kernel_map(w, &a, KBASE);
+	struct perfev_record r = {.type = PERF_RECORD_COMM, .has_sid = true};
 	r.u.comm.pid = r.u.comm.tid = PID;
 	r.u.comm.comm = "aliases";
 	r.sid.pid = r.sid.tid = PID;
@@ -80,15 +60,12 @@ static void write_kernel_samples(const char *data)
 Test(interop_report, kernel_aliases_named_like_perf, .timeout = 60)
 {
 	require_perf_tool();
-	char syms[4200], data[4200], options[4400];
-	snprintf(syms, sizeof(syms), "%s/kallsyms", test_tmpdir());
+	char data[4200], options[4400];
+	char *syms = report_write_kallsyms(kallsyms);
 	snprintf(data, sizeof(data), "%s/kernel.data", test_tmpdir());
-	FILE *f = fopen(syms, "w");
-	cr_assert_not_null(f);
-	fputs(kallsyms, f);
-	fclose(f);
 	write_kernel_samples(data);
 	snprintf(options, sizeof(options), "--kallsyms '%s' --no-children --sort sym", syms);
+	free(syms);
 	char *diff;
 	size_t lines;
 	int differ = report_diff_perf(data, options, &diff, &lines);

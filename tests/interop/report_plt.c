@@ -99,19 +99,8 @@ static bool read_layout(const char *path, struct plt_layout *l)
  * sampled entry, one in the first sampled entry, one outside any map above it. */
 static void write_plt_samples(const char *data, const char *libc, const struct plt_layout *l, bool ties)
 {
-	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.size = PERFEV_ATTR_SIZE_LATEST;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-			(ties ? PERF_SAMPLE_CALLCHAIN : 0);
-	a.sample_id_all = 1;
-	a.sample_period = 1000;
-	a.exclude_guest = 1;
-	struct perfev_perfdata_event ev = {&a, "cpu-clock", NULL, 0};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
-	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
-	cr_assert(w, "writer: %s", perfev_errmsg());
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, ties ? PERF_SAMPLE_CALLCHAIN : 0);
 
 	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
 	r.u.comm.pid = r.u.comm.tid = PID;

@@ -1,0 +1,242 @@
+/* perfev report's branch view against perf report's: the corpus's
+ * recordings with branch stacks (LBR, other machines: unresolved kernel
+ * addresses, "[H]" ends outside any map, cycles), the switches (-b,
+ * --no-branch-stack) and a crafted recording whose branch ends have kernel
+ * symbols (a crafted kallsyms), a user object and no map at all, in ties
+ * of equal count that perf orders by its sort keys. */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_report.h"
+#include "perfev.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const branch_files[] = {
+	"perf.data.branch-4.14",		/* cycles, [H] 0000000000000000, kernel and ld.so */
+	"perf.data.branch_stack_hw_index",	/* HW_INDEX, an event group of which one event branches */
+	"perf.data.branch_stack_spec",		/* spec bits */
+	"perf.data.callgraph_and_branch-3.4", /* call chains too: perf shows no graphs in the branch view */
+	"perf.data.callgraph_and_branch-3.8",
+	"perf.data.raw_callgraph_branch-3.4", /* RAW data too; [vdso] symbols */
+};
+
+/* By default (perf switches to its branch view for these files) and with -b. */
+Test(interop_report_branch, corpus_branch_view_like_perf, .timeout = 300)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const options[] = {"", "-b", "--percent-limit 0.5", "-n --show-total-period",
+					      /* one command: its column left out, named in the header;
+					       * widths of the rows shown, percentages of all */
+					      "--comms perf", "--comms perf,swapper,echo"};
+	for (size_t i = 0; i < NELEM(branch_files); i++)
+		for (size_t o = 0; o < NELEM(options); o++) {
+			if (o && i >= 3 && i != 4)
+				continue; /* the options once on the big files suffice */
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, branch_files[i]);
+			char *diff;
+			size_t lines;
+			int differ = report_diff_perf(path, options[o], &diff, &lines);
+			cr_expect_eq(differ, 0, "%s %s: %d of %zu lines differ from perf's:\n%.4000s", branch_files[i],
+				     options[o], differ, lines, diff);
+			free(diff);
+		}
+}
+
+/* --no-branch-stack: the samples' own table, as before the branch view. */
+Test(interop_report_branch, no_branch_stack_like_perf, .timeout = 300)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const files[] = {"perf.data.branch-4.14", "perf.data.branch_stack_spec",
+					    "perf.data.callgraph_and_branch-3.8"};
+	for (size_t i = 0; i < NELEM(files); i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, files[i]);
+		char *diff;
+		size_t lines;
+		int differ = report_diff_perf(path, "--no-branch-stack --no-children -g none", &diff, &lines);
+		cr_expect_eq(differ, 0, "%s --no-branch-stack: %d of %zu lines differ from perf's:\n%.4000s",
+			     files[i], differ, lines, diff);
+		free(diff);
+		/* and it is not the branch view */
+		struct run_result r = run_cmd("%s report -q -i '%s' --stdio --no-branch-stack", PERFEV_BIN, path);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect(!strstr(r.out, "Source Symbol") && strstr(r.out, "Shared Object"), "%.2000s", r.out);
+		run_result_free(&r);
+	}
+}
+
+/* -b on a recording without branch stacks, or with options the branch view
+ * does not take: an error naming the fix. */
+Test(interop_report_branch, b_without_branch_stacks_fails)
+{
+	require_corpus();
+	struct run_result r = run_cmd("%s report -q -i '%s/perf.data.callgraph-3.4' --stdio -b", PERFEV_BIN, CORPUS_DIR);
+	cr_expect_neq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.err, "branch stacks") && strstr(r.err, "drop -b"), "%s", r.err);
+	run_result_free(&r);
+	/* and the branch view refuses what it cannot show */
+	static const char *const refused[] = {"--sort sym", "--dsos ld-2.23.so", "--folded", "--event 0"};
+	for (size_t i = 0; i < NELEM(refused); i++) {
+		r = run_cmd("%s report -q -i '%s/perf.data.branch-4.14' --stdio -b %s", PERFEV_BIN, CORPUS_DIR,
+			    refused[i]);
+		cr_expect_neq(r.status, 0, "%s: %s", refused[i], r.out);
+		cr_expect(strstr(r.err, "--no-branch-stack"), "%s: %s", refused[i], r.err);
+		run_result_free(&r);
+	}
+}
+
+#define KBASE 0xffffffff81000000ull
+#define UBASE 0x400000ull
+
+/* Symbol names in another order than their addresses: perf orders known
+ * symbols of equal count by address. */
+static const char kallsyms[] = "ffffffff81000000 T _text\n"
+			       "ffffffff81000000 T _stext\n"
+			       "ffffffff81001000 T zeta_first\n"
+			       "ffffffff81002000 T alpha_second\n"
+			       "ffffffff81003000 T a_rather_long_kernel_function_name\n"
+			       "ffffffff81004000 T _etext\n";
+
+static void put_branches(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint32_t pid,
+			 uint64_t time, const struct perfev_branch_entry *b, size_t n)
+{
+	struct perfev_record r = {.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
+	r.u.sample.ip = UBASE + 0x100;
+	r.u.sample.pid = r.u.sample.tid = pid;
+	r.u.sample.time = time;
+	r.u.sample.period = 1000;
+	r.u.sample.branch_nr = n;
+	r.u.sample.branches = b;
+	report_put_record(w, &r, a);
+}
+
+static void write_branches(const char *data)
+{
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, PERF_SAMPLE_BRANCH_STACK);
+	report_put_kernel_map(w, &a, KBASE);
+	struct perfev_record r;
+	static const char *const comms[] = {"branchy", "zother"};
+	for (uint32_t t = 0; t < 2; t++) {
+		uint32_t pid = 4343 + t;
+		r = (struct perfev_record){.type = PERF_RECORD_COMM, .has_sid = true};
+		r.u.comm.pid = r.u.comm.tid = pid;
+		r.u.comm.comm = comms[t];
+		r.sid.pid = r.sid.tid = pid;
+		r.sid.time = 1;
+		report_put_record(w, &r, &a);
+		/* a user object that is not on this machine: its addresses stay unknown */
+		r = (struct perfev_record){.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
+		r.u.mmap.pid = r.u.mmap.tid = pid;
+		r.u.mmap.addr = UBASE;
+		r.u.mmap.len = 0x10000;
+		r.u.mmap.pgoff = 0x1000;
+		r.u.mmap.filename = "/nonexistent/perfev-test/libbranchy_objects_long_name.so";
+		r.sid.pid = r.sid.tid = pid;
+		r.sid.time = 2;
+		report_put_record(w, &r, &a);
+	}
+	const uint64_t z = KBASE + 0x1000, al = KBASE + 0x2000, lg = KBASE + 0x3000;
+	const struct perfev_branch_entry b[] = {
+		{z + 0x10, al + 0x10, 3 << 4},	  /* cycles 3 */
+		{z + 0x10, al + 0x10, 7 << 4},	  /* the same branch, cycles 7: another row */
+		{al + 0x20, z + 0x20, 0},	  /* symbols: known first, by address */
+		{lg + 0x8, z + 0x30, 1},	  /* flags without cycles */
+		{0, 0, 0},			  /* outside any map: [H] 0000000000000000 */
+		{0x1234, lg + 0x40, 0},		  /* unmapped user address to a kernel symbol */
+		{UBASE + 0x40, UBASE + 0x80, 2 << 4}, /* the user object: DSO-relative addresses */
+		{UBASE + 0x90, z + 0x50, 0},	  /* a system call */
+		{z + 0x60, UBASE + 0x94, 0},	  /* and back */
+	};
+	uint64_t time = 10;
+	for (uint32_t t = 0; t < 2; t++)
+		for (size_t k = 0; k < 3; k++) /* three samples per thread, one more branch each time */
+			put_branches(w, &a, 4343 + t, time++, b + (t ? 0 : 2), NELEM(b) - 2 - k);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+}
+
+Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
+{
+	char data[4200], options[4400], syms[4200];
+	char *path = report_write_kallsyms(kallsyms);
+	snprintf(syms, sizeof(syms), "%s", path);
+	free(path);
+	snprintf(data, sizeof(data), "%s/branches.data", test_tmpdir());
+	write_branches(data);
+	/* what the library makes of it (without perf) */
+	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms};
+	cr_expect_eq(perfev_branch_table_wanted(data), 1);
+	struct perfev_branch_table *t = perfev_branch_table_load(data, &lo, NULL);
+	cr_assert(t, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_branch_table_nr_events(t), 1);
+	const struct perfev_branch_event *e = perfev_branch_table_event(t, 0);
+	cr_expect_eq(e->samples, 6);
+	cr_expect_eq(e->branches, 7 + 6 + 5 + 7 + 6 + 5);
+	uint64_t sum = 0;
+	bool h = false, user = false, cycles = false;
+	for (size_t i = 0; i < e->nr; i++) {
+		const struct perfev_branch_row *row = &e->rows[i];
+		sum += row->count;
+		if (i)
+			cr_expect_geq(e->rows[i - 1].count, row->count, "rows in perf's order");
+		if (row->from.level == 'H' && row->from.addr == 0x1234)
+			h = !row->from.dso && !row->from.symbol && row->to.level == 'k' && row->to.symbol &&
+			    !strcmp(row->to.symbol, "a_rather_long_kernel_function_name");
+		if (row->from.level == '.' && row->from.addr == UBASE + 0x40)
+			user = row->from.rel_addr == 0x1040 && row->to.rel_addr == 0x1080 && row->cycles == 2 &&
+			       !row->from.symbol && strstr(row->from.dso, "libbranchy");
+		if (row->cycles == 7)
+			cycles = !strcmp(row->comm, "zother") && !strcmp(row->from.symbol, "zeta_first");
+	}
+	cr_expect_eq(sum, e->branches);
+	cr_expect(h && user && cycles, "H %d user %d cycles %d", h, user, cycles);
+	perfev_branch_table_free(t);
+	/* the same rows as JSON (-b --json): the [H] end's null object, the counts */
+	struct run_result j = run_cmd("%s report -q -i '%s' --kallsyms '%s' -b --json | python3 -c '"
+				      "import json, sys; e = json.load(sys.stdin)[\"events\"][0]; r = e[\"entries\"]\n"
+				      "h = [x for x in r if x[\"from\"][\"addr\"] == \"0x1234\"]\n"
+				      "print(e[\"branches\"], sum(x[\"count\"] for x in r), len(r), h[0][\"from\"][\"dso\"], "
+				      "h[0][\"from\"][\"level\"], h[0][\"to\"][\"symbol\"])'",
+				      PERFEV_BIN, data, syms);
+	cr_assert_eq(j.status, 0, "%s", j.err);
+	cr_expect_str_eq(j.out, "36 36 14 None H a_rather_long_kernel_function_name\n");
+	run_result_free(&j);
+	/* and perf's view of it, line for line */
+	require_perf_tool();
+	snprintf(options, sizeof(options), "--kallsyms '%s'", syms);
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, options, &diff, &lines);
+	cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s", options, differ,
+		     lines, diff);
+	free(diff);
+}
+
+/* A recording of branch stacks without samples: by default the sample
+ * view's word on an empty file, as perf; -b: an error naming the fix. */
+Test(interop_report_branch, no_samples_like_perf, .timeout = 60)
+{
+	char data[4200];
+	snprintf(data, sizeof(data), "%s/empty.data", test_tmpdir());
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, PERF_SAMPLE_BRANCH_STACK);
+	report_put_kernel_map(w, &a, KBASE);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio -b", PERFEV_BIN, data);
+	cr_expect_neq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.err, "drop -b"), "%s", r.err);
+	run_result_free(&r);
+	require_perf_tool();
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, "", &diff, &lines);
+	cr_expect_eq(differ, 0, "%d of %zu lines differ from perf's:\n%s", differ, lines, diff);
+	free(diff);
+}
