@@ -294,3 +294,21 @@ char *report_write_kallsyms(const char *text)
 	fclose(f);
 	return path;
 }
+
+bool report_find_libc(char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	bool found = false;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		if (!p || !strstr(p, "/libc.so.6"))
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		snprintf(path, len, "%s", p);
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}

@@ -67,4 +67,7 @@ int report_diff_perf_ties_as_sets(const char *data, const char *options, char **
 /* The lines of text starting with "# " (headers), tips left out, malloc'ed. */
 char *report_header_lines(const char *text);
 
+/* The path of the libc this process runs on, from /proc/self/maps. */
+bool report_find_libc(char *path, size_t len);
+
 #endif

@@ -45,6 +45,7 @@ struct pv_sym {
 	const char *name;     /* pooled, demangled */
 	const char *module;   /* kallsyms: pooled "[mod]"; NULL otherwise */
 	uint8_t rank;         /* among symbols at one address: higher wins (global 3, local 2, weak 1) */
+	uint32_t seq;         /* order of addition: perf keeps the first of equals */
 };
 struct pv_symtab {
 	struct pv_sym *syms;

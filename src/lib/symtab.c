@@ -15,7 +15,8 @@ int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char
 		return -ENOMEM;
 	if (pv_grow(&t->syms, &t->cap, t->nr + 1, sizeof(*t->syms)) < 0)
 		return -ENOMEM;
-	t->syms[t->nr++] = (struct pv_sym){start, size, 0, name, module, rank};
+	t->syms[t->nr] = (struct pv_sym){start, size, 0, name, module, rank, (uint32_t)t->nr};
+	t->nr++;
 	return 0;
 }
 
@@ -24,8 +25,13 @@ static int cmp_sym(const void *a, const void *b)
 	const struct pv_sym *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* best first, as perf's choose_best_symbol: a real size, then the rank
-	 * (global, local, weak), fewer leading underscores, the longer name */
+	/* best first, as perf's choose_best_symbol (util/symbol.c): a real
+	 * size, then the rank (global, local, weak), fewer leading underscores,
+	 * the longer name; on a tie symbols__fixup_duplicate keeps the one
+	 * inserted first (symbols__insert puts an equal start to the right), so
+	 * the table's order decides: libc's .symtab lists
+	 * pthread_rwlock_rdlock@GLIBC_2.2.5 before the equally long
+	 * pthread_rwlock_rdlock@@GLIBC_2.34, and perf shows the former */
 	if ((x->size != 0) != (y->size != 0))
 		return x->size ? -1 : 1;
 	if (x->rank != y->rank)
@@ -36,7 +42,7 @@ static int cmp_sym(const void *a, const void *b)
 	size_t lx = strlen(x->name), ly = strlen(y->name);
 	if (lx != ly)
 		return lx > ly ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /*

@@ -22,25 +22,6 @@
 #define BASE 0x7f0000000000ull
 #define PID 4242
 
-/* The libc this process runs on, from /proc/self/maps. */
-static bool find_libc(char *path, size_t len)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		if (!p || !strstr(p, "/libc.so.6"))
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		snprintf(path, len, "%s", p);
-		found = true;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 struct plt_layout {
 	GElf_Phdr text;          /* the executable PT_LOAD */
 	uint64_t first, nr;      /* the first entry after PLT0, .rela.plt's count */
@@ -152,7 +133,7 @@ Test(interop_report, plt_slots_named_like_perf, .timeout = 60)
 {
 	require_perf_tool();
 	char libc[4096], data[4200];
-	cr_assert(find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
+	cr_assert(report_find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
 	struct plt_layout l;
 	if (!read_layout(libc, &l))
 		cr_skip_test("%s has no lazy .plt with .rela.plt entries to sample", libc);
@@ -189,7 +170,7 @@ Test(interop_report, unmapped_sibling_last_like_perf, .timeout = 60)
 {
 	require_perf_tool();
 	char libc[4096], data[4200];
-	cr_assert(find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
+	cr_assert(report_find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
 	struct plt_layout l;
 	if (!read_layout(libc, &l) || l.sec)
 		cr_skip_test("%s has no lazy .plt (or a .plt.sec) to sample", libc);
