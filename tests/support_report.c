@@ -312,3 +312,26 @@ bool report_find_libc(char *path, size_t len)
 		fclose(f);
 	return found;
 }
+
+void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
+			 const char *comm, const char *path, uint64_t base, uint64_t vaddr,
+			 uint64_t memsz, uint64_t offset)
+{
+	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
+	r.u.comm.pid = r.u.comm.tid = (uint32_t)pid;
+	r.u.comm.comm = comm;
+	r.sid.pid = r.sid.tid = (uint32_t)pid;
+	r.sid.time = 1;
+	report_put_record(w, &r, a);
+	r = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
+	r.u.mmap.pid = r.u.mmap.tid = (uint32_t)pid;
+	r.u.mmap.addr = (base + vaddr) & ~0xfffull;
+	r.u.mmap.len = ((base + vaddr + memsz + 0xfff) & ~0xfffull) - r.u.mmap.addr;
+	r.u.mmap.pgoff = offset & ~0xfffull;
+	r.u.mmap.prot = 5; /* r-x */
+	r.u.mmap.flags = 2; /* MAP_PRIVATE */
+	r.u.mmap.filename = path;
+	r.sid.pid = r.sid.tid = (uint32_t)pid;
+	r.sid.time = 2;
+	report_put_record(w, &r, a);
+}

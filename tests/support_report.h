@@ -70,4 +70,10 @@ char *report_header_lines(const char *text);
 /* The path of the libc this process runs on, from /proc/self/maps. */
 bool report_find_libc(char *path, size_t len);
 
+/* A crafted recording's COMM (exec) of pid and the MMAP2 (r-x, private, at
+ * time 2) of an object's executable PT_LOAD (vaddr, memsz, offset) loaded at base. */
+void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
+			 const char *comm, const char *path, uint64_t base, uint64_t vaddr,
+			 uint64_t memsz, uint64_t offset);
+
 #endif

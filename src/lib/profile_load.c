@@ -419,6 +419,12 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
 		else
 			loc.ip = f->ip, loc.rel_ip = f->ip;
+		/* an address no symbol holds: perf names it by map__map_ip, the
+		 * offset in the file (ip - start + pgoff), not the ELF address
+		 * (they differ in an ET_EXEC: /usr/bin/python3.11's 0x7b759 is
+		 * its address 0x47b759) */
+		if (m && !loc.symbol && m->path && !is_anon(m->path) && loc.dso && strcmp(loc.dso, "[unknown]"))
+			loc.rel_ip = f->ip - m->start + m->pgoff;
 		if (m && m->path && is_anon(m->path) && (!loc.dso || !strcmp(loc.dso, "[unknown]") ||
 							 !strncmp(loc.dso, "/tmp/perf-", 10))) {
 			/* perf: anonymous memory is the JIT map /tmp/perf-PID.map, "[JIT] tid PID" */

@@ -79,23 +79,8 @@ static void write_alias_samples(const char *data, const char *libc, const GElf_P
 {
 	struct perfev_attr a;
 	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
-	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
-	r.u.comm.pid = r.u.comm.tid = PID;
-	r.u.comm.comm = "aliases";
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = 1;
-	report_put_record(w, &r, &a);
-	r = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
-	r.u.mmap.pid = r.u.mmap.tid = PID;
-	r.u.mmap.addr = (BASE + text->p_vaddr) & ~0xfffull;
-	r.u.mmap.len = ((BASE + text->p_vaddr + text->p_memsz + 0xfff) & ~0xfffull) - r.u.mmap.addr;
-	r.u.mmap.pgoff = text->p_offset & ~0xfffull;
-	r.u.mmap.prot = 5; /* r-x */
-	r.u.mmap.flags = 2; /* MAP_PRIVATE */
-	r.u.mmap.filename = libc;
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = 2;
-	report_put_record(w, &r, &a);
+	report_put_text_map(w, &a, PID, "aliases", libc, BASE, text->p_vaddr, text->p_memsz, text->p_offset);
+	struct perfev_record r;
 	for (size_t i = 0; i < nr; i++) {
 		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
 		r.u.sample.ip = BASE + addrs[i] + 1; /* inside the function */

@@ -83,23 +83,8 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	struct perfev_attr a;
 	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, ties ? PERF_SAMPLE_CALLCHAIN : 0);
 
-	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
-	r.u.comm.pid = r.u.comm.tid = PID;
-	r.u.comm.comm = "plt";
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = 1;
-	report_put_record(w, &r, &a);
-	r = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
-	r.u.mmap.pid = r.u.mmap.tid = PID;
-	r.u.mmap.addr = (BASE + l->text.p_vaddr) & ~0xfffull;
-	r.u.mmap.len = ((BASE + l->text.p_vaddr + l->text.p_memsz + 0xfff) & ~0xfffull) - r.u.mmap.addr;
-	r.u.mmap.pgoff = l->text.p_offset & ~0xfffull;
-	r.u.mmap.prot = 5; /* r-x */
-	r.u.mmap.flags = 2; /* MAP_PRIVATE */
-	r.u.mmap.filename = libc;
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = 2;
-	report_put_record(w, &r, &a);
+	report_put_text_map(w, &a, PID, "plt", libc, BASE, l->text.p_vaddr, l->text.p_memsz, l->text.p_offset);
+	struct perfev_record r;
 	uint64_t first = UINT64_MAX, last = 0;
 	for (uint64_t i = 0; i < l->nr && i < 1024; i++)
 		if (l->sample[i])
