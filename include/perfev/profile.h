@@ -111,7 +111,9 @@ PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_
 /*
  * Expands a resolved location into frames, leaf first: one per source line
  * (inlined functions first, marked inlined, the containing function last),
- * or one frame when there is no line information. Returns how many frames
+ * or one frame when there is no line information. An inlined function that
+ * bears the location's symbol name is not marked (perf's new_inline_sym
+ * reuses the real symbol then: "PyUnicode_New" inlined into PyUnicode_New). Returns how many frames
  * the location needs; writes at most max. with_lines false leaves srcfile
  * and line out (per-function aggregation) but still expands inlined frames.
  */

@@ -41,12 +41,25 @@ struct trie {
 	size_t nr, cap;
 };
 
+static size_t mark_len(const char *name);
+
 static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
 			   const struct perfev_profile_frame *f, uint32_t rank)
 {
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
 		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
 			return c;
+	/* perf's match_chain compares an inlined frame (or a function named
+	 * by its DWARF name, "(inlined)") with its siblings by the symbol's
+	 * name alone: "X (inlined)" and X are one node, the one made first,
+	 * whose name it keeps (PyUnicode_New inlined in one sample's chain,
+	 * called in another's) */
+	size_t nl = mark_len(name), nb = nl ? nl : strlen(name);
+	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next) {
+		size_t cl = mark_len(t->n[c].name);
+		if ((nl || cl) && (cl ? cl : strlen(t->n[c].name)) == nb && !strncmp(t->n[c].name, name, nb))
+			return c;
+	}
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
@@ -71,11 +84,16 @@ static int by_weight(const void *a, const void *b, void *arg)
 }
 
 /* A name marked "(inlined)": its length without the mark, else 0. */
-static size_t inlined_len(const struct tnode *n)
+static size_t mark_len(const char *name)
 {
 	static const char mark[] = " (inlined)";
-	size_t len = strlen(n->name), ml = sizeof(mark) - 1;
-	return len > ml && !strcmp(n->name + len - ml, mark) ? len - ml : 0;
+	size_t len = strlen(name), ml = sizeof(mark) - 1;
+	return len > ml && !strcmp(name + len - ml, mark) ? len - ml : 0;
+}
+
+static size_t inlined_len(const struct tnode *n)
+{
+	return mark_len(n->name);
 }
 
 /* perf's order of siblings in its callchain tree (rb_root_in) */
@@ -401,7 +419,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	struct perfev_profile_frame *frm = calloc(nn, sizeof(*frm));
 	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *rank = calloc(nn, sizeof(*rank));
-	uint32_t *path = NULL;
+	uint32_t *path = NULL, *order = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
 	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank)
@@ -454,8 +472,20 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		inl[id] = n.frame.inlined;
 		rank[id] = pv_profile_object_rank(p, n.frame.dso);
 	}
-	for (uint32_t d = 1; d < nn; d++) {
+	/* the sample paths in the order of their first samples: perf inserts
+	 * each sample into the entry's tree as it comes, and a node merged of
+	 * "X (inlined)" and X keeps the name of the first (see trie_child) */
+	order = calloc((size_t)p->nr_seq + 1, sizeof(*order));
+	if (!order)
+		goto out;
+	for (uint32_t id = 1; id < nn; id++)
+		if (p->nodes[id].first_seq)
+			order[p->nodes[id].first_seq] = id;
+	for (uint32_t s = 1; s <= p->nr_seq; s++) {
+		uint32_t d = order[s];
 		struct perfev_profile_node n;
+		if (!d)
+			continue;
 		perfev_profile_node(p, d, &n);
 		uint64_t w = n.self[v->value];
 		if (n.kind != PERFEV_NODE_FRAME || !w)
@@ -514,6 +544,7 @@ out:
 	free(inl);
 	free(rank);
 	free(path);
+	free(order);
 	free(seen);
 	return g;
 }

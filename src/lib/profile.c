@@ -436,6 +436,8 @@ int pv_profile_add_ids(struct perfev_profile *p, uint32_t group, const uint32_t 
 		p->path[depth++] = node;
 	}
 	p->last_depth = depth;
+	if (!p->nodes[node].first_seq && p->nr_seq < UINT32_MAX)
+		p->nodes[node].first_seq = ++p->nr_seq;
 	for (int v = 0; v < PERFEV_VALUE_NR; v++) {
 		p->nodes[node].self[v] += values[v];
 		p->nodes[0].total[v] += values[v];
@@ -517,7 +519,9 @@ PERFEV_API size_t perfev_frames_from_location(const struct perfev_location *loc,
 				f->symbol = l->function;
 			else if (outer && !loc->symbol)
 				f->symbol = l->function;
-			f->inlined = !outer;
+			/* perf (srcline.c new_inline_sym): a function named as the
+			 * ELF symbol is that symbol, not an inlined copy */
+			f->inlined = !outer && !(loc->symbol && l->function && !strcmp(l->function, loc->symbol));
 			if (with_lines) {
 				f->srcfile = l->file;
 				f->line = l->line;

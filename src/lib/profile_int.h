@@ -54,6 +54,8 @@ struct pv_node {
 	uint32_t what; /* frame index, or group index | PV_NODE_GROUP_BIT; root: 0 */
 	uint32_t last_child;
 	uint32_t depth;
+	uint32_t first_seq; /* 1 + the number of sample paths that ended elsewhere before
+			     * the first ending here (0: none has): perf's order of insertion */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
 };
 
@@ -79,6 +81,7 @@ struct perfev_profile {
 	size_t nr_maps, cap_maps;
 	struct pv_node *nodes;
 	size_t nr_nodes, cap_nodes;
+	uint32_t nr_seq; /* nodes with a first_seq */
 	uint32_t *child_hash; /* (parent, what) -> node id; 0 empty */
 	size_t child_hcap;
 	struct pv_logged_sample *log;

@@ -256,7 +256,9 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 		if (!map || !resolve_at(s, ri, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;
 	}
-	bool inl = false;
+	/* several lines are several entries even when all are the symbol's own
+	 * (perf's new_inline_sym reuses the real symbol for each) */
+	bool inl = loc.nr_lines > 1;
 	for (size_t i = 0; i < loc.nr_lines; i++)
 		if (loc.lines[i].function && strcmp(loc.lines[i].function, loc.symbol))
 			inl = true;
