@@ -1,0 +1,109 @@
+/* perfev report against perf report on DWARF-unwound recordings of two
+ * programs built here, where nearly every sample is in leaf():
+ *  - mid() is inlined into main and also called out of line (through a
+ *    pointer): perf's call graph has one node for "mid (inlined)" and mid
+ *    (match_chain compares an inlined frame by its name), named as the
+ *    first sample made it;
+ *  - rec() is inlined into itself (recursion): its inline records bear the
+ *    ELF symbol's name, so perf shows them as the symbol itself ("rec" four
+ *    times, none "(inlined)": srcline.c's new_inline_sym). */
+#define _GNU_SOURCE
+#include "support.h"
+#include "support_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *record_program(const char *name, const char *text)
+{
+	char src[4200], exe[4200], cmd[4300];
+	snprintf(src, sizeof(src), "%s/%s.c", test_tmpdir(), name);
+	snprintf(exe, sizeof(exe), "%s/%s", test_tmpdir(), name);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	struct run_result r = run_cmd("cc -O2 -g -fno-omit-frame-pointer -o '%s' '%s'", exe, src);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	snprintf(cmd, sizeof(cmd), "'%s'", exe);
+	snprintf(src, sizeof(src), "%s.data", name);
+	return perf_record("--call-graph dwarf -e cpu-clock", src, cmd);
+}
+
+static void expect_same(const char *data, const char *options)
+{
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, options, &diff, &lines);
+	cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s", options,
+		     differ, lines, diff);
+	free(diff);
+}
+
+/* The lines of perfev's report (options) that end in the call-graph frame
+ * name, with or without " (inlined)". */
+static size_t count_frames(const char *data, const char *options, const char *name, char **out)
+{
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	size_t n = 0, nl = strlen(name);
+	for (char *l = r.out; l && *l;) {
+		char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		if (len > 11 && !strncmp(l + len - 10, " (inlined)", 10))
+			len -= 10;
+		if (len > nl && !strncmp(l + len - nl, name, nl) && strchr(" -", l[len - nl - 1]))
+			n++;
+		l = end ? end + 1 : NULL;
+	}
+	*out = strdup(r.out);
+	run_result_free(&r);
+	return n;
+}
+
+static size_t count_marked(const char *data, const char *options, const char *mark)
+{
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	size_t n = 0;
+	for (const char *p = r.out; (p = strstr(p, mark)); p++)
+		n++;
+	run_result_free(&r);
+	return n;
+}
+
+Test(interop_report, inlined_and_called_function_one_node_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_program(
+		"mid", "static volatile unsigned long sink;\n"
+		       "__attribute__((noinline)) static void leaf(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
+		       "static inline __attribute__((always_inline)) void mid(int n) { leaf(n); sink++; }\n"
+		       "void (*volatile mid_ptr)(int) = mid;\n"
+		       "int main(void) { for (int k = 0; k < 20000; k++) { mid(10000); mid_ptr(10000); } return 0; }\n");
+	expect_same(data, "--no-children --percent-limit 5");
+	expect_same(data, "--no-children -g caller --percent-limit 5");
+	/* one node: mid's name once in leaf's graph, with or without the mark */
+	char *out;
+	size_t n = count_frames(data, "--no-children --percent-limit 5", "mid", &out);
+	cr_expect_eq(n, 1, "mid's node %zu times:\n%s", n, out);
+	free(out);
+	free(data);
+}
+
+Test(interop_report, function_inlined_into_itself_like_perf, .timeout = 120)
+{
+	require_root();
+	char *data = record_program(
+		"rec", "static volatile unsigned long sink;\n"
+		       "__attribute__((noinline)) static void leaf(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
+		       "static int rec(int d, int n) { if (d <= 0) { leaf(n); return 1; }\n"
+		       "  int r = rec(d - 1, n) + 1; sink += r; return r; }\n"
+		       "int (*volatile rec_ptr)(int, int) = rec;\n"
+		       "int main(void) { for (int k = 0; k < 20000; k++) rec_ptr(3, 10000); return 0; }\n");
+	expect_same(data, "--no-children --percent-limit 5");
+	expect_same(data, "--no-children -g caller --percent-limit 5");
+	cr_expect_eq(count_marked(data, "--no-children --percent-limit 5", "rec (inlined)"), 0);
+	free(data);
+}
