@@ -105,5 +105,11 @@ Test(interop_report, function_inlined_into_itself_like_perf, .timeout = 120)
 	expect_same(data, "--no-children --percent-limit 5");
 	expect_same(data, "--no-children -g caller --percent-limit 5");
 	cr_expect_eq(count_marked(data, "--no-children --percent-limit 5", "rec (inlined)"), 0);
+	/* perf script: one line per inline record, each "rec" with its dso */
+	struct run_result want = run_cmd("perf script -i '%s' 2>/dev/null", data);
+	struct run_result got = run_cmd("%s script -i '%s'", PERFEV_BIN, data);
+	cr_expect_str_eq(got.out, want.out, "perfev script differs from perf script");
+	run_result_free(&want);
+	run_result_free(&got);
 	free(data);
 }
