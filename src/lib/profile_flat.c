@@ -149,6 +149,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	struct flat fl = {.p = p, .keys = keys};
 	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
 	uint32_t *active = NULL, *grp = NULL;
+	uint8_t *chained = NULL; /* entries some node is keyed to (split: call-chain entries) */
+	size_t chained_cap = 0;
 	int ret = -ENOMEM;
 	if (!node_entry)
 		goto out;
@@ -170,6 +172,11 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 		if (e < 0)
 			goto out;
 		node_entry[id] = e;
+		size_t had = chained_cap;
+		if (pv_grow(&chained, &chained_cap, fl.nr, 1) < 0)
+			goto out;
+		memset(chained + had, 0, chained_cap - had);
+		chained[e] = 1;
 		/* an inlined frame's own samples belong to the function it was
 		 * inlined into (perf's self): the nearest non-inlined caller */
 		uint32_t to = id;
@@ -195,8 +202,11 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			self_e = entry_for(&fl, &p->groups[grp[id]], tf, false);
 			if (self_e < 0)
 				goto out;
+			/* (only an entry some frame node has can be on a stack: nodes
+			 * come after their parents) */
 			bool on_stack = false;
-			for (uint32_t a = id; a && !pv_node_is_group(&p->nodes[a]) && !on_stack; a = p->nodes[a].parent)
+			for (uint32_t a = id; (size_t)self_e < chained_cap && chained[self_e] && a &&
+			     !pv_node_is_group(&p->nodes[a]) && !on_stack; a = p->nodes[a].parent)
 				on_stack = node_entry[a] == self_e;
 			for (int v = 0; !on_stack && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
@@ -263,6 +273,7 @@ out:
 	free(node_entry);
 	free(active);
 	free(grp);
+	free(chained);
 	if (ret < 0)
 		return pv_error(ENOMEM, "profile_flat: out of memory");
 	return ret;
