@@ -165,6 +165,14 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 #define PERFEV_KEY_DSO (1u << 3)
 #define PERFEV_KEY_SYM (1u << 4)
 #define PERFEV_KEY_SRCLINE (1u << 5)
+/* Not a key: with children, perf report's two entries of a frame without a
+ * symbol (perf keys a sample's own entry by the address in the object's
+ * terms, rel_ip, and the entries it makes from call-chain frames by the
+ * address as sampled, ip): the frame's own samples go to an entry keyed by
+ * rel_ip (total: those samples only), the stacks through it to one keyed by
+ * ip (self zero), and the two are one entry when the addresses are equal.
+ * Without it, one entry per rel_ip holds both. */
+#define PERFEV_KEY_SPLIT_UNRESOLVED (1u << 16)
 
 struct perfev_profile_entry {
 	const char *comm;     /* NULL unless keyed by comm/pid/tid */

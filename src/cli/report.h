@@ -94,6 +94,13 @@ uint64_t report_graphs_thread(const struct report_graphs *g, size_t i);
 void report_graphs_free(struct report_graphs *g);
 /* A hash of what makes entries the same under the sort keys. */
 uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys);
+/* The address perf shows and keys an unknown symbol by: in the object's
+ * terms, but as sampled for entries made from call chains alone (no self;
+ * see PERFEV_KEY_SPLIT_UNRESOLVED, which makes them apart from the frame's own). */
+static inline uint64_t report_shown_ip(const struct perfev_profile_entry *e)
+{
+	return e->self[PERFEV_VALUE_SAMPLES] ? e->rel_ip : e->ip;
+}
 /* The same entries as JSON. */
 int report_print_json(const struct perfev_profile *p, const struct report_view *v, FILE *out);
 

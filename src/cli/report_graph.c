@@ -328,9 +328,11 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 		fputc('\n', out);
 }
 
-/* What identifies the entry of a frame node, as one hash (see node_is). */
+/* What identifies the entry of a frame node, as one hash (see node_is):
+ * chain, the entries perf makes from call-chain frames (an unknown symbol by
+ * the address as sampled), else a sample's own (by the address in the object). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys)
+			 unsigned keys, bool chain)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
@@ -348,7 +350,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
 			k.flags = f->inlined; /* outside any map: the address alone, as the table */
 		if (!f->symbol)
-			k.ip = f->rel_ip;
+			k.ip = chain ? f->ip : f->rel_ip;
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k.file = f->srcfile;
@@ -376,12 +378,14 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	n.frame.kernel = e->kernel;
 	n.frame.ip = e->ip;
 	n.frame.rel_ip = e->rel_ip;
+	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* the address the entry is keyed by */
+		n.frame.ip = n.frame.rel_ip = report_shown_ip(e);
 	n.frame.srcfile = e->srcfile;
 	n.frame.line = e->line;
 	g.comm = e->comm;
 	g.pid = e->pid;
 	g.tid = e->tid;
-	return node_key(&n, &g, keys);
+	return node_key(&n, &g, keys, false);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -450,13 +454,16 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		}
 		group_of[id] = group_of[n.parent];
 		perfev_profile_node(p, group_of[id], &gn);
-		ent[id] = sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask)) - 1;
+		/* perf: a frame's own samples and the call chains through it may be
+		 * two entries (see PERFEV_KEY_SPLIT_UNRESOLVED) */
+		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
 		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
-			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask)) - 1;
+			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */

@@ -203,12 +203,7 @@ static const char *base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* The address perf shows for an unknown symbol: in the object's terms,
- * but as sampled for entries made from call chains alone (no self). */
-static uint64_t shown_ip(const struct perfev_profile_entry *e)
-{
-	return e->self[PERFEV_VALUE_SAMPLES] ? e->rel_ip : e->ip;
-}
+#define shown_ip report_shown_ip
 
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
@@ -276,7 +271,9 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
-	if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
+	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
+		pv_buf_printf(&b, "|%llx", (unsigned long long)shown_ip(e));
+	else if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
 		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
 	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
 	pv_buf_free(&b);
@@ -420,7 +417,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	uint64_t all[REPORT_MAX_MEMBERS], period = 0;
 	for (size_t m = 0; m < nm; m++) {
 		/* all entries: perf sizes the columns before --percent-limit hides rows */
-		if (perfev_profile_flat(s->p[m], v->key_mask, v->value, v->children, 0, &e[m], &ne[m]) < 0) {
+		if (perfev_profile_flat(s->p[m], v->key_mask | PERFEV_KEY_SPLIT_UNRESOLVED, v->value, v->children, 0,
+					&e[m], &ne[m]) < 0) {
 			ret = cli_error("report", "%s", perfev_errmsg());
 			goto out;
 		}
@@ -590,7 +588,8 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 {
 	struct perfev_profile_entry *e;
 	size_t nr;
-	if (perfev_profile_flat(p, v->key_mask, v->value, v->children, v->percent_limit, &e, &nr) < 0)
+	if (perfev_profile_flat(p, v->key_mask | PERFEV_KEY_SPLIT_UNRESOLVED, v->value, v->children,
+				v->percent_limit, &e, &nr) < 0)
 		return cli_error("report", "%s", perfev_errmsg());
 	uint64_t all = perfev_profile_total(p, v->value);
 	struct pv_buf b = PV_BUF_INIT;
@@ -625,7 +624,7 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			if (e[i].symbol) {
 				pv_buf_json_str(&b, e[i].symbol);
 			} else {
-				snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)e[i].rel_ip);
+				snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)shown_ip(&e[i]));
 				pv_buf_json_str(&b, buf);
 			}
 			pv_buf_printf(&b, ",\"kernel\":%s", e[i].kernel ? "true" : "false");

@@ -25,8 +25,10 @@ struct flat {
 	size_t hcap;
 };
 
+/* chain: the key of the entries perf makes from call-chain frames (see
+ * PERFEV_KEY_SPLIT_UNRESOLVED), else of a sample's own entry */
 static void make_key(const struct flat *fl, const struct pv_group *g, const struct pv_frame *f,
-		     struct fkey *k)
+		     bool chain, struct fkey *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->pid = k->tid = -1;
@@ -46,8 +48,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		if (!f->sym && !f->file && !strcmp(pv_strtab_get(&fl->p->strs, f->dso), "[unknown]"))
 			k->kernel = 0;
 		k->inlined = f->inlined;
-		if (!f->sym)
-			k->ip = f->rel_ip; /* perf: the address in the object's terms */
+		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
+			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k->file = f->file;
@@ -75,10 +77,10 @@ static int rehash(struct flat *fl, size_t ncap)
 }
 
 /* The entry for a key (created on first sight); -1 on ENOMEM. */
-static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f)
+static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f, bool chain)
 {
 	struct fkey k;
-	make_key(fl, g, f, &k);
+	make_key(fl, g, f, chain, &k);
 	if ((fl->nr + 1) * 2 > fl->hcap && rehash(fl, fl->hcap ? fl->hcap * 2 : 1024) < 0)
 		return -1;
 	size_t i = pv_hash_bytes(&k, sizeof(k)) & (fl->hcap - 1);
@@ -147,6 +149,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	struct flat fl = {.p = p, .keys = keys};
 	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
 	uint32_t *active = NULL, *grp = NULL;
+	uint8_t *chained = NULL; /* entries some node is keyed to (split: call-chain entries) */
+	size_t chained_cap = 0;
 	int ret = -ENOMEM;
 	if (!node_entry)
 		goto out;
@@ -164,10 +168,15 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			continue;
 		}
 		grp[id] = grp[n->parent];
-		long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what]);
+		long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what], children);
 		if (e < 0)
 			goto out;
 		node_entry[id] = e;
+		size_t had = chained_cap;
+		if (pv_grow(&chained, &chained_cap, fl.nr, 1) < 0)
+			goto out;
+		memset(chained + had, 0, chained_cap - had);
+		chained[e] = 1;
 		/* an inlined frame's own samples belong to the function it was
 		 * inlined into (perf's self): the nearest non-inlined caller */
 		uint32_t to = id;
@@ -181,10 +190,25 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			struct pv_frame ef = *tf;
 			ef.sym = tf->self_sym;
 			ef.self_sym = 0;
-			self_e = entry_for(&fl, &p->groups[grp[id]], &ef);
+			self_e = entry_for(&fl, &p->groups[grp[id]], &ef, false);
 			if (self_e < 0)
 				goto out;
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
+				fl.ents[self_e].total[v] += n->self[v];
+		} else if (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) &&
+			   n->self[PERFEV_VALUE_SAMPLES]) {
+			/* perf: the sample's own entry by the address in the object's terms,
+			 * its total these samples (unless the stack has that entry already) */
+			self_e = entry_for(&fl, &p->groups[grp[id]], tf, false);
+			if (self_e < 0)
+				goto out;
+			/* (only an entry some frame node has can be on a stack: nodes
+			 * come after their parents) */
+			bool on_stack = false;
+			for (uint32_t a = id; (size_t)self_e < chained_cap && chained[self_e] && a &&
+			     !pv_node_is_group(&p->nodes[a]) && !on_stack; a = p->nodes[a].parent)
+				on_stack = node_entry[a] == self_e;
+			for (int v = 0; !on_stack && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
 		}
 		for (int v = 0; v < PERFEV_VALUE_NR; v++)
@@ -249,6 +273,7 @@ out:
 	free(node_entry);
 	free(active);
 	free(grp);
+	free(chained);
 	if (ret < 0)
 		return pv_error(ENOMEM, "profile_flat: out of memory");
 	return ret;

@@ -93,6 +93,73 @@ Test(unit_profile, flat_self_and_children)
 	perfev_profile_free(p);
 }
 
+/* The entry of an unknown frame by its address: rel_ip, or with
+ * PERFEV_KEY_SPLIT_UNRESOLVED perf's two entries (own samples by rel_ip,
+ * call chains by ip, one entry when the two are equal). */
+static const struct perfev_profile_entry *find_ip(const struct perfev_profile_entry *e, size_t nr,
+						  uint64_t ip, bool self)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!e[i].symbol && (self ? e[i].rel_ip : e[i].ip) == ip &&
+		    (e[i].self[PERFEV_VALUE_SAMPLES] != 0) == self)
+			return &e[i];
+	return NULL;
+}
+
+Test(unit_profile, flat_split_unresolved)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+	struct perfev_profile_frame u = {.dso = "/lib/u.so", .ip = 0x7f0000001000, .rel_ip = 0x1000},
+				    k = {.dso = "/lib/u.so", .ip = 0x500, .rel_ip = 0x500},
+				    f = {.symbol = "f", .dso = "/bin/a", .ip = 0x400100, .rel_ip = 0x100},
+				    m = {.symbol = "main", .dso = "/bin/a", .ip = 0x400000, .rel_ip = 0};
+	const struct perfev_profile_frame a[] = {u, m}, b[] = {f, u, m}, c[] = {k, u}, d[] = {u, u, m};
+	struct perfev_sample_desc sd = {.size = sizeof(sd), .pid = 1, .tid = 1, .comm = "a"};
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(perfev_profile_add(p, &sd, a, 2), 1);
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(perfev_profile_add(p, &sd, b, 3), 1);
+	cr_assert_eq(perfev_profile_add(p, &sd, c, 2), 1);
+	cr_assert_eq(perfev_profile_add(p, &sd, d, 3), 1); /* u calls itself: counted once */
+	struct perfev_profile_entry *e;
+	size_t nr;
+	unsigned keys = PERFEV_KEY_DSO | PERFEV_KEY_SYM;
+	/* without the flag: one entry of u, its own 4 samples and the 7 through it */
+	cr_assert_eq(perfev_profile_flat(p, keys, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 4);
+	const struct perfev_profile_entry *x = find_ip(e, nr, 0x1000, true);
+	cr_assert_not_null(x);
+	cr_assert_eq(x->self[0], 4);
+	cr_assert_eq(x->total[0], 7);
+	free(e);
+	/* perf's rows: u's own samples (rel_ip) and the call chains through it (ip) */
+	cr_assert_eq(perfev_profile_flat(p, keys | PERFEV_KEY_SPLIT_UNRESOLVED, PERFEV_VALUE_SAMPLES, true, 0,
+					 &e, &nr), 0);
+	cr_assert_eq(nr, 5);
+	x = find_ip(e, nr, 0x1000, true);
+	cr_assert_not_null(x);
+	cr_assert_eq(x->self[0], 4);
+	cr_assert_eq(x->total[0], 4, "the own entry's children are its own samples");
+	x = find_ip(e, nr, 0x7f0000001000, false);
+	cr_assert_not_null(x);
+	cr_assert_eq(x->total[0], 7, "every stack through u once, its leaf samples too");
+	cr_assert_eq(x->rel_ip, 0x1000);
+	x = find_ip(e, nr, 0x500, true);
+	cr_assert_not_null(x, "equal addresses: one entry");
+	cr_assert_eq(x->self[0], 1);
+	cr_assert_eq(x->total[0], 1);
+	cr_assert_eq(find(e, nr, "main")->total[0], 6);
+	cr_assert_eq(find(e, nr, "f")->total[0], 2);
+	free(e);
+	/* self only (no children): the flag changes nothing */
+	cr_assert_eq(perfev_profile_flat(p, keys | PERFEV_KEY_SPLIT_UNRESOLVED, PERFEV_VALUE_SAMPLES, false, 0,
+					 &e, &nr), 0);
+	cr_assert_eq(nr, 3);
+	cr_assert_eq(find_ip(e, nr, 0x1000, true)->self[0], 4);
+	free(e);
+	perfev_profile_free(p);
+}
+
 Test(unit_profile, filters)
 {
 	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
