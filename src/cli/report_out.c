@@ -364,8 +364,9 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 
 /* perf sizes the Command column by the length of each entry's thread's
  * name as it is at the end (thread__comm_len), so a name the thread had
- * before exec ("perf-exec") is cut to it. Here: each thread's last name
- * (the last group of its tid), over the section's profiles. */
+ * before exec ("perf-exec") is cut to it. Here: each thread's name at the
+ * end of the file as the loader saw it (else the last group of its tid),
+ * over the section's profiles. */
 static size_t comm_width(const struct report_section *s)
 {
 	size_t w = 0;
@@ -379,6 +380,9 @@ static size_t comm_width(const struct report_section *s)
 			if (perfev_profile_node(p, id, &g) < 0)
 				break;
 			size_t len = g.comm ? strlen(g.comm) : strlen("[unknown]");
+			const struct pv_group *pg = &p->groups[p->nodes[id].what & ~PV_NODE_GROUP_BIT];
+			if (pg->thread_comm) /* the loader knew the thread's last name */
+				len = strlen(pv_strtab_get(&p->strs, pg->thread_comm));
 			uint64_t key = (uint64_t)(uint32_t)g.pid << 32 | (uint32_t)g.tid;
 			if (g.tid < 0 || pv_keymap_put(&last, key, (uint32_t)len + 1) < 0)
 				w = len > w ? len : w; /* not by thread: every name counts */

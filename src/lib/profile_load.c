@@ -729,6 +729,18 @@ static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *
 }
 
 /* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
+/* Each group's thread's name at the end of the file: perf sizes the Command
+ * column by it (thread__comm_len), e.g. "bash" for a thread whose samples
+ * were taken as "pyenv-version-f" before the script's interpreter's exec. */
+static void thread_comms(struct loader *l, struct perfev_profile *p)
+{
+	for (size_t i = 1; p && i < p->nr_groups; i++) {
+		struct pv_group *g = &p->groups[i];
+		const char *c = g->tid >= 0 ? perfev_session_comm(l->sess, (uint32_t)g->tid) : NULL;
+		g->thread_comm = c ? pv_strtab_intern(&p->strs, c) : 0;
+	}
+}
+
 static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
 {
 	l->pd = perfev_perfdata_open(path);
@@ -777,6 +789,9 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
+	thread_comms(l, l->p);
+	for (size_t i = 0; i < l->nevs; i++)
+		thread_comms(l, l->evs[i].p);
 	nev = perfev_perfdata_nr_events(l->pd);
 	if ((size_t)l->event >= nev) {
 		no_event(path, l->event, nev);
