@@ -219,6 +219,16 @@ struct perfev_profile_load_opts {
 	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
 	bool inline_dwarf_only;         /* expand inlined frames of DWARF-unwound frames only (perf
 					 * report's call chains: frame-pointer ones stay as sampled) */
+	/* perf report's --max-stack: keep at most this many call-chain entries
+	 * of each sample (context markers do not count; a DWARF-unwound user
+	 * stack is cut apart from the kernel part of the chain, to its
+	 * innermost entries). 0: perf's default, the sysctl
+	 * kernel.perf_event_max_stack (127 when unreadable); negative: all. */
+	int max_stack;
+	/* cut a chain longer than max_stack to its outermost entries, as perf
+	 * does in caller order (-g caller, or its --children default), keeping
+	 * the sampled address itself as the leaf; false: the innermost ones */
+	bool max_stack_outer;
 };
 
 struct perfev_profile_load_info {

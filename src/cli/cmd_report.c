@@ -16,7 +16,7 @@ static const char usage_text[] =
 	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
 	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --json]\n"
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
-	"                     [-b | --no-branch-stack]\n"
+	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
@@ -49,11 +49,15 @@ static const char usage_text[] =
 	"                        stacks (the default for files recorded with them, as perf;\n"
 	"                        with --json: its rows as JSON)\n"
 	"      --no-branch-stack the samples' own addresses even for branch-stack files\n"
+	"      --max-stack N     keep at most N entries of each call chain (perf's default: the\n"
+	"                        sysctl kernel.perf_event_max_stack, else 127): the innermost,\n"
+	"                        or in caller order (--children, -g caller) the outermost\n"
 	"  -q, --quiet           no notes about missing symbols\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
-       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH };
+       O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
+       O_MAX_STACK };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -92,6 +96,7 @@ static const struct option options[] = {
 	{"no-group", no_argument, NULL, O_NO_GROUP},
 	{"branch-stack", no_argument, NULL, 'b'},
 	{"no-branch-stack", no_argument, NULL, O_NO_BRANCH},
+	{"max-stack", required_argument, NULL, O_MAX_STACK},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -245,6 +250,14 @@ static int cmd_report(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'b': branch = 1; break;
 		case O_NO_BRANCH: branch = 0; break;
+		case O_MAX_STACK: {
+			long ms = strtol(optarg, &end, 10);
+			if (end == optarg || *end || ms < 1 || ms > 1000000)
+				return cli_error("report", "bad --max-stack '%s': give a number of frames, "
+						 "e.g. 127", optarg);
+			lo.max_stack = (int)ms;
+			break;
+		}
 		case 'h': printf(usage_text); return 0;
 		default: return cli_bad_option("report", usage, c, argv);
 		}
@@ -290,6 +303,13 @@ static int cmd_report(int argc, char **argv)
 		lo.no_callchain = true;
 	lo.note = note;
 	lo.note_ctx = &quiet;
+	/* perf cuts chains in its call-graph order: caller when asked, or by
+	 * default with --children (not for -g none, which leaves the order) */
+	bool text = !json && !folded && !flame && !pprof && !firefox;
+	if (order_given && v.graph != GRAPH_NONE)
+		lo.max_stack_outer = text && v.graph == GRAPH_CALLER;
+	else
+		lo.max_stack_outer = text && children != 0;
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
 	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
 		/* the text report: every event, as perf prints them */

@@ -11,6 +11,7 @@
 #include "unwind_int.h"
 #include "perfev.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -522,6 +523,32 @@ static int unmapped_levels(struct loader *l, bool level, size_t depth)
 	return 0;
 }
 
+/*
+ * perf's --max-stack (thread__resolve_callchain_sample: at most max entries
+ * of the chain, markers not counted, walked in the report's order; the DWARF
+ * unwinder: the innermost max of the user stack). raw: leaf first, its last
+ * `dwarf` frames unwound (dwarf < 0: none). Returns the new count.
+ */
+static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int max, bool outer)
+{
+	if (max < 0)
+		return n;
+	size_t m = (size_t)max, unw = dwarf > 0 ? (size_t)dwarf : 0, chain = n - unw;
+	if (unw > m) /* the unwound user stack: its innermost m */
+		unw = m;
+	if (chain > m) {
+		if (outer && m > 0) {
+			/* the outermost m, the sampled address kept as the leaf */
+			memmove(raw + 1, raw + chain - m, m * sizeof(*raw));
+			chain = m + 1;
+		} else {
+			chain = m;
+		}
+		memmove(raw + chain, raw + (n - (dwarf > 0 ? (size_t)dwarf : 0)), unw * sizeof(*raw));
+	}
+	return chain + unw;
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -563,6 +590,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	if (n == 0) {
 		l->raw[0] = (struct perfev_frame){.ip = s->ip, .kernel = kernel_ip};
 		n = 1;
+	} else {
+		n = max_stack_cut(l->raw, n, dwarf, l->o->max_stack, l->o->max_stack_outer);
 	}
 	const char *comm = perfev_session_comm(l->sess, s->tid);
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
@@ -844,6 +873,18 @@ static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_pro
 		if (o0->size < sizeof(uint32_t))
 			return pv_error(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
 		memcpy(o, o0, PV_MIN((size_t)o0->size, sizeof(*o)));
+	}
+	if (o->max_stack == 0) {
+		/* perf report's default: sysctl__max_stack() */
+		char *txt = NULL;
+		size_t len;
+		o->max_stack = 127;
+		if (pv_read_file("/proc/sys/kernel/perf_event_max_stack", &txt, &len, 64) == 0) {
+			long v = strtol(txt, NULL, 10);
+			if (v > 0 && v < INT_MAX)
+				o->max_stack = (int)v;
+		}
+		free(txt);
 	}
 	return 0;
 }

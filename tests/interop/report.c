@@ -431,6 +431,15 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
+		/* --max-stack: callee order keeps each chain's innermost N entries
+		 * (without the cut: 43, 27, 22 and 18 lines differ) */
+		{"perf.data.callgraph-3.4", "--no-children --max-stack 2", 2},
+		{"perf.data.callgraph-3.4", "--no-children -g callee --max-stack 5", 2},
+		{"perf.data.callgraph_and_branch-3.4", "--no-children --no-branch-stack --max-stack 2", 2},
+		{"perf.data.callgraph-3.8", "--no-children --max-stack 2", 2},
+		/* caller order keeps the outermost N, and perf's graph lacks the
+		 * leaf, which perfev keeps for the sample's own entry: 6 (33 uncut) */
+		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 5", 8},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
@@ -463,9 +472,10 @@ Test(interop_report, corpus_children_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.8", "--children", 6, 0},
 		{"perf.data.callgraph-3.8", "--children -g none", 8, 0},
 		{"perf.data.callgraph-3.8", "--children --sort dso,sym", 6, 0},
-		/* 3: two samples of 255-frame chains, which perf cuts to their 127
-		 * outermost frames (--max-stack) in caller order: it has no row of
-		 * one leaf's chain and half of another's; perfev keeps whole chains */
+		/* 3: two samples of 255-frame chains, which both cut to their 127
+		 * outermost entries (--max-stack's default, caller order); perf's
+		 * chain then lacks the leaf, whose address perfev still counts in
+		 * its call-chain row (0x...8dd9 0.09% for 0.05%, 0x...51f9 0.04%) */
 		{"perf.data.callgraph-3.4", "--children", 3, 3},
 		{"perf.data.callgraph-3.4", "--children -g none", 7, 3},
 		{"perf.data.callgraph_and_branch-3.8", "--children --no-branch-stack", 2, 0},
@@ -473,6 +483,12 @@ Test(interop_report, corpus_children_like_perf, .timeout = 300)
 		 * outside any map, where perfev has one (8 with its graph) */
 		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack", 13, 11},
 		{"perf.data.raw_callgraph_branch-3.4", "--children --no-branch-stack", 0, 0},
+		/* no cut: the whole 255-frame chains, as perfev */
+		{"perf.data.callgraph-3.4", "--children --max-stack 300", 0, 0},
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack --max-stack 300", 11, 9},
+		/* a deep cut (without it 944 and 384 lines differ) */
+		{"perf.data.callgraph-3.4", "--children -g none --max-stack 5", 9, 5},
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack -g none --max-stack 5", 2, 2},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
