@@ -369,3 +369,54 @@ Test(unit_profile, hidden_totals_of_filtered_samples)
 	cr_assert_eq(perfev_profile_hidden(p, PERFEV_VALUE_NR), 0);
 	perfev_profile_free(p);
 }
+
+/* The longest chain of a loaded profile (frames from a sample's own node up
+ * to its group), and the leaf address of that chain. */
+static size_t longest_chain(const char *path, int max_stack, bool outer, uint64_t *leaf_ip)
+{
+	struct perfev_profile_load_opts o = {.size = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
+					     .kallsyms = "", .no_cache = true, .max_stack = max_stack,
+					     .max_stack_outer = outer};
+	struct perfev_profile *p = perfev_profile_load(path, &o, NULL);
+	cr_assert_not_null(p, "%s: %s", path, perfev_errmsg());
+	size_t best = 0;
+	for (uint32_t id = 1; id < perfev_profile_nr_nodes(p); id++) {
+		struct perfev_profile_node n;
+		cr_assert_eq(perfev_profile_node(p, id, &n), 0);
+		if (n.kind != PERFEV_NODE_FRAME || !n.self[PERFEV_VALUE_SAMPLES])
+			continue;
+		size_t len = 0;
+		uint64_t ip = n.frame.ip;
+		for (struct perfev_profile_node a = n; a.kind == PERFEV_NODE_FRAME; len++)
+			cr_assert_eq(perfev_profile_node(p, a.parent, &a), 0);
+		if (len > best)
+			best = len, *leaf_ip = ip;
+	}
+	perfev_profile_free(p);
+	return best;
+}
+
+/* perf report's --max-stack: the innermost N entries of a chain, or in caller
+ * order the outermost N under the sampled address; 0 is perf's default, the
+ * sysctl kernel.perf_event_max_stack (callgraph-3.4 has 255-frame chains) */
+Test(unit_profile, load_max_stack, .timeout = 120)
+{
+	require_corpus();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/perf.data.callgraph-3.4", CORPUS_DIR);
+	long sys = 127;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	if (f) {
+		if (fscanf(f, "%ld", &sys) != 1)
+			sys = 127;
+		fclose(f);
+	}
+	uint64_t whole_leaf = 0, leaf = 0;
+	size_t whole = longest_chain(path, -1, false, &whole_leaf);
+	cr_assert_gt(whole, 200, "the corpus file's longest chain: %zu frames", whole);
+	cr_expect_eq(longest_chain(path, 0, false, &leaf), (size_t)sys < whole ? (size_t)sys : whole);
+	cr_expect_eq(longest_chain(path, 5, false, &leaf), 5);
+	cr_expect_eq(longest_chain(path, 5, true, &leaf), 6);
+	cr_expect_eq(longest_chain(path, 300, true, &leaf), whole);
+	cr_expect_eq(leaf, whole_leaf, "the uncut chain keeps its leaf");
+}
