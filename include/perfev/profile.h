@@ -222,8 +222,9 @@ struct perfev_profile_load_opts {
 	/* perf report's --max-stack: keep at most this many call-chain entries
 	 * of each sample (context markers do not count; a DWARF-unwound user
 	 * stack is cut apart from the kernel part of the chain, to its
-	 * innermost entries). 0: perf's default, the sysctl
-	 * kernel.perf_event_max_stack (127 when unreadable); negative: all. */
+	 * innermost entries). 0: perf report's default, 127 (its
+	 * PERF_MAX_STACK_DEPTH: the sysctl kernel.perf_event_max_stack that
+	 * its help names is not read); negative: all. */
 	int max_stack;
 	/* cut a chain longer than max_stack to its outermost entries, as perf
 	 * does in caller order (-g caller, or its --children default), keeping

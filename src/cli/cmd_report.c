@@ -49,9 +49,9 @@ static const char usage_text[] =
 	"                        stacks (the default for files recorded with them, as perf;\n"
 	"                        with --json: its rows as JSON)\n"
 	"      --no-branch-stack the samples' own addresses even for branch-stack files\n"
-	"      --max-stack N     keep at most N entries of each call chain (perf's default: the\n"
-	"                        sysctl kernel.perf_event_max_stack, else 127): the innermost,\n"
-	"                        or in caller order (--children, -g caller) the outermost\n"
+	"      --max-stack N     keep at most N entries of each call chain (default 127, as perf):\n"
+	"                        the innermost, or in caller order (--children, -g caller) the\n"
+	"                        outermost under the sampled address\n"
 	"  -q, --quiet           no notes about missing symbols\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,

@@ -11,7 +11,6 @@
 #include "unwind_int.h"
 #include "perfev.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -874,18 +873,8 @@ static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_pro
 			return pv_error(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
 		memcpy(o, o0, PV_MIN((size_t)o0->size, sizeof(*o)));
 	}
-	if (o->max_stack == 0) {
-		/* perf report's default: sysctl__max_stack() */
-		char *txt = NULL;
-		size_t len;
+	if (o->max_stack == 0) /* perf report's default: its report.max_stack = PERF_MAX_STACK_DEPTH */
 		o->max_stack = 127;
-		if (pv_read_file("/proc/sys/kernel/perf_event_max_stack", &txt, &len, 64) == 0) {
-			long v = strtol(txt, NULL, 10);
-			if (v > 0 && v < INT_MAX)
-				o->max_stack = (int)v;
-		}
-		free(txt);
-	}
 	return 0;
 }
 
