@@ -265,6 +265,8 @@ static int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
+	lo.note = note;
+	lo.note_ctx = &quiet;
 	bool table = !json && !folded && !flame && !pprof && !firefox;
 	/* the branch view filters by command only */
 	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol ||
@@ -278,8 +280,7 @@ static int cmd_report(int argc, char **argv)
 			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
 					 "shows perf's default columns only: drop --sort/-F, the filters but --comms, "
 					 "--event and the exports, or add --no-branch-stack");
-		int r = report_branch_file(input, &lo, &v, quiet, show_samples, show_period, filter.comm, asked,
-					   json);
+		int r = report_branch_file(input, &lo, &v, show_samples, show_period, filter.comm, asked, json);
 		if (r != -ENOENT)
 			return r;
 	}
@@ -301,8 +302,6 @@ static int cmd_report(int argc, char **argv)
 	 * when nothing shown needs them, as perf does for -g none --no-children */
 	if (children == 0 && (v.graph == GRAPH_NONE && order_given) && !flame && !pprof && !firefox && !folded)
 		lo.no_callchain = true;
-	lo.note = note;
-	lo.note_ctx = &quiet;
 	/* perf cuts chains in its call-graph order: caller when asked, or by
 	 * default with --children (not for -g none, which leaves the order) */
 	bool text = !json && !folded && !flame && !pprof && !firefox;

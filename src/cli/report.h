@@ -78,7 +78,11 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
  * printing nothing, when the file has no branches and the view was not
  * asked for (-b). */
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
-		       bool quiet, bool samples, bool period, const char *comms, bool asked, bool json);
+		       bool samples, bool period, const char *comms, bool asked, bool json);
+/* A path's last component, as perf names objects ("[unknown]" for NULL). */
+const char *report_basename(const char *path);
+/* perf's convert_unit of a sample count: "191 ", "6K" (a blank for no unit). */
+void report_samples_unit(uint64_t n, char *buf, size_t len);
 
 /* Call graphs of table entries e[0..nr) (report_graph.c). */
 struct report_graphs;

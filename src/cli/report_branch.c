@@ -12,14 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-static const char *dso_name(const char *path)
-{
-	if (!path)
-		return "[unknown]";
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
-}
-
 /* perf's _hist_entry__sym_snprintf: "[level] name", or the address (in the
  * object's terms) as "%-#.16llx" (so 0 has no 0x), cut to the width. */
 static void end_text(const struct perfev_branch_end *e, char *buf, size_t len)
@@ -65,7 +57,7 @@ static void widths(const struct perfev_branch_event *ev, const struct bview *b, 
 			continue;
 		size_t n = strlen(r->thread_comm);
 		w[0] = n > w[0] ? n : w[0];
-		n = r->from.symbol ? strlen(dso_name(r->from.dso)) : 16;
+		n = r->from.symbol ? strlen(report_basename(r->from.dso)) : 16;
 		w[1] = n > w[1] ? n : w[1];
 		n = r->from.symbol ? strlen(r->from.symbol) + 4 : 22;
 		w[2] = n > w[2] ? n : w[2];
@@ -83,13 +75,10 @@ static void dots(FILE *out, size_t n)
 
 static void print_event(const struct perfev_branch_event *ev, const struct bview *b, FILE *out)
 {
-	/* perf's convert_unit: "416 ", "14K" */
-	uint64_t n = ev->branches;
-	int u = 0;
-	while (n > 1000 && u < 3)
-		n /= 1000, u++;
-	fprintf(out, "# Samples: %llu%c of event '%s'\n# Event count (approx.): %llu\n#\n",
-		(unsigned long long)n, " KMG"[u], ev->name, (unsigned long long)ev->branches);
+	char nbuf[32];
+	report_samples_unit(ev->branches, nbuf, sizeof(nbuf));
+	fprintf(out, "# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", nbuf, ev->name,
+		(unsigned long long)ev->branches);
 	size_t w[4];
 	widths(ev, b, w);
 	fputs("# Overhead", out);
@@ -128,7 +117,7 @@ static void print_event(const struct perfev_branch_event *ev, const struct bview
 			fprintf(out, "  %12llu", (unsigned long long)r->count);
 		if (!b->no_comm)
 			fprintf(out, "  %-*.*s", (int)w[0], (int)w[0], r->comm);
-		fprintf(out, "  %-*.*s  %-*.*s  %-*.*s  %-18s\n", (int)w[1], (int)w[1], dso_name(r->from.dso),
+		fprintf(out, "  %-*.*s  %-*.*s  %-*.*s  %-18s\n", (int)w[1], (int)w[1], report_basename(r->from.dso),
 			(int)w[2], (int)w[2], from, (int)w[3], (int)w[3], to, cycles);
 	}
 	fputs("\n\n", out);
@@ -200,22 +189,13 @@ static int print_json(const struct perfev_branch_table *t, const struct bview *b
 	return pv_export_write(&j, out, "report JSON") < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
 }
 
-static void note(void *ctx, const char *msg)
-{
-	if (!*(bool *)ctx)
-		fprintf(stderr, "perfev report: note: %s\n", msg);
-}
-
-int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo0, const struct report_view *v0,
-		       bool quiet, bool samples, bool period, const char *comms, bool asked, bool json)
+int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v0,
+		       bool samples, bool period, const char *comms, bool asked, bool json)
 {
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
 			  .no_comm = comms && !strchr(comms, ',')};
-	struct perfev_profile_load_opts lo = *lo0;
-	lo.note = note;
-	lo.note_ctx = &quiet;
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
-	struct perfev_branch_table *t = perfev_branch_table_load(input, &lo, &info);
+	struct perfev_branch_table *t = perfev_branch_table_load(input, lo, &info);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());
 	uint64_t nsamples = 0;

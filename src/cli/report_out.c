@@ -195,7 +195,7 @@ static const char *header_of(const char *key)
 	return key;
 }
 
-static const char *base(const char *path)
+const char *report_basename(const char *path)
 {
 	if (!path)
 		return "[unknown]";
@@ -215,7 +215,7 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 	else if (!strcmp(key, "tid"))
 		snprintf(buf, len, "%7d:%s", e->tid, e->comm ? e->comm : "[unknown]");
 	else if (!strcmp(key, "dso"))
-		snprintf(buf, len, "%s", base(e->dso));
+		snprintf(buf, len, "%s", report_basename(e->dso));
 	else if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
 		if (e->symbol)
 			snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->symbol,
@@ -226,14 +226,14 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
 			snprintf(buf, len, "%s", e->srcfile);
 		else if (e->srcfile)
-			snprintf(buf, len, "%s:%u", base(e->srcfile), e->line);
+			snprintf(buf, len, "%s:%u", report_basename(e->srcfile), e->line);
 		else
-			snprintf(buf, len, "%s[%llx]", base(e->dso), (unsigned long long)e->rel_ip);
+			snprintf(buf, len, "%s[%llx]", report_basename(e->dso), (unsigned long long)e->rel_ip);
 	} else
 		snprintf(buf, len, "?");
 }
 
-static void samples_unit(uint64_t n, char *buf, size_t len)
+void report_samples_unit(uint64_t n, char *buf, size_t len)
 {
 	/* perf's convert_unit: "Samples: 6K", "Samples: 191 " (a blank for no unit) */
 	const char *units = " KMG";
@@ -305,7 +305,7 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
 		if (ua || ub)
 			return ua - ub;
-		return strcmp(base(a->dso), base(b->dso));
+		return strcmp(report_basename(a->dso), report_basename(b->dso));
 	}
 	if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
 		if (!a->symbol || !b->symbol)
@@ -475,7 +475,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		qsort_r(rows, nr, sizeof(*rows), cmp_row, &ord);
 
 	char sbuf[32];
-	samples_unit(s->samples, sbuf, sizeof(sbuf));
+	report_samples_unit(s->samples, sbuf, sizeof(sbuf));
 	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
 		(unsigned long long)period);
 	/* column widths: the header or the widest value */

@@ -278,7 +278,7 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 					      (int32_t)rec->u.mmap.pid, buf, sizeof(buf));
 		if (pv_profile_add_object(l->p, obj) < 0)
 			l->oom = true;
-		if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		if (kernel)
 			break;
 		int32_t pid = (int32_t)rec->u.mmap.pid;
 		struct pmaps *pm = proc(l, pid, true);
@@ -548,15 +548,20 @@ static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int m
 	return chain + unw;
 }
 
+/* The sample's process: its pid, or (no PERF_SAMPLE_TID) its thread's. */
+static int32_t sample_pid(struct loader *l, const struct perfev_sample *s)
+{
+	if (s->sample_type & PERF_SAMPLE_TID)
+		return (int32_t)s->pid;
+	return (int32_t)perfev_session_thread_pid(l->sess, s->tid);
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
 	struct evp *ep = NULL;
-	if (l->sample_fn) {
-		int64_t tpid = perfev_session_thread_pid(l->sess, s->tid);
-		return l->sample_fn(l->sample_ctx, l, rec,
-				    (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)tpid);
-	}
+	if (l->sample_fn)
+		return l->sample_fn(l->sample_ctx, l, rec, sample_pid(l, s));
 	if (l->all) {
 		if (!(ep = evp_for(l, rec->attr_idx)))
 			return -ENOMEM;
@@ -570,8 +575,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		l->info->samples++;
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	int64_t ppid = perfev_session_thread_pid(l->sess, s->tid);
-	int32_t pid = (s->sample_type & PERF_SAMPLE_TID) ? (int32_t)s->pid : (int32_t)ppid;
+	int32_t pid = sample_pid(l, s);
 	struct pmaps *pm = proc(l, pid, false);
 	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
 				    .symbolizer = l->sym};
@@ -756,7 +760,6 @@ static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *
 	}
 }
 
-/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
 /* Each group's thread's name at the end of the file: perf sizes the Command
  * column by it (thread__comm_len), e.g. "bash" for a thread whose samples
  * were taken as "pyenv-version-f" before the script's interpreter's exec. */
@@ -769,6 +772,7 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
 	}
 }
 
+/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
 static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
 {
 	l->pd = perfev_perfdata_open(path);
