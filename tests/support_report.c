@@ -3,10 +3,13 @@
 #include "support.h"
 #include "perfev.h"
 
+#include <fcntl.h>
+#include <libelf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 size_t report_parse(const char *text, bool children, struct report_row *rows, size_t max)
 {
@@ -183,6 +186,17 @@ int report_diff_perf(const char *data, const char *options, char **diff_out, siz
 	return report_diff(data, options, false, diff_out, lines);
 }
 
+size_t report_expect_like_perf(const char *data, const char *options, int slack)
+{
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(data, options, &diff, &lines);
+	cr_expect_leq(differ, slack, "perfev report --stdio %s on %s: %d of %zu lines differ from perf's:\n%s",
+		      options, data, differ, lines, diff);
+	free(diff);
+	return lines;
+}
+
 int report_diff_perf_ties_as_sets(const char *data, const char *options, char **diff_out, size_t *lines)
 {
 	return report_diff(data, options, true, diff_out, lines);
@@ -295,14 +309,35 @@ char *report_write_kallsyms(const char *text)
 	return path;
 }
 
-bool report_find_libc(char *path, size_t len)
+Elf *report_elf_open(const char *path, int *fd, GElf_Phdr *text, bool *found)
+{
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY);
+	cr_assert_geq(*fd, 0, "open %s", path);
+	Elf *e = elf_begin(*fd, ELF_C_READ, NULL);
+	cr_assert_not_null(e, "%s: %s", path, elf_errmsg(-1));
+	size_t phnum = 0;
+	*found = false;
+	if (elf_getphdrnum(e, &phnum) == 0)
+		for (size_t i = 0; i < phnum && !*found; i++)
+			*found = gelf_getphdr(e, (int)i, text) && text->p_type == PT_LOAD && (text->p_flags & PF_X);
+	return e;
+}
+
+void report_elf_close(Elf *e, int fd)
+{
+	elf_end(e);
+	close(fd);
+}
+
+bool report_find_object(const char *name, char *path, size_t len)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4096];
 	bool found = false;
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		char *p = strchr(line, '/');
-		if (!p || !strstr(p, "/libc.so.6"))
+		if (!p || !strstr(p, name))
 			continue;
 		p[strcspn(p, "\n")] = 0;
 		snprintf(path, len, "%s", p);
@@ -313,17 +348,23 @@ bool report_find_libc(char *path, size_t len)
 	return found;
 }
 
-void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
-			 const char *comm, const char *path, uint64_t base, uint64_t vaddr,
-			 uint64_t memsz, uint64_t offset)
+void report_put_comm(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid, const char *comm,
+		     uint64_t time, bool exec)
 {
-	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
+	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+				  .has_sid = true};
 	r.u.comm.pid = r.u.comm.tid = (uint32_t)pid;
 	r.u.comm.comm = comm;
 	r.sid.pid = r.sid.tid = (uint32_t)pid;
-	r.sid.time = 1;
+	r.sid.time = time;
 	report_put_record(w, &r, a);
-	r = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
+}
+
+void report_put_text_mmap(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
+			  const char *path, uint64_t base, uint64_t vaddr, uint64_t memsz, uint64_t offset,
+			  uint64_t time)
+{
+	struct perfev_record r = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
 	r.u.mmap.pid = r.u.mmap.tid = (uint32_t)pid;
 	r.u.mmap.addr = (base + vaddr) & ~0xfffull;
 	r.u.mmap.len = ((base + vaddr + memsz + 0xfff) & ~0xfffull) - r.u.mmap.addr;
@@ -332,6 +373,27 @@ void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_a
 	r.u.mmap.flags = 2; /* MAP_PRIVATE */
 	r.u.mmap.filename = path;
 	r.sid.pid = r.sid.tid = (uint32_t)pid;
-	r.sid.time = 2;
+	r.sid.time = time;
+	report_put_record(w, &r, a);
+}
+
+void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
+			 const char *comm, const char *path, uint64_t base, uint64_t vaddr,
+			 uint64_t memsz, uint64_t offset)
+{
+	report_put_comm(w, a, pid, comm, 1, true);
+	report_put_text_mmap(w, a, pid, path, base, vaddr, memsz, offset, 2);
+}
+
+void report_put_sample(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint16_t misc, int pid,
+		       uint64_t ip, uint64_t time, uint64_t period, const uint64_t *chain, uint64_t nr)
+{
+	struct perfev_record r = {.type = PERF_RECORD_SAMPLE, .misc = misc};
+	r.u.sample.ip = ip;
+	r.u.sample.pid = r.u.sample.tid = (uint32_t)pid;
+	r.u.sample.time = time;
+	r.u.sample.period = period;
+	r.u.sample.callchain_nr = nr;
+	r.u.sample.callchain = chain;
 	report_put_record(w, &r, a);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <gelf.h>
 
 struct report_row {
 	double first;    /* Overhead, or Children with --children */
@@ -39,6 +40,9 @@ char *perf_record(const char *options, const char *name, const char *cmd);
  * tool fails.
  */
 int report_diff_perf(const char *data, const char *options, char **diff_out, size_t *lines);
+/* report_diff_perf, expecting at most `slack` differing lines (the diff in
+ * the failure message); returns perf's line count. */
+size_t report_expect_like_perf(const char *data, const char *options, int slack);
 
 struct perfev_perfdata_writer;
 struct perfev_record;
@@ -67,13 +71,33 @@ int report_diff_perf_ties_as_sets(const char *data, const char *options, char **
 /* The lines of text starting with "# " (headers), tips left out, malloc'ed. */
 char *report_header_lines(const char *text);
 
-/* The path of the libc this process runs on, from /proc/self/maps. */
-bool report_find_libc(char *path, size_t len);
+/* path opened with libelf (the test fails if it cannot be) and its
+ * executable PT_LOAD in *text (*found false: it has none); *fd for
+ * report_elf_close. */
+Elf *report_elf_open(const char *path, int *fd, GElf_Phdr *text, bool *found);
+void report_elf_close(Elf *e, int fd);
 
-/* A crafted recording's COMM (exec) of pid and the MMAP2 (r-x, private, at
- * time 2) of an object's executable PT_LOAD (vaddr, memsz, offset) loaded at base. */
+/* The path of an object this process maps whose path contains name
+ * ("/libc.so.6", "/ld-linux"), from /proc/self/maps. */
+bool report_find_object(const char *name, char *path, size_t len);
+
+/* A crafted recording's COMM of pid (its only thread) at time; exec: a
+ * COMM_EXEC one. */
+void report_put_comm(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid, const char *comm,
+		     uint64_t time, bool exec);
+/* The MMAP2 (r-x, private) of pid at time of an object's executable PT_LOAD
+ * (vaddr, memsz, offset) loaded at base. */
+void report_put_text_mmap(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
+			  const char *path, uint64_t base, uint64_t vaddr, uint64_t memsz, uint64_t offset,
+			  uint64_t time);
+/* Both: the COMM (exec, time 1) and the MMAP2 (time 2). */
 void report_put_text_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, int pid,
 			 const char *comm, const char *path, uint64_t base, uint64_t vaddr,
 			 uint64_t memsz, uint64_t offset);
+/* A sample of pid (its only thread): ip at time with period, misc its
+ * cpumode (PERF_RECORD_MISC_USER or _KERNEL), chain its callchain of nr
+ * entries (NULL, 0: none). */
+void report_put_sample(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint16_t misc, int pid,
+		       uint64_t ip, uint64_t time, uint64_t period, const uint64_t *chain, uint64_t nr);
 
 #endif

@@ -291,18 +291,9 @@ Test(interop_report, record_writes_the_exports_too, .timeout = 120)
 }
 
 /* ---- perfev report --stdio line by line against perf report --stdio ---------
- * Each option set: at most `slack` lines differ (entries of exactly equal
- * value whose order perf decides by history we do not keep, ld.so's entry
- * symbol). */
-static void expect_like_perf(const char *data, const char *options, int slack)
-{
-	char *diff;
-	size_t lines;
-	int differ = report_diff_perf(data, options, &diff, &lines);
-	cr_expect_leq(differ, slack, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s",
-		      options, differ, lines, diff);
-	free(diff);
-}
+ * Each option set (report_expect_like_perf): at most `slack` lines differ
+ * (entries of exactly equal value whose order perf decides by history we do
+ * not keep, ld.so's entry symbol). */
 
 /* The same with runs of entries of equal value compared as sets (see
  * report_diff_perf_ties_as_sets). */
@@ -335,10 +326,10 @@ Test(interop_report, percent_limit_prunes_call_graphs_like_perf, .timeout = 120)
 	require_root();
 	char *data = record_fp();
 	/* perf: --percent-limit is also the call-graph threshold; the later of it and -g's wins */
-	expect_like_perf(data, "--no-children --percent-limit 5", 0);
-	expect_like_perf(data, "--no-children -g graph,0.5,callee --percent-limit 5", 0);
-	expect_like_perf(data, "--no-children --percent-limit 5 -g graph,0.5,callee", 0);
-	expect_like_perf(data, "--children --percent-limit 3", 0);
+	report_expect_like_perf(data, "--no-children --percent-limit 5", 0);
+	report_expect_like_perf(data, "--no-children -g graph,0.5,callee --percent-limit 5", 0);
+	report_expect_like_perf(data, "--no-children --percent-limit 5 -g graph,0.5,callee", 0);
+	report_expect_like_perf(data, "--children --percent-limit 3", 0);
 	free(data);
 }
 
@@ -347,11 +338,11 @@ Test(interop_report, call_graphs_like_perf, .timeout = 180)
 	require_root();
 	char *data = record_fp();
 	/* graphs and tables line by line; a few kernel entries of equal value may swap */
-	expect_like_perf(data, "--no-children -g caller", 12);
-	expect_like_perf(data, "--no-children -g callee", 12);
-	expect_like_perf(data, "--children", 20);
-	expect_like_perf(data, "--children -g callee", 20);
-	expect_like_perf(data, "--no-children --sort sym -g none", 4);
+	report_expect_like_perf(data, "--no-children -g caller", 12);
+	report_expect_like_perf(data, "--no-children -g callee", 12);
+	report_expect_like_perf(data, "--children", 20);
+	report_expect_like_perf(data, "--children -g callee", 20);
+	report_expect_like_perf(data, "--no-children --sort sym -g none", 4);
 	/* frame-pointer return addresses are named as they are, as perf does (ld.so's
 	 * _start calls _dl_start and returns into _dl_start_user) */
 	struct run_result want = run_cmd("perf report -i '%s' --stdio --children --sort dso,sym -g none 2>/dev/null | "
@@ -371,17 +362,17 @@ Test(interop_report, one_section_per_event_like_perf, .timeout = 120)
 	char *data = perf_record("-g -e cpu-clock,task-clock -F 2000", "two.data", WORKLOAD("calls") " 600");
 	expect_same_headers(data, "--no-children -g none");
 	expect_same_headers(data, "--children");
-	expect_like_perf(data, "--no-children --percent-limit 1", 0);
-	expect_like_perf(data, "--no-children -g none", 6);
+	report_expect_like_perf(data, "--no-children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--no-children -g none", 6);
 	/* --group on a file without groups: every event one group, "events 'a, b'" */
 	expect_same_headers(data, "--group --no-children -g none");
-	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
 	free(data);
 	/* an event without samples between two with: left out alone, a column in a group */
 	data = perf_record("-g -e cpu-clock,major-faults,task-clock -F 1000", "three.data", WORKLOAD("calls") " 300");
 	expect_same_headers(data, "--no-children -g none");
 	expect_same_headers(data, "--group --no-children -g none");
-	expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--group --no-children --percent-limit 1", 0);
 	free(data);
 }
 
@@ -392,12 +383,12 @@ Test(interop_report, event_groups_side_by_side_like_perf, .timeout = 120)
 	/* perf shows a recorded group side by side by default */
 	expect_same_headers(data, "--no-children -g none");
 	expect_same_headers(data, "--children");
-	expect_like_perf(data, "--no-children --percent-limit 1", 0);
-	expect_like_perf(data, "--children --percent-limit 1", 0);
-	expect_like_perf(data, "--no-children -g none", 6);
+	report_expect_like_perf(data, "--no-children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--no-children -g none", 6);
 	/* --no-group: one section per event again (the leader still "events") */
 	expect_same_headers(data, "--no-group --no-children -g none");
-	expect_like_perf(data, "--no-group --no-children --percent-limit 1", 0);
+	report_expect_like_perf(data, "--no-group --no-children --percent-limit 1", 0);
 	free(data);
 }
 
@@ -511,8 +502,8 @@ Test(interop_report, srcline_like_perf, .timeout = 120)
 	require_root();
 	char *data = record_fp();
 	/* kernel addresses without vmlinux: perf's "symbol+offset" (one libc/ld.so line may name another file) */
-	expect_like_perf(data, "--no-children -g none --sort srcline", 6);
-	expect_like_perf(data, "--no-children -g none --sort dso,srcline", 6);
+	report_expect_like_perf(data, "--no-children -g none --sort srcline", 6);
+	report_expect_like_perf(data, "--no-children -g none --sort dso,srcline", 6);
 	free(data);
 }
 
@@ -547,16 +538,16 @@ Test(interop_report, fields_and_columns_like_perf, .timeout = 120)
 {
 	require_root();
 	char *data = record_fp();
-	expect_like_perf(data, "-F overhead,sym", 6);
-	expect_like_perf(data, "-F overhead_children,overhead,sym", 6);
-	expect_like_perf(data, "-F overhead,sample,period,comm,sym -g none", 2);
-	expect_like_perf(data, "-F sym,overhead -g none", 2);
-	expect_like_perf(data, "-F overhead,sym -s dso -g none", 2);
-	expect_like_perf(data, "-F overhead -g none", 0);
-	expect_like_perf(data, "-n --show-total-period -g none", 2);
-	expect_like_perf(data, "--no-children -g none -s sym,dso", 2);
-	expect_like_perf(data, "--no-children -g none -s sym,comm", 2);
-	expect_like_perf(data, "-g none -s pid", 0);
+	report_expect_like_perf(data, "-F overhead,sym", 6);
+	report_expect_like_perf(data, "-F overhead_children,overhead,sym", 6);
+	report_expect_like_perf(data, "-F overhead,sample,period,comm,sym -g none", 2);
+	report_expect_like_perf(data, "-F sym,overhead -g none", 2);
+	report_expect_like_perf(data, "-F overhead,sym -s dso -g none", 2);
+	report_expect_like_perf(data, "-F overhead -g none", 0);
+	report_expect_like_perf(data, "-n --show-total-period -g none", 2);
+	report_expect_like_perf(data, "--no-children -g none -s sym,dso", 2);
+	report_expect_like_perf(data, "--no-children -g none -s sym,comm", 2);
+	report_expect_like_perf(data, "-g none -s pid", 0);
 	free(data);
 }
 
@@ -568,16 +559,16 @@ Test(interop_report, whole_graphs_like_perf, .timeout = 120)
 	char *data = record_fp();
 	/* 0.05: every branch but those of single samples (a rare kernel sample in an
 	 * aliased symbol may be named otherwise: __pi_memcpy/memcpy, symbols') */
-	expect_like_perf(data, "--percent-limit 0.05", 4);
-	expect_like_perf(data, "--no-children --percent-limit 0.05 -g callee", 4);
-	expect_like_perf(data, "-s sym", 4);
-	expect_like_perf(data, "--no-children -s sym,dso -g caller", 4);
+	report_expect_like_perf(data, "--percent-limit 0.05", 4);
+	report_expect_like_perf(data, "--no-children --percent-limit 0.05 -g callee", 4);
+	report_expect_like_perf(data, "-s sym", 4);
+	report_expect_like_perf(data, "--no-children -s sym,dso -g caller", 4);
 	/* perf's other print types: flat (each path, its total), folded (a;b;c lines,
 	 * own samples), fractal (shares of the parent's callees) */
-	expect_like_perf(data, "-g flat", 4);
-	expect_like_perf(data, "-g folded", 4);
-	expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
-	expect_like_perf(data, "--no-children -g fractal", 4);
+	report_expect_like_perf(data, "-g flat", 4);
+	report_expect_like_perf(data, "-g folded", 4);
+	report_expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
+	report_expect_like_perf(data, "--no-children -g fractal", 4);
 	free(data);
 }
 
@@ -606,13 +597,13 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	snprintf(cmd, sizeof(cmd), "'%s'", exe);
 	char *fp = perf_record("-g -e cpu-clock", "inl_fp.data", cmd);
 	char *dwarf = perf_record("--call-graph dwarf -e cpu-clock", "inl_dwarf.data", cmd);
-	expect_like_perf(fp, "--no-children", 2);
-	expect_like_perf(fp, "--percent-limit 0.05", 4);
+	report_expect_like_perf(fp, "--no-children", 2);
+	report_expect_like_perf(fp, "--percent-limit 0.05", 4);
 	/* a rare sample in an aliased leaf (ld.so's update_active.constprop.0): its
 	 * entry is the ELF symbol, its graph and --children's other entry the DWARF
 	 * name, as perf's (slack: with --children a function inlined into itself,
 	 * ld.so's __mmap64, is one entry in perf's table, two in ours) */
-	expect_like_perf(dwarf, "--no-children", 4);
+	report_expect_like_perf(dwarf, "--no-children", 4);
 	/* perf orders entries of equal children by the depth of their call graphs
 	 * (callers first), but an inlined function's entry can lose depth: perf's
 	 * entry tree orders inlined symbols by name and the others by address, a
@@ -625,7 +616,7 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	/* Equal single-sample branches from different objects (libc's
 	 * __libc_early_init, ld.so's _dl_load_cache_lookup) in perf's order of
 	 * its dso structures (see report_objects.c); slack 4 as the other graphs */
-	expect_like_perf(dwarf, "--percent-limit 0.05 -g callee --no-children", 4);
+	report_expect_like_perf(dwarf, "--percent-limit 0.05 -g callee --no-children", 4);
 	/* and the graph of outer starts at inner (inlined) */
 	r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'", PERFEV_BIN, dwarf);
 	cr_expect_gt(strtol(r.out, NULL, 10), 0, "%s", r.out);
@@ -639,7 +630,7 @@ Test(interop_report, no_samples_like_perf, .timeout = 60)
 {
 	require_root();
 	char *data = perf_record("-e cpu-clock -c 1000000000", "empty.data", "true");
-	expect_like_perf(data, "", 0);
+	report_expect_like_perf(data, "", 0);
 	struct run_result r = run_cmd("%s report -i '%s' --stdio", PERFEV_BIN, data);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "has no samples"), "%s", r.err);
@@ -653,10 +644,10 @@ Test(interop_report, filters_like_perf, .timeout = 120)
 {
 	require_root();
 	char *data = record_fp();
-	expect_like_perf(data, "--symbols leaf_a --no-children -g none", 0);
-	expect_like_perf(data, "--dsos calls --no-children -g none", 0);
-	expect_like_perf(data, "--comms calls --no-children", 4);
-	expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
+	report_expect_like_perf(data, "--symbols leaf_a --no-children -g none", 0);
+	report_expect_like_perf(data, "--dsos calls --no-children -g none", 0);
+	report_expect_like_perf(data, "--comms calls --no-children", 4);
+	report_expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
 	free(data);
 }
 
@@ -674,9 +665,9 @@ Test(interop_report, several_processes_like_perf, .timeout = 120)
 	char *data = perf_record("-g -e cpu-clock -F 2000", "multi.data", cmd);
 	/* slack: a sample of sh in a versioned libc symbol may take another of its
 	 * names than perf's (pthread_sigmask@GLIBC_2.2.5 / @@GLIBC_2.32: symbols') */
-	expect_like_perf(data, "--no-children --percent-limit 0.1", 6);
-	expect_like_perf(data, "--no-children -g callee", 6);
+	report_expect_like_perf(data, "--no-children --percent-limit 0.1", 6);
+	report_expect_like_perf(data, "--no-children -g callee", 6);
 	/* rows of single samples from several threads order differently, see README */
-	expect_like_perf(data, "--percent-limit 0.2 -g none", 4);
+	report_expect_like_perf(data, "--percent-limit 0.2 -g none", 4);
 	free(data);
 }

@@ -32,15 +32,6 @@ static char *record_program(const char *name, const char *text)
 	return perf_record("--call-graph dwarf -e cpu-clock", src, cmd);
 }
 
-static void expect_same(const char *data, const char *options)
-{
-	char *diff;
-	size_t lines;
-	int differ = report_diff_perf(data, options, &diff, &lines);
-	cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s", options,
-		     differ, lines, diff);
-	free(diff);
-}
 
 /* The lines of perfev's report (options) that end in the call-graph frame
  * name, with or without " (inlined)". */
@@ -82,8 +73,8 @@ Test(interop_report, inlined_and_called_function_one_node_like_perf, .timeout = 
 		       "static inline __attribute__((always_inline)) void mid(int n) { leaf(n); sink++; }\n"
 		       "void (*volatile mid_ptr)(int) = mid;\n"
 		       "int main(void) { for (int k = 0; k < 20000; k++) { mid(10000); mid_ptr(10000); } return 0; }\n");
-	expect_same(data, "--no-children --percent-limit 5");
-	expect_same(data, "--no-children -g caller --percent-limit 5");
+	report_expect_like_perf(data, "--no-children --percent-limit 5", 0);
+	report_expect_like_perf(data, "--no-children -g caller --percent-limit 5", 0);
 	/* one node: mid's name once in leaf's graph, with or without the mark */
 	char *out;
 	size_t n = count_frames(data, "--no-children --percent-limit 5", "mid", &out);
@@ -102,8 +93,8 @@ Test(interop_report, function_inlined_into_itself_like_perf, .timeout = 120)
 		       "  int r = rec(d - 1, n) + 1; sink += r; return r; }\n"
 		       "int (*volatile rec_ptr)(int, int) = rec;\n"
 		       "int main(void) { for (int k = 0; k < 20000; k++) rec_ptr(3, 10000); return 0; }\n");
-	expect_same(data, "--no-children --percent-limit 5");
-	expect_same(data, "--no-children -g caller --percent-limit 5");
+	report_expect_like_perf(data, "--no-children --percent-limit 5", 0);
+	report_expect_like_perf(data, "--no-children -g caller --percent-limit 5", 0);
 	cr_expect_eq(count_marked(data, "--no-children --percent-limit 5", "rec (inlined)"), 0);
 	/* perf script: one line per inline record, each "rec" with its dso */
 	struct run_result want = run_cmd("perf script -i '%s' 2>/dev/null", data);

@@ -23,25 +23,6 @@
 
 #define PID 4343
 
-/* A shared object of this process whose path contains name (/proc/self/maps). */
-static bool find_object(const char *name, char *path, size_t len)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	bool found = false;
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		if (!p || !strstr(p, name))
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		snprintf(path, len, "%s", p);
-		found = true;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 /* What a crafted recording needs of an object: its executable PT_LOAD, its
  * GNU build-id and the addresses of two functions of its .dynsym. */
 struct object {
@@ -55,16 +36,9 @@ struct object {
 
 static bool read_object(struct object *o, const char *const names[2])
 {
-	elf_version(EV_CURRENT);
-	int fd = open(o->path, O_RDONLY);
-	cr_assert_geq(fd, 0, "open %s", o->path);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	cr_assert_not_null(e);
-	size_t phnum = 0;
-	elf_getphdrnum(e, &phnum);
-	bool text = false;
-	for (size_t i = 0; i < phnum && !text; i++)
-		text = gelf_getphdr(e, (int)i, &o->text) && o->text.p_type == PT_LOAD && (o->text.p_flags & PF_X);
+	int fd;
+	bool text;
+	Elf *e = report_elf_open(o->path, &fd, &o->text, &text);
 	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
 		GElf_Shdr sh;
 		Elf_Data *d = gelf_getshdr(s, &sh) ? elf_getdata(s, NULL) : NULL;
@@ -89,25 +63,8 @@ static bool read_object(struct object *o, const char *const names[2])
 			}
 		}
 	}
-	elf_end(e);
-	close(fd);
+	report_elf_close(e, fd);
 	return text && o->build_id_len && o->fn[0] && o->fn[1];
-}
-
-static void put_mmap(struct perfev_perfdata_writer *w, const struct perfev_attr *a, const struct object *o,
-		     uint64_t time)
-{
-	struct perfev_record r = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
-	r.u.mmap.pid = r.u.mmap.tid = PID;
-	r.u.mmap.addr = (o->base + o->text.p_vaddr) & ~0xfffull;
-	r.u.mmap.len = ((o->base + o->text.p_vaddr + o->text.p_memsz + 0xfff) & ~0xfffull) - r.u.mmap.addr;
-	r.u.mmap.pgoff = o->text.p_offset & ~0xfffull;
-	r.u.mmap.prot = 5; /* r-x */
-	r.u.mmap.flags = 2; /* MAP_PRIVATE */
-	r.u.mmap.filename = o->path;
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = time;
-	report_put_record(w, &r, a);
 }
 
 /* COMM, libc's MMAP2 then ld.so's (libc mapped above ld.so), the build-ids
@@ -115,45 +72,22 @@ static void put_mmap(struct perfev_perfdata_writer *w, const struct perfev_attr 
  * fn[0], one called from libc's fn[1], one from ld.so's fn[0]. */
 static void write_recording(const char *data, const struct object *libc, const struct object *ld, bool table)
 {
-	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.size = PERFEV_ATTR_SIZE_LATEST;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-			PERF_SAMPLE_CALLCHAIN;
-	a.sample_id_all = 1;
-	a.sample_period = 1000;
-	a.exclude_guest = 1;
-	struct perfev_perfdata_event ev = {&a, "cpu-clock", NULL, 0};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
-	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
-	cr_assert(w, "writer: %s", perfev_errmsg());
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, PERF_SAMPLE_CALLCHAIN);
 	if (table) {
 		cr_assert_eq(perfev_perfdata_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER, ld->build_id,
 								 ld->build_id_len, ld->path), 0);
 		cr_assert_eq(perfev_perfdata_writer_add_build_id(w, -1, PERF_RECORD_MISC_USER, libc->build_id,
 								 libc->build_id_len, libc->path), 0);
 	}
-	struct perfev_record r = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
-	r.u.comm.pid = r.u.comm.tid = PID;
-	r.u.comm.comm = "objs";
-	r.sid.pid = r.sid.tid = PID;
-	r.sid.time = 1;
-	report_put_record(w, &r, &a);
-	put_mmap(w, &a, libc, 2);
-	put_mmap(w, &a, ld, 3);
+	report_put_text_map(w, &a, PID, "objs", libc->path, libc->base, libc->text.p_vaddr, libc->text.p_memsz,
+			    libc->text.p_offset);
+	report_put_text_mmap(w, &a, PID, ld->path, ld->base, ld->text.p_vaddr, ld->text.p_memsz, ld->text.p_offset, 3);
 	for (uint64_t k = 0; k < 2; k++) {
 		uint64_t leaf = libc->base + libc->fn[0] + 4;
 		uint64_t caller = k ? ld->base + ld->fn[0] + 6 : libc->base + libc->fn[1] + 6;
 		uint64_t chain[] = {PERF_CONTEXT_USER, leaf, caller};
-		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
-		r.u.sample.ip = leaf;
-		r.u.sample.pid = r.u.sample.tid = PID;
-		r.u.sample.time = 10 + k;
-		r.u.sample.period = 1000;
-		r.u.sample.callchain_nr = 3;
-		r.u.sample.callchain = chain;
-		report_put_record(w, &r, &a);
+		report_put_sample(w, &a, PERF_RECORD_MISC_USER, PID, leaf, 10 + k, 1000, chain, 3);
 	}
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
@@ -173,8 +107,8 @@ Test(interop_report, tied_siblings_of_objects_like_perf, .timeout = 60)
 	require_perf_tool();
 	static const char *const libc_fns[] = {"strfry", "strsignal"}, *const ld_fns[] = {"_dl_catch_exception", "_dl_catch_exception"};
 	struct object libc = {.base = 0x7f0000000000ull}, ld = {.base = 0x7e0000000000ull};
-	cr_assert(find_object("/libc.so.6", libc.path, sizeof(libc.path)), "libc.so.6 is not in /proc/self/maps");
-	cr_assert(find_object("/ld-linux", ld.path, sizeof(ld.path)), "ld.so is not in /proc/self/maps");
+	cr_assert(report_find_object("/libc.so.6", libc.path, sizeof(libc.path)), "libc.so.6 is not in /proc/self/maps");
+	cr_assert(report_find_object("/ld-linux", ld.path, sizeof(ld.path)), "ld.so is not in /proc/self/maps");
 	if (!read_object(&libc, libc_fns) || !read_object(&ld, ld_fns))
 		cr_skip_test("%s or %s lacks a build-id or the functions %s, %s, %s", libc.path, ld.path, libc_fns[0],
 			     libc_fns[1], ld_fns[0]);
@@ -193,12 +127,7 @@ Test(interop_report, tied_siblings_of_objects_like_perf, .timeout = 60)
 		static const char *const options[] = {"--no-children -g callee", "--children", "--children -g callee",
 						      "--no-children -g caller", "--no-children -g flat"};
 		for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-			char *diff;
-			size_t lines;
-			int differ = report_diff_perf(data, options[i], &diff, &lines);
-			cr_expect_eq(differ, 0, "%s build-id table, perfev report --stdio %s: %d of %zu lines differ "
-				     "from perf's:\n%s", table ? "with a" : "without", options[i], differ, lines, diff);
-			free(diff);
+			report_expect_like_perf(data, options[i], 0); /* objects1.data: with the table */
 		}
 		/* newest object first: ld.so's without the table, libc's with it */
 		char *first = first_branch(data);

@@ -31,21 +31,12 @@ struct plt_layout {
 
 static bool read_layout(const char *path, struct plt_layout *l)
 {
-	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY);
-	cr_assert_geq(fd, 0, "open %s", path);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	cr_assert_not_null(e);
-	size_t phnum = 0, shstr = 0;
-	elf_getphdrnum(e, &phnum);
-	elf_getshdrstrndx(e, &shstr);
 	memset(l, 0, sizeof(*l));
-	bool text = false, plt = false;
-	for (size_t i = 0; i < phnum; i++)
-		if (gelf_getphdr(e, (int)i, &l->text) && l->text.p_type == PT_LOAD && (l->text.p_flags & PF_X)) {
-			text = true;
-			break;
-		}
+	int fd;
+	bool text, plt = false;
+	Elf *e = report_elf_open(path, &fd, &l->text, &text);
+	size_t shstr = 0;
+	elf_getshdrstrndx(e, &shstr);
 	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
 		GElf_Shdr sh;
 		const char *name = gelf_getshdr(s, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
@@ -69,8 +60,7 @@ static bool read_layout(const char *path, struct plt_layout *l)
 			}
 		}
 	}
-	elf_end(e);
-	close(fd);
+	report_elf_close(e, fd);
 	return text && plt && l->nr;
 }
 
@@ -84,7 +74,6 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, ties ? PERF_SAMPLE_CALLCHAIN : 0);
 
 	report_put_text_map(w, &a, PID, "plt", libc, BASE, l->text.p_vaddr, l->text.p_memsz, l->text.p_offset);
-	struct perfev_record r;
 	uint64_t first = UINT64_MAX, last = 0;
 	for (uint64_t i = 0; i < l->nr && i < 1024; i++)
 		if (l->sample[i])
@@ -92,24 +81,13 @@ static void write_plt_samples(const char *data, const char *libc, const struct p
 	for (uint64_t k = 0; ties && k < 2; k++) {
 		uint64_t leaf = k ? 0x7ffff0001000ull : BASE + l->first + first * 16;
 		uint64_t chain[] = {PERF_CONTEXT_USER, leaf, BASE + l->first + last * 16 + 6};
-		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
-		r.u.sample.ip = leaf;
-		r.u.sample.pid = r.u.sample.tid = PID;
-		r.u.sample.time = 10 + k;
-		r.u.sample.period = 1000;
-		r.u.sample.callchain_nr = 3;
-		r.u.sample.callchain = chain;
-		report_put_record(w, &r, &a);
+		report_put_sample(w, &a, PERF_RECORD_MISC_USER, PID, leaf, 10 + k, 1000, chain, 3);
 	}
 	for (uint64_t i = 0; !ties && i < l->nr && i < 1024; i++) {
 		if (!l->sample[i])
 			continue;
-		r = (struct perfev_record){.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
-		r.u.sample.ip = BASE + l->first + i * 16;
-		r.u.sample.pid = r.u.sample.tid = PID;
-		r.u.sample.time = 10 + i;
-		r.u.sample.period = 1000 * (i + 1);
-		report_put_record(w, &r, &a);
+		report_put_sample(w, &a, PERF_RECORD_MISC_USER, PID, BASE + l->first + i * 16, 10 + i, 1000 * (i + 1),
+				  NULL, 0);
 	}
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
@@ -118,7 +96,7 @@ Test(interop_report, plt_slots_named_like_perf, .timeout = 60)
 {
 	require_perf_tool();
 	char libc[4096], data[4200];
-	cr_assert(report_find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
+	cr_assert(report_find_object("/libc.so.6", libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
 	struct plt_layout l;
 	if (!read_layout(libc, &l))
 		cr_skip_test("%s has no lazy .plt with .rela.plt entries to sample", libc);
@@ -132,13 +110,8 @@ Test(interop_report, plt_slots_named_like_perf, .timeout = 60)
 	static const char *const options[] = {"--no-children --sort dso,sym", "-F overhead,sym",
 					      "--no-children --sort sym"};
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-		char *diff;
-		size_t lines;
-		int differ = report_diff_perf(data, options[i], &diff, &lines);
-		cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s",
-			     options[i], differ, lines, diff);
+		size_t lines = report_expect_like_perf(data, options[i], 0);
 		cr_expect_gt(lines, 10, "%s: a row per PLT entry", options[i]);
-		free(diff);
 	}
 	if (l.irelative) {
 		struct run_result r = run_cmd("%s report -q -i '%s' --stdio --sort sym | grep -c '\\[\\.\\] @plt *$'",
@@ -155,7 +128,7 @@ Test(interop_report, unmapped_sibling_last_like_perf, .timeout = 60)
 {
 	require_perf_tool();
 	char libc[4096], data[4200];
-	cr_assert(report_find_libc(libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
+	cr_assert(report_find_object("/libc.so.6", libc, sizeof(libc)), "libc.so.6 is not in /proc/self/maps");
 	struct plt_layout l;
 	if (!read_layout(libc, &l) || l.sec)
 		cr_skip_test("%s has no lazy .plt (or a .plt.sec) to sample", libc);
@@ -163,11 +136,6 @@ Test(interop_report, unmapped_sibling_last_like_perf, .timeout = 60)
 	write_plt_samples(data, libc, &l, true);
 	static const char *const options[] = {"--children", "--children -g callee", "--no-children -g caller"};
 	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
-		char *diff;
-		size_t lines;
-		int differ = report_diff_perf(data, options[i], &diff, &lines);
-		cr_expect_eq(differ, 0, "perfev report --stdio %s: %d of %zu lines differ from perf's:\n%s",
-			     options[i], differ, lines, diff);
-		free(diff);
+		report_expect_like_perf(data, options[i], 0);
 	}
 }
