@@ -264,6 +264,9 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
+	if (report_exports_check("report", &x))
+		return 1; /* before the work, not after it */
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;
@@ -353,7 +356,6 @@ static int cmd_report(int argc, char **argv)
 	char subtitle[256];
 	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
 		 (unsigned long long)v.nr_samples, info.event_name, input);
-	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
 	ret = report_write_exports("report", p, &x, subtitle,
 				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
 	struct perfev_export_options eo = {.size = sizeof(eo)};
