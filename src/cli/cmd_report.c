@@ -145,6 +145,33 @@ static void note(void *ctx, const char *msg)
 		fprintf(stderr, "perfev report: note: %s\n", msg);
 }
 
+/* When the filter left nothing: which options did it, and how to see what
+ * the file holds (perf prints an empty table and says nothing). */
+static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t samples, uint64_t filtered)
+{
+	if (!samples || filtered < samples)
+		return;
+	char what[512] = "";
+	size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0, __VA_ARGS__))
+	if (f->comm)
+		ADD(" --comms %s", f->comm);
+	if (f->pid >= 0)
+		ADD(" --pid %lld", (long long)f->pid);
+	if (f->tid >= 0)
+		ADD(" --tid %lld", (long long)f->tid);
+	if (f->dso)
+		ADD(" --dsos %s", f->dso);
+	if (f->symbol)
+		ADD(" --symbols %s", f->symbol);
+	if (f->time_start || f->time_end)
+		ADD(" --time %.6f,%.6f", (double)f->time_start / 1e9, (double)f->time_end / 1e9);
+#undef ADD
+	fprintf(stderr, "perfev report: note: none of the %llu samples passed%s; see what the file "
+		"holds with --sort comm,pid,dso (and perfev script -F time for its times)\n",
+		(unsigned long long)samples, what);
+}
+
 static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
 {
 	if (!quiet && info->dwarf_samples)
@@ -329,6 +356,11 @@ static int cmd_report(int argc, char **argv)
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
 		report_set_columns(&v, fields, show_samples, show_period);
 		dwarf_note(&info, quiet);
+		uint64_t all = 0, out = 0;
+		for (size_t i = 0; i < nev; i++)
+			all += ev[i].samples, out += perfev_profile_filtered(ev[i].profile);
+		if (filtered && !quiet)
+			empty_filter_note(&filter, all, out);
 		int ret = report_print_events(input, ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
 		return ret;
@@ -351,6 +383,8 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfev report: note: %llu samples of other events not shown "
 			"(choose one with --event N)\n", (unsigned long long)info.other_samples);
 	dwarf_note(&info, quiet);
+	if (filtered && !quiet)
+		empty_filter_note(&filter, info.samples, perfev_profile_filtered(p));
 
 	int ret = 0;
 	char subtitle[256];

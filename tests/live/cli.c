@@ -509,3 +509,24 @@ Test(live_cli, exports_checked_before_the_work, .timeout = 60)
 	cr_assert_str_eq(r.out, "640\n<?xml\n.\n..\nd\nf.svg\nr.data\n", "%s", r.out);
 	run_result_free(&r);
 }
+
+/* A filter that leaves no sample: the table stays perf's (empty), and a
+ * note says which options did it and how to see what the file holds. */
+Test(live_cli, filter_that_matches_nothing_says_so)
+{
+	require_corpus();
+	struct run_result r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --comms nosuch --pid 7 --stdio",
+				      PERFEV, CORPUS_DIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "# comm: nosuch"), "%s", r.out);
+	cr_assert(strstr(r.err, "\nperfev report: note: none of the 1768 samples passed --comms nosuch --pid 7; "
+			       "see what the file holds with --sort comm,pid,dso (and perfev script -F time "
+			       "for its times)\n"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i %s/perf.data.callgraph-3.8 --comms nosuch --stdio", PERFEV, CORPUS_DIR);
+	cr_assert(!strstr(r.err, "passed"), "-q keeps it quiet: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --comms chrome --stdio", PERFEV, CORPUS_DIR);
+	cr_assert(!strstr(r.err, "passed"), "a filter some samples pass: no note: %s", r.err);
+	run_result_free(&r);
+}
