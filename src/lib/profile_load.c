@@ -400,10 +400,11 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		 * machine's addresses must not take this kernel's names */
 		const struct perfev_map *km =
 			perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, f->ip, time);
-		if (km && !l->foreign_kernel) {
-			perfev_symbolizer_resolve_kernel(l->sym, f->ip, flags, &loc);
-		} else {
-			loc.ip = f->ip, loc.rel_ip = f->ip;
+		if (km && !l->foreign_kernel)
+			perfev_symbolizer_resolve_recorded_kernel(l->sym, km, f->ip, flags, &loc);
+		if (!loc.symbol) {
+			/* unresolved (or not looked up): named by the recorded map */
+			loc.ip = f->ip, loc.rel_ip = f->ip, loc.dso = NULL;
 			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
 			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
 				loc.dso = "[kernel.kallsyms]";

@@ -200,6 +200,49 @@ static void load_kernel(struct perfev_symbolizer *s)
 	}
 }
 
+/* The address of kernel symbol name in the kallsyms we read (NULL file:
+ * /proc/kallsyms, where _text and _stext are among the first lines); 0 if
+ * it has none. */
+static uint64_t kallsyms_addr(const char *file, const char *name)
+{
+	FILE *f = fopen(file ? file : "/proc/kallsyms", "re");
+	if (!f)
+		return 0;
+	char line[512];
+	uint64_t addr = 0;
+	size_t nl = strlen(name);
+	while (!addr && fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+		char *nm = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
+		if (nm && !strncmp(nm, name, nl) && (nm[nl] == '\n' || nm[nl] == '\t' || !nm[nl]))
+			addr = strtoull(line, NULL, 16);
+	}
+	fclose(f);
+	return addr;
+}
+
+/*
+ * KASLR: a recording's kernel map names a reference symbol and where it
+ * was then ("[kernel.kallsyms]_text", pgoff = _text's address, as perf and
+ * perfev record write it). The same kernel booted again sits elsewhere, so
+ * a recorded address is looked up moved by the difference, as perf's
+ * kallsyms__delta moves its symbols. 0 when nothing moved or nothing says.
+ */
+static int64_t kernel_delta(struct perfev_symbolizer *s, const struct perfev_map *map)
+{
+	if (!map || !map->pgoff || !map->path || strncmp(map->path, "[kernel.kallsyms]", 17) ||
+	    !map->path[17] || strlen(map->path + 17) >= sizeof(s->kref_name))
+		return 0;
+	const char *ref = map->path + 17;
+	if (s->kref_recorded != map->pgoff || strcmp(s->kref_name, ref) != 0) {
+		snprintf(s->kref_name, sizeof(s->kref_name), "%s", ref);
+		s->kref_recorded = map->pgoff;
+		uint64_t now = s->opts.kallsyms && !*s->opts.kallsyms ? 0 : kallsyms_addr(s->opts.kallsyms, ref);
+		s->kref_delta = now ? (int64_t)(now - map->pgoff) : 0;
+	}
+	return s->kref_delta;
+}
+
 static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
 			  unsigned flags, struct perfev_location *loc)
 {
@@ -212,7 +255,8 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 		s->kernel_tried = true;
 		load_kernel(s);
 	}
-	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
+	int64_t delta = kernel_delta(s, map);
+	uint64_t look = ((flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip) + (uint64_t)delta;
 	const char *name, *module;
 	uint64_t start;
 	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
@@ -231,7 +275,7 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	if (module)
 		loc->dso = module;
 	loc->symbol = name;
-	loc->symoff = ip - start;
+	loc->symoff = ip + (uint64_t)delta - start;
 	return 1;
 }
 
@@ -241,6 +285,15 @@ PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uin
 	if (!s || !loc)
 		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
 	return resolve_kernel(s, NULL, ip, flags, loc);
+}
+
+PERFEV_API int perfev_symbolizer_resolve_recorded_kernel(struct perfev_symbolizer *s,
+							 const struct perfev_map *kernel_map, uint64_t ip,
+							 unsigned flags, struct perfev_location *loc)
+{
+	if (!s || !loc)
+		return pv_error(EINVAL, "perfev_symbolizer_resolve_recorded_kernel: NULL argument");
+	return resolve_kernel(s, kernel_map, ip, flags, loc);
 }
 
 static bool is_anon(const char *p)

@@ -185,6 +185,11 @@ struct perfev_symbolizer {
 	struct pv_ktab kernel;
 	struct pv_ktab kernel_cached; /* the cache, kept for its strings after kernel was read in full */
 	size_t kernel_lookups;
+	/* KASLR: the last recorded reference ("[kernel.kallsyms]_text" and its
+	 * address then) and how far the kernel moved since */
+	char kref_name[64];
+	uint64_t kref_recorded;
+	int64_t kref_delta;
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;
