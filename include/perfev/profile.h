@@ -228,7 +228,9 @@ struct perfev_profile_load_opts {
 	int max_stack;
 	/* cut a chain longer than max_stack to its outermost entries, as perf
 	 * does in caller order (-g caller, or its --children default), keeping
-	 * the sampled address itself as the leaf; false: the innermost ones */
+	 * the sampled address itself as the leaf for the sample's own entry:
+	 * perf's chain lacks it, so perfev_profile_flat's --children totals
+	 * count no call-chain entry of it; false: the innermost ones */
 	bool max_stack_outer;
 };
 

@@ -456,9 +456,10 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		perfev_profile_node(p, group_of[id], &gn);
 		/* perf: a frame's own samples and the call chains through it may be
 		 * two entries (see PERFEV_KEY_SPLIT_UNRESOLVED) */
-		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
 		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
+		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
+		ent[id] = pf->cut ? -1 : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
@@ -511,6 +512,10 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		size_t own = 0;
 		while (own + 1 < np && inl[path[own]])
 			own++;
+		/* the chain starts past a cut leaf's frames (perf's chain lacks them) */
+		size_t lo = 0;
+		while (lo < np && p->frames[p->nodes[path[lo]].what].cut)
+			lo++;
 		for (size_t k = 0; k <= np; k++) {
 			/* d's own entry first (the whole chain), then every frame's in the
 			 * cursor's order (each entry once: the first met) */
@@ -524,8 +529,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			uint32_t at = 0;
 			t->n[0].w += w;
 			/* the path's frames, in printing order: from..to */
-			size_t from = callee ? i : mine ? np - 1 : i;
-			size_t len = callee ? np - from : from + 1;
+			size_t from = callee ? (mine ? lo : i) : mine ? np - 1 : i;
+			size_t len = callee ? np - from : from + 1 - lo;
 			if (len > g->depth[en])
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {

@@ -428,9 +428,12 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.4", "--no-children -g callee --max-stack 5", 2},
 		{"perf.data.callgraph_and_branch-3.4", "--no-children --no-branch-stack --max-stack 2", 2},
 		{"perf.data.callgraph-3.8", "--no-children --max-stack 2", 2},
-		/* caller order keeps the outermost N, and perf's graph lacks the
-		 * leaf, which perfev keeps for the sample's own entry: 6 (33 uncut) */
-		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 5", 8},
+		/* caller order keeps the outermost N, without the sampled address
+		 * (perf's chain lacks it; the sample's own entry stays): 6 lines
+		 * differ with the leaf kept in the graph, 33 without the cut */
+		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 5", 0},
+		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 1", 0},
+		{"perf.data.raw_callgraph_branch-3.4", "--no-children --no-branch-stack -g caller --max-stack 4", 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
@@ -463,23 +466,27 @@ Test(interop_report, corpus_children_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.8", "--children", 6, 0},
 		{"perf.data.callgraph-3.8", "--children -g none", 8, 0},
 		{"perf.data.callgraph-3.8", "--children --sort dso,sym", 6, 0},
-		/* 3: two samples of 255-frame chains, which both cut to their 127
+		/* two samples of 255-frame chains, which both cut to their 127
 		 * outermost entries (--max-stack's default, caller order); perf's
-		 * chain then lacks the leaf, whose address perfev still counts in
-		 * its call-chain row (0x...8dd9 0.09% for 0.05%, 0x...51f9 0.04%) */
-		{"perf.data.callgraph-3.4", "--children", 3, 3},
-		{"perf.data.callgraph-3.4", "--children -g none", 7, 3},
+		 * chain then lacks the sampled address, and so its call-chain row
+		 * (3 lines differed with it kept: 0x...8dd9 0.09% for 0.05%, 0x...51f9) */
+		{"perf.data.callgraph-3.4", "--children", 0, 0},
+		{"perf.data.callgraph-3.4", "--children -g none", 4, 0},
 		{"perf.data.callgraph_and_branch-3.8", "--children --no-branch-stack", 2, 0},
-		/* 11: the same cut (2), and perf's two rows [.] and [k] of one address
-		 * outside any map, where perfev has one (8 with its graph) */
-		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack", 13, 11},
+		/* 11: perf's two rows [.] and [k] of one address outside any map,
+		 * where perfev has one (8 with its graph) */
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack", 11, 11},
 		{"perf.data.raw_callgraph_branch-3.4", "--children --no-branch-stack", 0, 0},
 		/* no cut: the whole 255-frame chains, as perfev */
 		{"perf.data.callgraph-3.4", "--children --max-stack 300", 0, 0},
 		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack --max-stack 300", 11, 9},
-		/* a deep cut (without it 944 and 384 lines differ) */
-		{"perf.data.callgraph-3.4", "--children -g none --max-stack 5", 9, 5},
-		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack -g none --max-stack 5", 2, 2},
+		/* a deep cut (without it 944 and 384 lines differ; with the
+		 * sampled address in the chain 81, 211 and 300) */
+		{"perf.data.callgraph-3.4", "--children -g none --max-stack 5", 4, 0},
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack -g none --max-stack 5", 0, 0},
+		{"perf.data.callgraph-3.4", "--children --max-stack 5", 0, 0},
+		{"perf.data.callgraph-3.4", "--children --max-stack 1", 0, 0},
+		{"perf.data.raw_callgraph_branch-3.4", "--children --no-branch-stack --max-stack 4", 0, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
