@@ -232,6 +232,11 @@ struct perfev_profile_load_opts {
 	 * perf's chain lacks it, so perfev_profile_flat's --children totals
 	 * count no call-chain entry of it; false: the innermost ones */
 	bool max_stack_outer;
+	/* A call-chain frame outside any map gets perf's [k]/[.]: the level of
+	 * the frame before it in perf's cursor, starting from the sample's own.
+	 * false: the cursor in caller order (perf report's --children default),
+	 * true: in callee order (perf report --children -g callee). */
+	bool unmapped_levels_callee;
 };
 
 struct perfev_profile_load_info {

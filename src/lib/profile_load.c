@@ -492,14 +492,17 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
-/* perf's [k]/[.] of a frame outside any map: it keeps the level of the frame
- * before it in perf's (caller-ordered) cursor, starting from the sample's
- * own cpumode; the leaf keeps its own. The stack's such frames get that. */
-static int unmapped_levels(struct loader *l, bool level, size_t depth)
+/* perf's [k]/[.] of a frame outside any map: fill_callchain_info leaves
+ * its addr_location's level as the cursor's previous entry set it, starting
+ * from the sample's own cpumode. The cursor runs root..leaf in caller order
+ * (the leaf keeps its own: it is the sample's entry), leaf..root in callee
+ * order. The stack's such frames get that level. */
+static int unmapped_levels(struct loader *l, bool level, size_t depth, bool callee)
 {
 	struct perfev_profile *p = l->p;
 	uint32_t unknown = 0;
-	for (size_t i = depth; i-- > 1;) {
+	for (size_t k = callee ? 0 : 1; k < depth; k++) {
+		size_t i = callee ? k : depth - k;
 		const struct pv_frame *f = &p->frames[l->stack[i]];
 		if (f->sym || f->file) {
 			level = f->kernel;
@@ -641,7 +644,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	l->prev_pid = pid;
 	l->prev_dwarf = dwarf > 0;
 	l->prev_set = !l->prev_set;
-	if (unmapped_levels(l, kernel_ip, depth) < 0)
+	if (unmapped_levels(l, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
 	/* the sampled address under a caller-order cut: its frames (the leaf's
 	 * span) are the sample's own entry, outside its call chain */
