@@ -416,6 +416,10 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* call graphs of another machine's unresolved frames, both orders */
 		{"perf.data.callgraph-3.8", "--no-children -g caller", 2},
 		{"perf.data.callgraph-3.4", "--no-children -g callee", 2},
+		/* fractal: the first level in shares of the entry's value, "[...]"
+		 * lines for the rest (without them 259 and 36 lines differed) */
+		{"perf.data.callgraph-3.4", "--no-children -g fractal", 0},
+		{"perf.data.callgraph-3.8", "--no-children -g fractal", 0},
 		/* "perf-exec" samples of a thread later named "sleep": perf cuts the name to the
 		 * Command column sized by the threads' last names ("perf-ex") */
 		{"perf.data.hybrid_topology", "--no-children -g none", 2},
@@ -482,6 +486,11 @@ Test(interop_report, corpus_children_like_perf, .timeout = 300)
 		 * lines differed, ties as sets); rows of equal value out of place */
 		{"perf.data.callgraph-3.4", "--children -g callee", 28, 0},
 		{"perf.data.callgraph-3.8", "--children -g callee", 50, 0},
+		/* fractal: perf's "[...]" remainders (without them 2169 and 685
+		 * lines differed); the rows out of place above, with their graphs */
+		{"perf.data.callgraph-3.4", "--children -g fractal", 0, 0},
+		{"perf.data.callgraph-3.8", "--children -g fractal", 50, 0},
+		{"perf.data.callgraph-3.4", "--children -g fractal,0.5,callee", 220, 0},
 		/* no cut: the whole 255-frame chains, as perfev */
 		{"perf.data.callgraph-3.4", "--children --max-stack 300", 0, 0},
 		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack --max-stack 300", 11, 9},
@@ -592,6 +601,10 @@ Test(interop_report, whole_graphs_like_perf, .timeout = 120)
 	report_expect_like_perf(data, "-g folded", 4);
 	report_expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
 	report_expect_like_perf(data, "--no-children -g fractal", 4);
+	/* fractal with --children: the first level in shares of the entry's
+	 * Children, "[...]" for what the branches shown leave of it */
+	report_expect_like_perf(data, "-g fractal", 4);
+	report_expect_like_perf(data, "-g fractal,0.5,callee", 4);
 	free(data);
 }
 
