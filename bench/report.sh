@@ -61,7 +61,15 @@ for kind in fp dwarf; do
     awk -v k="$kind" -v v="$view" -v n="$n" -v pw="$pw" -v qw="$qw" -v pc="$pc" -v qc="$qc" -v pm="$pm" -v qm="$qm" 'BEGIN {
       printf "%-6s %-12s %7s | %7.3f %7.3f %5.1fx | %7.3f %7.3f %5.1fx | %8.1f %8.1f %5.2fx\n", k, v, n, pw, qw,
              (qw > 0 ? pw / qw : 0), pc, qc, (qc > 0 ? pc / qc : 0), pm / 1024, qm / 1024, (pm > 0 ? qm / pm : 0) }'
+    [ "$view" = --no-children ] && { flat_pw=$pw; flat_pc=$pc; }
   done
+  # the floor under the flat view: the kernel's cost of handing every page
+  # of the file to a process (read(2) here; mapping costs the same), which
+  # any reader pays and a second thread can at best halve
+  read -r cw cc _ <<<"$(for round in 1 2 3; do measure cat "$f"; done | least)"
+  awk -v k="$kind" -v cw="$cw" -v cc="$cc" -v pw="$flat_pw" -v pc="$flat_pc" -v sz="$(stat -c %s "$f")" 'BEGIN {
+    printf "%-6s %-12s %7s | %7s %7.3f %5.1fx | %7s %7.3f %5.1fx | (reading the %.0f MB alone: perf flat / it)\n",
+           k, "cat (floor)", "", "", cw, (cw > 0 ? pw / cw : 0), "", cc, (cc > 0 ? pc / cc : 0), sz / 1048576 }'
 done
 echo "speedup: perf's time / perfev's, in wall time (what the user waits) and in CPU time (user+sys, all threads:"
 echo "perfev reads big recordings with a second thread that maps pages ahead; PERFEV_PAGER=0 turns it off)."

@@ -233,6 +233,8 @@ static int cmd_record(int argc, char **argv)
 			  "write it to a file (-o FILE), not a pipe");
 		goto out;
 	}
+	if (report_exports_check("record", &x))
+		goto out; /* before the recording, not after it */
 	/* Signals before the recorder exists must not kill us half-way either. */
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);

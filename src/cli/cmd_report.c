@@ -145,6 +145,33 @@ static void note(void *ctx, const char *msg)
 		fprintf(stderr, "perfev report: note: %s\n", msg);
 }
 
+/* When the filter left nothing: which options did it, and how to see what
+ * the file holds (perf prints an empty table and says nothing). */
+static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t samples, uint64_t filtered)
+{
+	if (!samples || filtered < samples)
+		return;
+	char what[512] = "";
+	size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0, __VA_ARGS__))
+	if (f->comm)
+		ADD(" --comms %s", f->comm);
+	if (f->pid >= 0)
+		ADD(" --pid %lld", (long long)f->pid);
+	if (f->tid >= 0)
+		ADD(" --tid %lld", (long long)f->tid);
+	if (f->dso)
+		ADD(" --dsos %s", f->dso);
+	if (f->symbol)
+		ADD(" --symbols %s", f->symbol);
+	if (f->time_start || f->time_end)
+		ADD(" --time %.6f,%.6f", (double)f->time_start / 1e9, (double)f->time_end / 1e9);
+#undef ADD
+	fprintf(stderr, "perfev report: note: none of the %llu samples passed%s; see what the file "
+		"holds with --sort comm,pid,dso (and perfev script -F time for its times)\n",
+		(unsigned long long)samples, what);
+}
+
 static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
 {
 	if (!quiet && info->dwarf_samples)
@@ -264,6 +291,9 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
+	if (report_exports_check("report", &x))
+		return 1; /* before the work, not after it */
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;
@@ -329,6 +359,11 @@ static int cmd_report(int argc, char **argv)
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
 		report_set_columns(&v, fields, show_samples, show_period);
 		dwarf_note(&info, quiet);
+		uint64_t all = 0, out = 0;
+		for (size_t i = 0; i < nev; i++)
+			all += ev[i].samples, out += perfev_profile_filtered(ev[i].profile);
+		if (filtered && !quiet)
+			empty_filter_note(&filter, all, out);
 		int ret = report_print_events(input, ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
 		return ret;
@@ -351,12 +386,13 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfev report: note: %llu samples of other events not shown "
 			"(choose one with --event N)\n", (unsigned long long)info.other_samples);
 	dwarf_note(&info, quiet);
+	if (filtered && !quiet)
+		empty_filter_note(&filter, info.samples, perfev_profile_filtered(p));
 
 	int ret = 0;
 	char subtitle[256];
 	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
 		 (unsigned long long)v.nr_samples, info.event_name, input);
-	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
 	ret = report_write_exports("report", p, &x, subtitle,
 				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
 	struct perfev_export_options eo = {.size = sizeof(eo)};

@@ -117,6 +117,9 @@ static inline bool report_exports_wanted(const struct report_exports *x)
 {
 	return x->flame || x->pprof || x->firefox || x->folded;
 }
+/* Before the work: whether each export file can be written (a file is
+ * made beside it and removed); 0, or 1 after printing what cannot. */
+int report_exports_check(const char *cmd, const struct report_exports *x);
 /* Writes the wanted exports of p; 0, or 1 after printing what failed. */
 int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
 			 const char *subtitle, enum perfev_profile_value value);

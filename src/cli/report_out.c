@@ -9,8 +9,11 @@
 #include "profile_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name, *header;
@@ -650,22 +653,87 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 }
 
 /* ---- exports ------------------------------------------------------------------- */
+/* A new file beside path (same directory, so rename replaces path in one
+ * step), with path's mode, else 0666 less the umask as fopen's; NULL + errno. */
+static FILE *open_beside(const char *path, char *tmp, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path + 1) : 0;
+	if (snprintf(tmp, size, "%.*s.%s.XXXXXX", dl, path, slash ? slash + 1 : path) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~um); /* a replaced file's */
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+	}
+	return f;
+}
+
+static int cannot_write(const char *cmd, const char *what, const char *path, int err)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return cli_error(cmd, "cannot write the %s to %s: it is a directory (name a file in it)",
+				 what, path);
+	return cli_error(cmd, "cannot write the %s to %s: %s (check the directory exists and is writable)",
+			 what, path, strerror(err));
+}
+
+/* The export goes to a new file renamed over path once complete: a failed
+ * or interrupted write leaves an earlier file of that name as it was. */
 static int write_export(const char *cmd,
 			int (*fn)(const struct perfev_profile *, const struct perfev_export_options *, FILE *),
 			const struct perfev_profile *p, const struct perfev_export_options *o,
 			const char *path, const char *what)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char tmp[PATH_MAX];
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : open_beside(path, tmp, sizeof(tmp));
 	if (!f)
-		return cli_error(cmd, "cannot write the %s to %s: %s (check the directory exists and is writable)",
-				 what, path, strerror(errno));
+		return cannot_write(cmd, what, path, errno);
 	int r = fn(p, o, f);
-	if (f != stdout && fclose(f) != 0 && r >= 0)
+	if (!out && fclose(f) != 0 && r >= 0)
 		r = pv_error(EIO, "closing %s: %s", path, strerror(errno));
-	if (r < 0)
+	if (!out && r >= 0 && rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return cannot_write(cmd, what, path, e);
+	}
+	if (r < 0) {
+		if (!out)
+			unlink(tmp);
 		return cli_error(cmd, "writing the %s to %s: %s", what, path, perfev_errmsg());
-	if (f != stdout)
+	}
+	if (!out)
 		fprintf(stderr, "perfev %s: wrote the %s to %s\n", cmd, what, path);
+	return 0;
+}
+
+int report_exports_check(const char *cmd, const struct report_exports *x)
+{
+	const char *paths[] = {x->flame, x->pprof, x->firefox, x->folded};
+	const char *what[] = {"flame graph", "pprof profile", "Firefox profile", "folded stacks"};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(paths); i++) {
+		if (!paths[i] || !strcmp(paths[i], "-"))
+			continue;
+		char tmp[PATH_MAX];
+		struct stat st;
+		FILE *f = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode) ? NULL
+									 : open_beside(paths[i], tmp, sizeof(tmp));
+		if (!f)
+			return cannot_write(cmd, what[i], paths[i], errno);
+		fclose(f);
+		unlink(tmp);
+	}
 	return 0;
 }
 

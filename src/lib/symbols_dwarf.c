@@ -374,7 +374,7 @@ static void give_back(struct pv_dso *d)
 }
 
 #define WALK_STEP 64 /* units between give-backs */
-#define COMPUTE_GIVE_BACK 8 /* addresses resolved between give-backs */
+#define COMPUTE_GIVE_BACK 128 /* addresses resolved between give-backs */
 
 static void walk_units(struct pv_dso *d, Dwarf *dw, Dwarf_Off target)
 {

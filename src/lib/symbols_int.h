@@ -246,10 +246,12 @@ void pv_kallsyms_free(struct pv_ktab *t);
 
 /* symbols_kcache.c: the kallsyms index cache ($XDG_CACHE_HOME/perfev/).
  * Where the running kernel's facts come from (NULL fields: /proc, and
- * $XDG_CACHE_HOME/perfev or ~/.cache/perfev). */
+ * $XDG_CACHE_HOME/perfev or ~/.cache/perfev, else FALLBACK/perfev-UID with
+ * FALLBACK /var/tmp when that one cannot be opened or written). */
 struct pv_kcache_src {
 	const char *kallsyms, *modules, *boot_id, *kptr_restrict, *paranoid;
-	const char *dir;
+	const char *dir;      /* this directory and no other */
+	const char *fallback; /* a sticky directory to use instead of /var/tmp */
 };
 /* What a cache file must match: the boot, and a hash of the loaded modules
  * and of how kallsyms shows addresses to us. */

@@ -187,28 +187,20 @@ static bool safe_dir(int fd)
 	       (st.st_mode & 022) == 0;
 }
 
-int pv_kcache_dir(const struct pv_kcache_src *src)
+/* base, opened (created 0700 if absent, and its parent too when
+ * parent_too): only inside a directory of ours, or a sticky one like
+ * /var/tmp, where no one else can rename or remove what we create. */
+static int open_dir(char *base, bool parent_too)
 {
-	char base[PATH_MAX];
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (src->dir)
-		snprintf(base, sizeof(base), "%s", src->dir);
-	else if (xdg && xdg[0] == '/')
-		snprintf(base, sizeof(base), "%s/perfev", xdg);
-	else if (home && home[0] == '/')
-		snprintf(base, sizeof(base), "%s/.cache/perfev", home);
-	else
-		return -ENOENT;
 	int fd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
-		/* create it (and the cache home) 0700, but only inside a directory
-		 * of ours: root with another user's HOME must not plant files there */
+		/* root with another user's HOME must not plant files there */
 		char *slash = strrchr(base, '/');
 		if (!slash || slash == base)
 			return -ENOENT;
 		*slash = '\0';
 		int pfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pfd < 0 && errno == ENOENT && !src->dir) {
+		if (pfd < 0 && errno == ENOENT && parent_too) {
 			char *up = strrchr(base, '/');
 			if (up && up != base) {
 				*up = '\0';
@@ -223,10 +215,11 @@ int pv_kcache_dir(const struct pv_kcache_src *src)
 				pfd = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			}
 		}
+		*slash = '/';
 		if (pfd < 0)
 			return -ENOENT;
 		struct stat ps;
-		if (fstat(pfd, &ps) == 0 && ps.st_uid == geteuid())
+		if (fstat(pfd, &ps) == 0 && (ps.st_uid == geteuid() || (ps.st_mode & S_ISVTX)))
 			mkdirat(pfd, slash + 1, 0700);
 		fd = openat(pfd, slash + 1, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		close(pfd);
@@ -238,6 +231,35 @@ int pv_kcache_dir(const struct pv_kcache_src *src)
 		return -EPERM;
 	}
 	return fd;
+}
+
+int pv_kcache_dir(const struct pv_kcache_src *src)
+{
+	char base[PATH_MAX];
+	if (src->dir) {
+		snprintf(base, sizeof(base), "%s", src->dir);
+		return open_dir(base, false);
+	}
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int fd = -ENOENT;
+	if (xdg && xdg[0] == '/')
+		snprintf(base, sizeof(base), "%s/perfev", xdg);
+	else if (home && home[0] == '/')
+		snprintf(base, sizeof(base), "%s/.cache/perfev", home);
+	else
+		base[0] = '\0';
+	if (base[0] && (fd = open_dir(base, true)) >= 0 && faccessat(fd, ".", W_OK, AT_EACCESS) == 0)
+		return fd;
+	/* no HOME, a read-only or foreign one (a container, a service user):
+	 * /var/tmp/perfev-UID, ours alone, or the unwritable one to read */
+	snprintf(base, sizeof(base), "%s/perfev-%u", src->fallback ? src->fallback : "/var/tmp",
+		 (unsigned)geteuid());
+	int alt = open_dir(base, false);
+	if (alt < 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return alt;
 }
 
 /* ---- reading ------------------------------------------------------------------ */

@@ -543,8 +543,10 @@ static int execute(const struct pv_cfi *c, const struct cie *ci, const uint8_t *
 				s = rd_sleb(&r);
 				set_rule(row, a, PV_RULE_VAL_OFFSET, (int64_t)((uint64_t)s * (uint64_t)daf));
 				continue;
-			case 0x2d: /* GNU_window_save (aarch64: negate_ra_state, ignored) */
-				if (c->arch != PERFEV_ARCH_AARCH64) {
+			case 0x2d: /* GNU_window_save; aarch64: negate_ra_state (pointer authentication) */
+				if (c->arch == PERFEV_ARCH_AARCH64) {
+					row->ra_signed = !row->ra_signed;
+				} else {
 					for (reg = 8; reg < 16; reg++)
 						set_rule(row, reg, PV_RULE_REG, (int64_t)reg + 16);
 					for (; reg < 32; reg++)

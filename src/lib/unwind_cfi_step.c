@@ -88,13 +88,33 @@ static void load_cfi(struct perfev_unwinder *u, struct pv_uw_file *f)
 		pv_cfi_init(&f->dbg, u->arch, d, ds, dv, false, NULL, 0, 0);
 }
 
+/*
+ * aarch64 pointer authentication: a function that signs its return address
+ * (paciasp; its CFI says so with DW_CFA_AARCH64_negate_ra_state) saves x30
+ * with an authentication code above the virtual-address bits. The caller's
+ * address is the value with those bits clear, as xpaclri makes it: user
+ * addresses have 48 bits, or 52 where the process maps memory above 2^48.
+ * (Checking the code needs the process's keys; perf's samples carry none.)
+ */
+static uint64_t strip_pac(struct perfev_unwinder *u, uint64_t pc)
+{
+	if (!u->va_mask) {
+		unsigned bits = 48;
+		for (size_t i = 0; i < u->smp->nr_maps; i++)
+			if (u->smp->maps[i].end > 1ull << 48)
+				bits = 52;
+		u->va_mask = (1ull << bits) - 1;
+	}
+	return pc & u->va_mask;
+}
+
 /* elfutils' frame-pointer step, used where there is no CFI. */
 static bool fp_step(struct perfev_unwinder *u, const struct pv_cfi_regs *in,
 		    struct pv_cfi_regs *out, uint64_t *pc)
 {
 	out->set = 0;
 	if (u->arch == PERFEV_ARCH_AARCH64) {
-		uint64_t lr = in->v[30], fp = 0, sp = 0, nlr, nfp;
+		uint64_t lr = strip_pac(u, in->v[30]), fp = 0, sp = 0, nlr, nfp;
 		if (!(in->set >> 30 & 1) || lr == 0)
 			return false;
 		*pc = lr;
@@ -149,8 +169,11 @@ static enum pv_step step(struct perfev_unwinder *u, uint64_t lpc, const struct p
 		if (row) {
 			*signal = row->signal;
 			const struct pv_cfi_stack stk = {u->smp->stack, u->sp, u->smp->stack_size};
-			return pv_cfi_apply(c, row, nregs, in, bias, u->smp->stack ? &stk : NULL,
-					    pv_uw_read, u, out, pc);
+			enum pv_step st = pv_cfi_apply(c, row, nregs, in, bias, u->smp->stack ? &stk : NULL,
+						       pv_uw_read, u, out, pc);
+			if (st == PV_STEP_PC && row->ra_signed)
+				*pc = strip_pac(u, *pc);
+			return st;
 		}
 	}
 	return fp_step(u, in, out, pc) ? PV_STEP_PC : PV_STEP_ERROR;
@@ -162,6 +185,7 @@ int pv_cfi_unwind(struct perfev_unwinder *u, struct perfev_frame *frames, size_t
 	uint64_t bias;
 	const struct pv_uw_mapcache *last = NULL;
 	*to_root = false;
+	u->va_mask = 0;
 	if (!max || !lookup(u, u->pc, &bias, &last))
 		return 0; /* pc not in a file we can read (JIT, anon, missing) */
 	struct pv_cfi_regs regs[2];

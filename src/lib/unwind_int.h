@@ -51,6 +51,7 @@ enum pv_cfa { PV_CFA_UNDEF, PV_CFA_REG, PV_CFA_EXPR, PV_CFA_INVALID };
 struct pv_cfi_row {
 	uint8_t cfa;      /* enum pv_cfa */
 	bool signal;      /* the CIE has augmentation 'S' (a signal trampoline) */
+	bool ra_signed;   /* aarch64: DW_CFA_AARCH64_negate_ra_state toggled it on */
 	uint32_t ra;      /* the return address column */
 	uint64_t cfa_reg;
 	int64_t cfa_off;  /* PV_CFA_REG: offset; PV_CFA_EXPR: the expression */
@@ -186,6 +187,7 @@ struct perfev_unwinder {
 	uint64_t regs[32];
 	int nr_regs;
 	uint64_t pc, sp;
+	uint64_t va_mask; /* aarch64: the user address bits (0: not yet known) */
 	struct perfev_frame *out;
 	size_t max, n;
 };

@@ -482,3 +482,51 @@ Test(live_cli, record_output_that_is_not_a_file)
 	one_line_error(&r, "to full: No space left on device");
 	run_result_free(&r);
 }
+
+/* An export that cannot be written fails before the work (record does not
+ * run the command, report prints nothing); a written one replaces a file of
+ * that name whole, keeping its mode, and leaves no temporary behind. */
+Test(live_cli, exports_checked_before_the_work, .timeout = 60)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd %s && %s record -q -e cpu-clock -o r.data --flame no/such/f.svg -- "
+				      "touch ran; echo status=$?; ls", dir, PERFEV);
+	cr_assert_str_eq(r.err, "perfev record: cannot write the flame graph to no/such/f.svg: No such file or "
+				"directory (check the directory exists and is writable)\n");
+	cr_assert_str_eq(r.out, "status=1\n", "the command ran or a file was made: %s", r.out);
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s record -q -e cpu-clock -o r.data -- true && mkdir d && "
+		    "%s report -q -i r.data --pprof d", dir, PERFEV, PERFEV);
+	cr_assert_neq(r.status, 0);
+	cr_assert_str_eq(r.out, "", "report printed before failing: %s", r.out);
+	cr_assert_str_eq(r.err, "perfev report: cannot write the pprof profile to d: it is a directory "
+				"(name a file in it)\n");
+	run_result_free(&r);
+	r = run_cmd("cd %s && echo old > f.svg && chmod 640 f.svg && %s report -q -i r.data --flame f.svg "
+		    ">/dev/null && stat -c %%a f.svg && head -c 5 f.svg && echo && ls -a", dir, PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "640\n<?xml\n.\n..\nd\nf.svg\nr.data\n", "%s", r.out);
+	run_result_free(&r);
+}
+
+/* A filter that leaves no sample: the table stays perf's (empty), and a
+ * note says which options did it and how to see what the file holds. */
+Test(live_cli, filter_that_matches_nothing_says_so)
+{
+	require_corpus();
+	struct run_result r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --comms nosuch --pid 7 --stdio",
+				      PERFEV, CORPUS_DIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "# comm: nosuch"), "%s", r.out);
+	cr_assert(strstr(r.err, "\nperfev report: note: none of the 1768 samples passed --comms nosuch --pid 7; "
+			       "see what the file holds with --sort comm,pid,dso (and perfev script -F time "
+			       "for its times)\n"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i %s/perf.data.callgraph-3.8 --comms nosuch --stdio", PERFEV, CORPUS_DIR);
+	cr_assert(!strstr(r.err, "passed"), "-q keeps it quiet: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --comms chrome --stdio", PERFEV, CORPUS_DIR);
+	cr_assert(!strstr(r.err, "passed"), "a filter some samples pass: no note: %s", r.err);
+	run_result_free(&r);
+}

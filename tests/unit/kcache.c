@@ -369,6 +369,65 @@ Test(unit_kcache, planted_and_unsafe_places_are_not_used)
 	perfev_symbolizer_free(s);
 }
 
+/* No usable HOME (none, read-only, a service user's): the cache moves to a
+ * directory of ours in a sticky one (/var/tmp; here a stand-in), never to
+ * one planted there by someone else. */
+Test(unit_kcache, without_a_home_the_cache_moves_to_var_tmp)
+{
+	struct fake f;
+	fake_kernel(&f);
+	struct perfev_symbolizer *s = new_sym();
+	char sticky[270], home[400];
+	char *ours = f.cache;
+	snprintf(sticky, sizeof(sticky), "%s/vartmp", f.dir);
+	cr_assert_eq(mkdir(sticky, 0755), 0);
+	cr_assert_eq(chmod(sticky, 01777), 0);
+	snprintf(f.cache, sizeof(f.cache), "%s/perfev-%u", sticky, (unsigned)geteuid());
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/nonexistent-perfev-home/x", 1);
+	f.src.dir = NULL;
+	f.src.fallback = sticky;
+
+	struct pv_ktab t;
+	cr_expect_eq(load(s, &f, &t), 0, "first run parses");
+	pv_kallsyms_free(&t);
+	struct stat st;
+	cr_assert_eq(lstat(ours, &st), 0, "the fallback directory is created");
+	cr_expect(S_ISDIR(st.st_mode));
+	cr_expect_eq(st.st_mode & 0777, 0700);
+	cr_expect_eq(st.st_uid, geteuid());
+	cr_expect_eq(load(s, &f, &t), 1, "the second run maps the index written there");
+	pv_kallsyms_free(&t);
+
+	/* someone else's planting in the sticky directory: not used */
+	cr_assert_eq(chmod(ours, 0777), 0);
+	cr_expect_lt(pv_kcache_dir(&f.src), 0, "a world-writable fallback is not used");
+	char elsewhere[460];
+	snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", f.dir);
+	cr_assert_eq(rename(ours, elsewhere), 0);
+	cr_assert_eq(chmod(elsewhere, 0700), 0);
+	cr_assert_eq(symlink(elsewhere, ours), 0);
+	cr_expect_lt(pv_kcache_dir(&f.src), 0, "a symlinked fallback is not followed");
+	cr_expect_eq(load(s, &f, &t), 0, "so every run parses, silently");
+	pv_kallsyms_free(&t);
+	cr_expect_eq(perfev_symbolizer_nr_notes(s), 0);
+
+	/* a usable HOME is the first choice */
+	snprintf(home, sizeof(home), "%s/home", f.dir);
+	cr_assert_eq(mkdir(home, 0700), 0);
+	setenv("HOME", home, 1);
+	int fd = pv_kcache_dir(&f.src);
+	cr_expect_geq(fd, 0);
+	char want[460];
+	snprintf(want, sizeof(want), "%s/.cache/perfev", home);
+	cr_expect_eq(stat(want, &st), 0, "~/.cache/perfev is made and used");
+	struct stat fst;
+	cr_expect(fd >= 0 && fstat(fd, &fst) == 0 && fst.st_ino == st.st_ino);
+	if (fd >= 0)
+		close(fd);
+	perfev_symbolizer_free(s);
+}
+
 Test(unit_kcache, no_modules_file_means_kernel_only)
 {
 	struct fake f;

@@ -293,6 +293,38 @@ Test(unit_unwind_cfi, every_cfa_operation)
 	pv_cfi_fini(&c);
 }
 
+/* aarch64's DW_CFA_AARCH64_negate_ra_state (0x2d, SPARC's window_save)
+ * toggles whether the return address is signed, and remember/restore_state
+ * keep it with the rest of the row; x86_64 rows never have it. */
+Test(unit_unwind_cfi, aarch64_negate_ra_state)
+{
+	static const uint8_t ins[] = {
+		0x2d,       /* negate_ra_state: signed from 0 (paciasp) */
+		0x02, 4,    /* advance_loc1 4 */
+		0x0a,       /* remember_state */
+		0x2d,       /* unsigned from 4 (autiasp) */
+		0x02, 4,    /* -> 8 */
+		0x0b,       /* restore_state: signed again */
+		0x02, 4,    /* -> 12 */
+		0x2d,       /* unsigned */
+	};
+	struct bb b = {.n = 0};
+	size_t c0 = cie(&b, "zR", 0x03, false);
+	fde(&b, c0, 0x03, 0x0, 0x100, true, ins, sizeof(ins));
+	struct pv_cfi c;
+	pv_cfi_init(&c, PERFEV_ARCH_AARCH64, b.b, b.n, VADDR, true, NULL, 0, 0);
+	const bool want[] = {true, false, true, false};
+	for (unsigned i = 0; i < 4; i++) {
+		struct pv_cfi_row r = row_at(&c, i * 4);
+		cr_expect_eq(r.ra_signed, want[i], "aarch64 row at %u", i * 4);
+	}
+	pv_cfi_fini(&c);
+	struct pv_cfi x = eh(&b);
+	for (unsigned i = 0; i < 4; i++)
+		cr_expect(!row_at(&x, i * 4).ra_signed, "x86_64 row at %u", i * 4);
+	pv_cfi_fini(&x);
+}
+
 Test(unit_unwind_cfi, pointer_encodings_and_augmentations)
 {
 	static const uint8_t ins[] = {0x41, 0x0e, 16};
