@@ -228,8 +228,15 @@ struct perfev_profile_load_opts {
 	int max_stack;
 	/* cut a chain longer than max_stack to its outermost entries, as perf
 	 * does in caller order (-g caller, or its --children default), keeping
-	 * the sampled address itself as the leaf; false: the innermost ones */
+	 * the sampled address itself as the leaf for the sample's own entry:
+	 * perf's chain lacks it, so perfev_profile_flat's --children totals
+	 * count no call-chain entry of it; false: the innermost ones */
 	bool max_stack_outer;
+	/* A call-chain frame outside any map gets perf's [k]/[.]: the level of
+	 * the frame before it in perf's cursor, starting from the sample's own.
+	 * false: the cursor in caller order (perf report's --children default),
+	 * true: in callee order (perf report --children -g callee). */
+	bool unmapped_levels_callee;
 };
 
 struct perfev_profile_load_info {

@@ -339,6 +339,9 @@ static int cmd_report(int argc, char **argv)
 		lo.max_stack_outer = text && v.graph == GRAPH_CALLER;
 	else
 		lo.max_stack_outer = text && children != 0;
+	/* perf's [k]/[.] of --children rows of frames outside any map follow
+	 * its cursor, in callee order when asked */
+	lo.unmapped_levels_callee = text && children != 0 && order_given && v.graph == GRAPH_CALLEE;
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
 	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
 		/* the text report: every event, as perf prints them */

@@ -154,8 +154,9 @@ static double share(const struct gctx *g, uint32_t node, uint64_t base)
 	return pct(g->t->n[node].w, base);
 }
 
-/* Prints the children of node at (above the threshold); returns the lines printed. */
-static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix)
+/* Prints the children of node at (above the threshold); returns the lines
+ * printed. top: the entry's first level of branches (perf's depth 1). */
+static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix, bool top)
 {
 	struct trie *t = g->t;
 	size_t lines = 0;
@@ -183,20 +184,32 @@ static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix)
 	if (!kids)
 		return lines;
 	nk = 0;
+	uint64_t shown_w = 0;
 	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
 		if (share(g, c, base) >= g->min)
-			kids[nk++] = c;
+			kids[nk++] = c, shown_w += t->n[c].w;
 	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
+	/* perf's fractal (__callchain__fprintf_graph): shares of the parent's
+	 * children_hit, at the first level of the entry's value (its Self, or
+	 * Children with --children); what the branches shown leave of it, if
+	 * anything, is a last "[...]" branch, and the last one shown keeps its
+	 * pipe */
+	uint64_t total = g->rel && top ? t->n[0].w : base;
+	uint64_t remaining = g->rel && total > shown_w ? total - shown_w : 0;
 	size_t keep = prefix->len;
 	for (size_t i = 0; i < nk; i++) {
-		bool last = i == nk - 1;
+		bool last = i == nk - 1 && !remaining;
 		fprintf(g->out, "%s|          \n", prefix->data);
-		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", share(g, kids[i], base),
+		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", pct(t->n[kids[i]].w, total),
 			t->n[kids[i]].name);
 		pv_buf_puts(prefix, last ? "           " : "|          ");
-		lines += 2 + emit(g, kids[i], prefix);
+		lines += 2 + emit(g, kids[i], prefix, false);
 		prefix->len = keep;
 		prefix->data[keep] = 0;
+	}
+	if (remaining) {
+		fprintf(g->out, "%s --%.2f%%--[...]\n", prefix->data, pct(remaining, total));
+		lines++;
 	}
 	free(kids);
 	return lines;
@@ -310,18 +323,18 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 		if (shown == 1 && t->n[only].w == t->n[root].w) {
 			fprintf(out, "            |\n            ---%s\n", t->n[only].name);
 			pv_buf_puts(&prefix, "               ");
-			lines = 2 + emit(&gc, only, &prefix);
+			lines = 2 + emit(&gc, only, &prefix, true);
 		} else {
 			pv_buf_puts(&prefix, "            ");
-			lines = emit(&gc, root, &prefix);
+			lines = emit(&gc, root, &prefix, true);
 		}
 	} else if (root && !t->n[root].next && t->n[root].w == entry_w) {
 		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
 		pv_buf_puts(&prefix, "               ");
-		lines = 2 + emit(&gc, root, &prefix);
+		lines = 2 + emit(&gc, root, &prefix, true);
 	} else if (root) {
 		pv_buf_puts(&prefix, "            ");
-		lines = emit(&gc, 0, &prefix);
+		lines = emit(&gc, 0, &prefix, true);
 	}
 	pv_buf_free(&prefix);
 	if (lines) /* perf: no blank line after a graph that printed nothing */
@@ -456,9 +469,10 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		perfev_profile_node(p, group_of[id], &gn);
 		/* perf: a frame's own samples and the call chains through it may be
 		 * two entries (see PERFEV_KEY_SPLIT_UNRESOLVED) */
-		ent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
 		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
+		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
+		ent[id] = pf->cut ? -1 : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
@@ -511,6 +525,10 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		size_t own = 0;
 		while (own + 1 < np && inl[path[own]])
 			own++;
+		/* the chain starts past a cut leaf's frames (perf's chain lacks them) */
+		size_t lo = 0;
+		while (lo < np && p->frames[p->nodes[path[lo]].what].cut)
+			lo++;
 		for (size_t k = 0; k <= np; k++) {
 			/* d's own entry first (the whole chain), then every frame's in the
 			 * cursor's order (each entry once: the first met) */
@@ -524,8 +542,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			uint32_t at = 0;
 			t->n[0].w += w;
 			/* the path's frames, in printing order: from..to */
-			size_t from = callee ? i : mine ? np - 1 : i;
-			size_t len = callee ? np - from : from + 1;
+			size_t from = callee ? (mine ? lo : i) : mine ? np - 1 : i;
+			size_t len = callee ? np - from : from + 1 - lo;
 			if (len > g->depth[en])
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {

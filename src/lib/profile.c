@@ -127,13 +127,13 @@ static uint64_t frame_hash(const struct pv_frame *f)
 	struct {
 		uint32_t sym, dso, file, line;
 		uint64_t ip;
-		uint8_t inl, kern;
+		uint8_t inl, kern, cut;
 		uint32_t self_sym;
 	} k;
 	memset(&k, 0, sizeof(k));
 	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
 	k.ip = f->sym ? 0 : f->ip; /* unknown symbols are told apart by address */
-	k.inl = f->inlined, k.kern = f->kernel;
+	k.inl = f->inlined, k.kern = f->kernel, k.cut = f->cut;
 	return pv_hash_bytes(&k, sizeof(k));
 }
 static uint64_t frame_hash_id(const struct perfev_profile *p, uint32_t id)
@@ -145,7 +145,7 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
 	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || a->ip == b->ip) &&
-	       a->self_sym == b->self_sym;
+	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
 static uint32_t intern_map(struct perfev_profile *p, const struct perfev_map *m, uint32_t dso)
@@ -165,8 +165,33 @@ static uint32_t intern_map(struct perfev_profile *p, const struct perfev_map *m,
 	return (uint32_t)++p->nr_maps;
 }
 
+/* Interns f (map: its mapping, NULL: f->map as is). */
+static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const struct perfev_map *map,
+			   uint32_t *out)
+{
+	if ((p->nr_frames + 1) * 2 > p->frame_hcap &&
+	    table_rehash(p, &p->frame_hash, &p->frame_hcap, p->nr_frames, frame_hash_id,
+			 p->frame_hcap ? p->frame_hcap * 2 : 1024) < 0)
+		return -ENOMEM;
+	size_t slot;
+	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(f), f, frame_eq, &slot);
+	if (id) {
+		*out = id;
+		return 0;
+	}
+	if (map && map->end > map->start)
+		f->map = intern_map(p, map, f->dso);
+	if (p->nr_frames >= PV_NODE_GROUP_BIT ||
+	    pv_grow(&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) < 0)
+		return -ENOMEM;
+	p->frames[p->nr_frames] = *f;
+	p->frame_hash[slot] = (uint32_t)p->nr_frames;
+	*out = (uint32_t)p->nr_frames++;
+	return 0;
+}
+
 static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
-			uint32_t *out)
+			bool cut, uint32_t *out)
 {
 	struct pv_frame f = {0};
 	f.self_sym = pv_strtab_intern(&p->strs, self_symbol);
@@ -180,26 +205,18 @@ static int intern_frame(struct perfev_profile *p, const struct perfev_profile_fr
 	f.line = in->line;
 	f.inlined = in->inlined;
 	f.kernel = in->kernel;
+	f.cut = cut;
 	f.ip = in->ip;
 	f.rel_ip = in->rel_ip;
-	if ((p->nr_frames + 1) * 2 > p->frame_hcap &&
-	    table_rehash(p, &p->frame_hash, &p->frame_hcap, p->nr_frames, frame_hash_id,
-			 p->frame_hcap ? p->frame_hcap * 2 : 1024) < 0)
-		return -ENOMEM;
-	size_t slot;
-	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(&f), &f, frame_eq, &slot);
-	if (id) {
-		*out = id;
-		return 0;
-	}
-	if (in->map && in->map->end > in->map->start)
-		f.map = intern_map(p, in->map, f.dso);
-	if (p->nr_frames >= PV_NODE_GROUP_BIT ||
-	    pv_grow(&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)) < 0)
-		return -ENOMEM;
-	p->frames[p->nr_frames] = f;
-	p->frame_hash[slot] = (uint32_t)p->nr_frames;
-	*out = (uint32_t)p->nr_frames++;
+	return intern_pv_frame(p, &f, in->map, out);
+}
+
+int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out)
+{
+	struct pv_frame f = p->frames[id];
+	f.cut = 1;
+	if (intern_pv_frame(p, &f, NULL, out) < 0)
+		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
 
@@ -367,7 +384,7 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id)
 {
-	if (intern_frame(p, f, self_symbol, id) < 0)
+	if (intern_frame(p, f, self_symbol, false, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -387,7 +404,9 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	return pv_profile_intern_frame_self(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), out);
+	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, out) < 0)
+		return pv_error(ENOMEM, "profile: out of memory");
+	return 0;
 }
 
 int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id)

@@ -168,15 +168,18 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			continue;
 		}
 		grp[id] = grp[n->parent];
-		long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what], children);
-		if (e < 0)
-			goto out;
-		node_entry[id] = e;
-		size_t had = chained_cap;
-		if (pv_grow(&chained, &chained_cap, fl.nr, 1) < 0)
-			goto out;
-		memset(chained + had, 0, chained_cap - had);
-		chained[e] = 1;
+		/* a cut leaf (pv_frame.cut) is in no call chain: only its own entry below */
+		if (!p->frames[n->what].cut) {
+			long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what], children);
+			if (e < 0)
+				goto out;
+			node_entry[id] = e;
+			size_t had = chained_cap;
+			if (pv_grow(&chained, &chained_cap, fl.nr, 1) < 0)
+				goto out;
+			memset(chained + had, 0, chained_cap - had);
+			chained[e] = 1;
+		}
 		/* an inlined frame's own samples belong to the function it was
 		 * inlined into (perf's self): the nearest non-inlined caller */
 		uint32_t to = id;
@@ -195,10 +198,11 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 				goto out;
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
-		} else if (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) &&
+		} else if ((tf->cut || (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED))) &&
 			   n->self[PERFEV_VALUE_SAMPLES]) {
-			/* perf: the sample's own entry by the address in the object's terms,
-			 * its total these samples (unless the stack has that entry already) */
+			/* perf: the sample's own entry by the address in the object's terms
+			 * (a cut leaf: its only entry), its total these samples (unless the
+			 * stack has that entry already) */
 			self_e = entry_for(&fl, &p->groups[grp[id]], tf, false);
 			if (self_e < 0)
 				goto out;
@@ -208,9 +212,11 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			for (uint32_t a = id; (size_t)self_e < chained_cap && chained[self_e] && a &&
 			     !pv_node_is_group(&p->nodes[a]) && !on_stack; a = p->nodes[a].parent)
 				on_stack = node_entry[a] == self_e;
-			for (int v = 0; !on_stack && v < PERFEV_VALUE_NR; v++)
+			for (int v = 0; children && !on_stack && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
 		}
+		if (self_e < 0) /* (a cut leaf without samples: none is made) */
+			continue;
 		for (int v = 0; v < PERFEV_VALUE_NR; v++)
 			fl.ents[self_e].self[v] += n->self[v];
 	}

@@ -37,6 +37,10 @@ struct pv_frame {
 	uint32_t sym, dso, file, line; /* string ids, line number */
 	uint32_t map;                  /* index+1 into maps, 0: none */
 	uint8_t inlined, kernel;
+	/* the sampled address of a chain perf cut to its outermost entries
+	 * (--max-stack in caller order): the sample's own entry, not in its
+	 * call chain (no call-chain entry, no graph line); only ever a leaf */
+	uint8_t cut;
 	uint64_t ip, rel_ip;
 	/* the ELF symbol of a function named by its DWARF name ("X (inlined)"):
 	 * perf's entry for the samples in it (string id, 0: sym's) */
@@ -124,7 +128,9 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 /* The same for a frame whose own samples are perf's entry self_symbol (NULL: its symbol). */
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id);
-/* Interns frame `id` of src (with its mapping) into dst. */
+/* The copy of frame id marked cut (see pv_frame.cut), interned. */
+int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out);
+/* Interns frame `id` of src (with its mapping and marks) into dst. */
 int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profile *src, uint32_t id,
 			  uint32_t *out);
 int pv_profile_group_id(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *id);

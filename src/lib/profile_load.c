@@ -493,14 +493,17 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	return 0;
 }
 
-/* perf's [k]/[.] of a frame outside any map: it keeps the level of the frame
- * before it in perf's (caller-ordered) cursor, starting from the sample's
- * own cpumode; the leaf keeps its own. The stack's such frames get that. */
-static int unmapped_levels(struct loader *l, bool level, size_t depth)
+/* perf's [k]/[.] of a frame outside any map: fill_callchain_info leaves
+ * its addr_location's level as the cursor's previous entry set it, starting
+ * from the sample's own cpumode. The cursor runs root..leaf in caller order
+ * (the leaf keeps its own: it is the sample's entry), leaf..root in callee
+ * order. The stack's such frames get that level. */
+static int unmapped_levels(struct loader *l, bool level, size_t depth, bool callee)
 {
 	struct perfev_profile *p = l->p;
 	uint32_t unknown = 0;
-	for (size_t i = depth; i-- > 1;) {
+	for (size_t k = callee ? 0 : 1; k < depth; k++) {
+		size_t i = callee ? k : depth - k;
 		const struct pv_frame *f = &p->frames[l->stack[i]];
 		if (f->sym || f->file) {
 			level = f->kernel;
@@ -527,10 +530,13 @@ static int unmapped_levels(struct loader *l, bool level, size_t depth)
  * perf's --max-stack (thread__resolve_callchain_sample: at most max entries
  * of the chain, markers not counted, walked in the report's order; the DWARF
  * unwinder: the innermost max of the user stack). raw: leaf first, its last
- * `dwarf` frames unwound (dwarf < 0: none). Returns the new count.
+ * `dwarf` frames unwound (dwarf < 0: none). Returns the new count; *cut:
+ * raw[0] is the sampled address kept for the sample's own entry only (the
+ * outermost max in caller order, where perf's chain lacks it).
  */
-static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int max, bool outer)
+static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int max, bool outer, bool *cut)
 {
+	*cut = false;
 	if (max < 0)
 		return n;
 	size_t m = (size_t)max, unw = dwarf > 0 ? (size_t)dwarf : 0, chain = n - unw;
@@ -538,9 +544,10 @@ static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int m
 		unw = m;
 	if (chain > m) {
 		if (outer && m > 0) {
-			/* the outermost m, the sampled address kept as the leaf */
+			/* the outermost m, after the sampled address (see *cut) */
 			memmove(raw + 1, raw + chain - m, m * sizeof(*raw));
 			chain = m + 1;
+			*cut = true;
 		} else {
 			chain = m;
 		}
@@ -591,11 +598,12 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		l->info->dwarf_samples++;
 		l->info->dwarf_to_root += after.to_root - before.to_root;
 	}
+	bool cut = false;
 	if (n == 0) {
 		l->raw[0] = (struct perfev_frame){.ip = s->ip, .kernel = kernel_ip};
 		n = 1;
 	} else {
-		n = max_stack_cut(l->raw, n, dwarf, l->o->max_stack, l->o->max_stack_outer);
+		n = max_stack_cut(l->raw, n, dwarf, l->o->max_stack, l->o->max_stack_outer, &cut);
 	}
 	const char *comm = perfev_session_comm(l->sess, s->tid);
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
@@ -637,8 +645,13 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	l->prev_pid = pid;
 	l->prev_dwarf = dwarf > 0;
 	l->prev_set = !l->prev_set;
-	if (unmapped_levels(l, kernel_ip, depth) < 0)
+	if (unmapped_levels(l, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
+	/* the sampled address under a caller-order cut: its frames (the leaf's
+	 * span) are the sample's own entry, outside its call chain */
+	for (uint32_t i = 0; cut && i < l->span_n[l->prev_set][0]; i++)
+		if (pv_profile_frame_cut(l->p, l->stack[i], &l->stack[i]) < 0)
+			return -ENOMEM;
 	uint64_t period = s->period;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
 		/* a fixed period not in the samples: perf takes the attr's */

@@ -416,6 +416,10 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* call graphs of another machine's unresolved frames, both orders */
 		{"perf.data.callgraph-3.8", "--no-children -g caller", 2},
 		{"perf.data.callgraph-3.4", "--no-children -g callee", 2},
+		/* fractal: the first level in shares of the entry's value, "[...]"
+		 * lines for the rest (without them 259 and 36 lines differed) */
+		{"perf.data.callgraph-3.4", "--no-children -g fractal", 0},
+		{"perf.data.callgraph-3.8", "--no-children -g fractal", 0},
 		/* "perf-exec" samples of a thread later named "sleep": perf cuts the name to the
 		 * Command column sized by the threads' last names ("perf-ex") */
 		{"perf.data.hybrid_topology", "--no-children -g none", 2},
@@ -433,9 +437,12 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.4", "--no-children -g callee --max-stack 5", 2},
 		{"perf.data.callgraph_and_branch-3.4", "--no-children --no-branch-stack --max-stack 2", 2},
 		{"perf.data.callgraph-3.8", "--no-children --max-stack 2", 2},
-		/* caller order keeps the outermost N, and perf's graph lacks the
-		 * leaf, which perfev keeps for the sample's own entry: 6 (33 uncut) */
-		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 5", 8},
+		/* caller order keeps the outermost N, without the sampled address
+		 * (perf's chain lacks it; the sample's own entry stays): 6 lines
+		 * differ with the leaf kept in the graph, 33 without the cut */
+		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 5", 0},
+		{"perf.data.callgraph-3.4", "--no-children -g caller --max-stack 1", 0},
+		{"perf.data.raw_callgraph_branch-3.4", "--no-children --no-branch-stack -g caller --max-stack 4", 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
@@ -468,23 +475,37 @@ Test(interop_report, corpus_children_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.8", "--children", 6, 0},
 		{"perf.data.callgraph-3.8", "--children -g none", 8, 0},
 		{"perf.data.callgraph-3.8", "--children --sort dso,sym", 6, 0},
-		/* 3: two samples of 255-frame chains, which both cut to their 127
+		/* two samples of 255-frame chains, which both cut to their 127
 		 * outermost entries (--max-stack's default, caller order); perf's
-		 * chain then lacks the leaf, whose address perfev still counts in
-		 * its call-chain row (0x...8dd9 0.09% for 0.05%, 0x...51f9 0.04%) */
-		{"perf.data.callgraph-3.4", "--children", 3, 3},
-		{"perf.data.callgraph-3.4", "--children -g none", 7, 3},
+		 * chain then lacks the sampled address, and so its call-chain row
+		 * (3 lines differed with it kept: 0x...8dd9 0.09% for 0.05%, 0x...51f9) */
+		{"perf.data.callgraph-3.4", "--children", 0, 0},
+		{"perf.data.callgraph-3.4", "--children -g none", 4, 0},
 		{"perf.data.callgraph_and_branch-3.8", "--children --no-branch-stack", 2, 0},
-		/* 11: the same cut (2), and perf's two rows [.] and [k] of one address
-		 * outside any map, where perfev has one (8 with its graph) */
-		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack", 13, 11},
+		/* 11: perf's two rows [.] and [k] of one address outside any map,
+		 * where perfev has one (8 with its graph) */
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack", 11, 11},
 		{"perf.data.raw_callgraph_branch-3.4", "--children --no-branch-stack", 0, 0},
+		/* callee order: rows outside any map [k]/[.] as perf's cursor in that
+		 * order leaves them (see unmapped_frames_level_like_perf: 26 and 48
+		 * lines differed, ties as sets); rows of equal value out of place */
+		{"perf.data.callgraph-3.4", "--children -g callee", 28, 0},
+		{"perf.data.callgraph-3.8", "--children -g callee", 50, 0},
+		/* fractal: perf's "[...]" remainders (without them 2169 and 685
+		 * lines differed); the rows out of place above, with their graphs */
+		{"perf.data.callgraph-3.4", "--children -g fractal", 0, 0},
+		{"perf.data.callgraph-3.8", "--children -g fractal", 50, 0},
+		{"perf.data.callgraph-3.4", "--children -g fractal,0.5,callee", 220, 0},
 		/* no cut: the whole 255-frame chains, as perfev */
 		{"perf.data.callgraph-3.4", "--children --max-stack 300", 0, 0},
 		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack --max-stack 300", 11, 9},
-		/* a deep cut (without it 944 and 384 lines differ) */
-		{"perf.data.callgraph-3.4", "--children -g none --max-stack 5", 9, 5},
-		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack -g none --max-stack 5", 2, 2},
+		/* a deep cut (without it 944 and 384 lines differ; with the
+		 * sampled address in the chain 81, 211 and 300) */
+		{"perf.data.callgraph-3.4", "--children -g none --max-stack 5", 4, 0},
+		{"perf.data.callgraph_and_branch-3.4", "--children --no-branch-stack -g none --max-stack 5", 0, 0},
+		{"perf.data.callgraph-3.4", "--children --max-stack 5", 0, 0},
+		{"perf.data.callgraph-3.4", "--children --max-stack 1", 0, 0},
+		{"perf.data.raw_callgraph_branch-3.4", "--children --no-branch-stack --max-stack 4", 0, 0},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char path[4096];
@@ -513,25 +534,36 @@ Test(interop_report, srcline_like_perf, .timeout = 120)
 }
 
 /* perf's [k]/[.] of a frame outside any map: the level of the frame before it
- * in perf's caller-ordered cursor (e.g. garbage frames 0x20 and 0 under a
- * kernel sample's libc caller are [k]); one row per address. Every such row
- * of two corpus files as perf prints them (the order of rows of nearly equal
- * value aside). */
+ * in perf's cursor, from the sample's own (fill_callchain_info leaves the
+ * level of a frame without a map as the previous one set it). In caller
+ * order (--children's default) garbage frames 0x20 and 0 under a kernel
+ * sample's libc caller are [k]; in callee order (-g callee) they follow the
+ * libc frame, [.] (24 of 386 and 13 of 92 rows were [k] with the caller
+ * order's rule, where perf has none).
+ * One row per address. Every such row of two corpus files as perf prints
+ * them (the order of rows of nearly equal value aside). */
 Test(interop_report, unmapped_frames_level_like_perf, .timeout = 120)
 {
 	require_perf_tool();
 	require_corpus();
 	static const char *const files[] = {"perf.data.callgraph-3.8", "perf.data.callgraph-3.4"};
-	for (size_t i = 0; i < 2; i++) {
-		const char *t = test_tmpdir();
+	static const char *const orders[] = {"-g none", "-g callee"};
+	for (size_t i = 0; i < 4; i++) {
+		const char *t = test_tmpdir(), *file = files[i % 2], *order = orders[i / 2];
 		struct run_result r = run_cmd(
-			"f='%s/%s'; perf report -i \"$f\" --stdio --children -g none 2>/dev/null | "
+			"f='%s/%s'; perf report -i \"$f\" --stdio --children %s 2>/dev/null | "
 			"grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perf'; %s report -q -i \"$f\" --stdio "
-			"--children -g none | grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perfev'; "
-			"diff '%s/unmapped_perf' '%s/unmapped_perfev' && grep -c '\\[k\\]' '%s/unmapped_perf'",
-			CORPUS_DIR, files[i], t, PERFEV_BIN, t, t, t, t);
-		cr_expect_eq(r.status, 0, "%s: perfev's rows outside any map differ from perf's:\n%s", files[i], r.out);
-		cr_expect_gt(strtol(r.out, NULL, 10), 5, "%s: perf shows [k] rows outside any map: %s", files[i], r.out);
+			"--children %s | grep -E '\\[unknown\\] +\\[[k.]\\]' | sort > '%s/unmapped_perfev'; "
+			"diff '%s/unmapped_perf' '%s/unmapped_perfev' && grep -c '\\[k\\]' '%s/unmapped_perf' "
+			"; wc -l < '%s/unmapped_perf'",
+			CORPUS_DIR, file, order, t, PERFEV_BIN, order, t, t, t, t, t);
+		cr_expect_eq(r.status, 0, "%s %s: perfev's rows outside any map differ from perf's:\n%s", file, order,
+			     r.out);
+		char *end;
+		long k = strtol(r.out, &end, 10), all = strtol(end, NULL, 10);
+		cr_expect_gt(all, 50, "%s %s: perf shows rows outside any map: %s", file, order, r.out);
+		if (i < 2) /* in callee order all are [.] here */
+			cr_expect_gt(k, 5, "%s %s: perf shows [k] rows outside any map: %s", file, order, r.out);
 		run_result_free(&r);
 	}
 }
@@ -574,6 +606,10 @@ Test(interop_report, whole_graphs_like_perf, .timeout = 120)
 	report_expect_like_perf(data, "-g folded", 4);
 	report_expect_like_perf(data, "--no-children -g folded,0.5,caller", 4);
 	report_expect_like_perf(data, "--no-children -g fractal", 4);
+	/* fractal with --children: the first level in shares of the entry's
+	 * Children, "[...]" for what the branches shown leave of it */
+	report_expect_like_perf(data, "-g fractal", 4);
+	report_expect_like_perf(data, "-g fractal,0.5,callee", 4);
 	free(data);
 }
 
