@@ -47,6 +47,10 @@ enum perfev_profile_group {
 /* perfev_profile_new flags. */
 #define PERFEV_PROFILE_KEEP_SAMPLES (1u << 0) /* keep (stack, time) per sample, in order (Firefox export) */
 #define PERFEV_PROFILE_CALLEE (1u << 1)       /* tree rooted at the leaf frames (perf's -g callee) */
+/* the groups also tell samples apart by the CPU they were taken on (sample
+ * desc's cpu): needed by PERFEV_KEY_CPU/PERFEV_KEY_SOCKET; without it every
+ * group's cpu is -1 */
+#define PERFEV_PROFILE_KEEP_CPU (1u << 2)
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -75,6 +79,8 @@ struct perfev_sample_desc {
 	uint64_t time;    /* PERF_SAMPLE_TIME, ns; 0 if unknown */
 	uint64_t period;  /* 0 counts as 1 */
 	uint64_t weight;
+	int32_t cpu;      /* the CPU it was taken on (PERF_SAMPLE_CPU), -1: unknown; read only by
+			   * profiles with PERFEV_PROFILE_KEEP_CPU, and when size covers it */
 };
 
 /* Which samples a profile accepts; zero/NULL fields match everything. */
@@ -150,6 +156,7 @@ struct perfev_profile_node {
 	const char *comm;                               /* GROUP nodes (NULL for GROUP_NONE) */
 	int32_t pid, tid;                               /* GROUP nodes; -1 when not grouped by it */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
+	int32_t cpu;                                    /* GROUP nodes; -1 without PERFEV_PROFILE_KEEP_CPU */
 };
 
 PERFEV_API size_t perfev_profile_nr_nodes(const struct perfev_profile *p);
@@ -165,6 +172,9 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 #define PERFEV_KEY_DSO (1u << 3)
 #define PERFEV_KEY_SYM (1u << 4)
 #define PERFEV_KEY_SRCLINE (1u << 5)
+/* the sample's CPU: needs a profile made with PERFEV_PROFILE_KEEP_CPU (else
+ * every sample's CPU is -1, one entry, as perf shows files without it) */
+#define PERFEV_KEY_CPU (1u << 6)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -184,6 +194,7 @@ struct perfev_profile_entry {
 	uint32_t line;
 	bool kernel;
 	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
+	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

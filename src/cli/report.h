@@ -46,6 +46,11 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
  * (Children, Self/Overhead, Samples with -n, Period, the sort keys). */
 void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
+/* The profile's sort keys (the others are tracepoint fields), for messages. */
+#define REPORT_SORT_KEYS "comm, pid, tid, dso, sym, srcline, cpu"
+/* Whether name is one of them ("symbol" too). */
+bool report_is_sort_key(const char *name);
+
 /* Parses "comm,dso,sym" into v->keys/key_mask; returns 0 or -EINVAL
  * (an error naming the keys it knows is printed). */
 int report_parse_sort(struct report_view *v, const char *list);

@@ -350,7 +350,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	struct {
 		const void *sym, *dso, *comm, *file;
 		uint64_t ip;
-		int32_t pid, tid;
+		int32_t pid, tid, cpu;
 		uint32_t line, flags;
 	} k;
 	memset(&k, 0, sizeof(k));
@@ -377,6 +377,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.pid = g->pid;
 	if (keys & PERFEV_KEY_TID)
 		k.tid = g->tid;
+	if (keys & PERFEV_KEY_CPU)
+		k.cpu = g->cpu;
 	return pv_hash_bytes(&k, sizeof(k));
 }
 
@@ -398,6 +400,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.comm = e->comm;
 	g.pid = e->pid;
 	g.tid = e->tid;
+	g.cpu = e->cpu;
 	return node_key(&n, &g, keys, false);
 }
 

@@ -26,7 +26,16 @@ static const struct {
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
 	{"srcline", "Source:Line", PERFEV_KEY_SRCLINE},
+	{"cpu", "CPU", PERFEV_KEY_CPU},
 };
+
+bool report_is_sort_key(const char *name)
+{
+	for (size_t i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
+		if (!strcmp(name, sort_keys[i].name))
+			return true;
+	return false;
+}
 
 int report_parse_sort(struct report_view *v, const char *list)
 {
@@ -41,8 +50,8 @@ int report_parse_sort(struct report_view *v, const char *list)
 			if (strcmp(k, sort_keys[i].name) == 0)
 				break;
 		if (i == PV_ARRAY_SIZE(sort_keys)) {
-			cli_error("report", "unknown sort key '%s': use comm, pid, tid, dso, sym, srcline "
-				  "(e.g. --sort comm,dso,sym)", k);
+			cli_error("report", "unknown sort key '%s': use " REPORT_SORT_KEYS
+				  " (e.g. --sort comm,dso,sym)", k);
 			free(copy);
 			return -EINVAL;
 		}
@@ -86,7 +95,7 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
 				break;
 		if (i == PV_ARRAY_SIZE(sort_keys)) {
 			cli_error("report", "unknown field '%s' in -F: use overhead, overhead_children, sample, "
-				  "period, comm, pid, tid, dso, sym, srcline", f);
+				  "period, " REPORT_SORT_KEYS, f);
 			free(copy);
 			pv_buf_free(&keys);
 			return -EINVAL;
@@ -225,6 +234,8 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 				 e->inlined ? " (inlined)" : "");
 		else
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
+	} else if (!strcmp(key, "cpu")) {
+		snprintf(buf, len, "%3.3d", e->cpu); /* perf: "%*.*d" in the header's width, -1 "-001" */
 	} else if (!strcmp(key, "srcline")) {
 		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
 			snprintf(buf, len, "%s", e->srcfile);
@@ -271,7 +282,7 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	struct pv_buf b = PV_BUF_INIT;
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
-	pv_buf_printf(&b, "|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->dso ? e->dso : "",
+	pv_buf_printf(&b, "|%d|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
@@ -304,6 +315,8 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->pid > b->pid) - (a->pid < b->pid);
 	if (!strcmp(key, "tid"))
 		return (a->tid > b->tid) - (a->tid < b->tid);
+	if (!strcmp(key, "cpu"))
+		return (a->cpu > b->cpu) - (a->cpu < b->cpu);
 	if (!strcmp(key, "dso")) {
 		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
 		if (ua || ub)
@@ -496,6 +509,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
+		if (!strcmp(col->key, "cpu"))
+			continue; /* perf: the header's width, whatever the values ("-001") */
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
 			size_t len = strlen(buf);
@@ -622,6 +637,8 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"pid\":%d", e[i].pid);
 		if (v->key_mask & PERFEV_KEY_TID)
 			pv_buf_printf(&b, ",\"tid\":%d", e[i].tid);
+		if (v->key_mask & PERFEV_KEY_CPU)
+			pv_buf_printf(&b, ",\"cpu\":%d", e[i].cpu);
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

@@ -11,14 +11,12 @@
 
 int report_tracepoint_sort(const char *input, const char *sort)
 {
-	static const char *const standard[] = {"comm", "pid", "tid", "dso", "sym", "srcline"};
 	char *copy = strdup(sort), *save = NULL;
 	bool any_standard = false;
 	for (char *k = strtok_r(copy, ",", &save); copy && k; k = strtok_r(NULL, ",", &save)) {
 		while (*k == ' ')
 			k++;
-		for (size_t i = 0; i < sizeof(standard) / sizeof(standard[0]); i++)
-			any_standard |= !strcmp(k, standard[i]);
+		any_standard |= report_is_sort_key(k);
 	}
 	free(copy);
 	if (any_standard)
@@ -29,7 +27,7 @@ int report_tracepoint_sort(const char *input, const char *sort)
 	int r = perfev_tp_report(pd, sort, stdout);
 	perfev_perfdata_close(pd);
 	if (r == -ENOENT)
-		return cli_error("report", "%s (the keys are comm, pid, tid, dso, sym, srcline, or "
+		return cli_error("report", "%s (the keys are " REPORT_SORT_KEYS ", or "
 				 "tracepoint fields: FIELD, EVENT.FIELD, SYS:EVENT.FIELD, trace)",
 				 perfev_errmsg());
 	return r < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;

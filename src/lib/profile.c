@@ -223,7 +223,9 @@ int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out)
 /* ---- groups ---------------------------------------------------------------- */
 static uint64_t group_hash(const struct pv_group *g)
 {
-	return pv_hash_bytes(g, sizeof(*g));
+	/* the key only (thread_comm is filled in after the samples) */
+	int32_t k[4] = {g->pid, g->tid, (int32_t)g->comm, g->cpu};
+	return pv_hash_bytes(k, sizeof(k));
 }
 static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 {
@@ -232,7 +234,16 @@ static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 static bool group_eq(const struct perfev_profile *p, uint32_t id, const void *key)
 {
 	const struct pv_group *a = &p->groups[id], *b = key;
-	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm;
+	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu;
+}
+
+/* The sample's CPU as the profile keeps it: -1 unless asked (and given). */
+static int32_t sample_cpu(const struct perfev_profile *p, const struct perfev_sample_desc *s)
+{
+	if (!(p->flags & PERFEV_PROFILE_KEEP_CPU) ||
+	    s->size < offsetof(struct perfev_sample_desc, cpu) + sizeof(s->cpu))
+		return -1;
+	return s->cpu < 0 ? -1 : s->cpu;
 }
 
 static int intern_group(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *out)
@@ -240,6 +251,7 @@ static int intern_group(struct perfev_profile *p, const struct perfev_sample_des
 	struct pv_group g;
 	memset(&g, 0, sizeof(g));
 	g.pid = g.tid = -1;
+	g.cpu = sample_cpu(p, s);
 	uint32_t comm = pv_strtab_intern(&p->strs, s->comm ? s->comm : unknown);
 	if (!comm)
 		return -ENOMEM;
@@ -619,7 +631,7 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 	out->first_child = n->first_child;
 	out->next_sibling = n->next_sibling;
 	out->depth = n->depth;
-	out->pid = out->tid = -1;
+	out->pid = out->tid = out->cpu = -1;
 	memcpy(out->self, n->self, sizeof(n->self));
 	memcpy(out->total, n->total, sizeof(n->total));
 	if (id == 0) {
@@ -630,6 +642,7 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 		out->comm = pv_strtab_get(&p->strs, g->comm);
 		out->pid = g->pid;
 		out->tid = g->tid;
+		out->cpu = g->cpu;
 	} else {
 		out->kind = PERFEV_NODE_FRAME;
 		pv_frame_public(p, &p->frames[n->what], &out->frame);
@@ -695,7 +708,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 			}
 		const struct pv_group *g = &p->groups[p->nodes[at].what & ~PV_NODE_GROUP_BIT];
 		struct perfev_sample_desc s = {.size = sizeof(s), .pid = g->pid, .tid = g->tid,
-					       .comm = pv_strtab_get(&p->strs, g->comm)};
+					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu};
 		if (pv_profile_add_values(d, &s, stack, nr, n->self, false) < 0)
 			goto oom;
 	}

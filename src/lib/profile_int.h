@@ -51,6 +51,7 @@ struct pv_group {
 	int32_t pid, tid;
 	uint32_t comm;
 	uint32_t thread_comm; /* the thread's name at the end of the file (0: unknown) */
+	int32_t cpu;          /* the samples' CPU with PERFEV_PROFILE_KEEP_CPU, else -1 */
 };
 
 #define PV_NODE_GROUP_BIT 0x80000000u

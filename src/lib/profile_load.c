@@ -48,7 +48,7 @@ struct evp {
 	 * single profile; the pid too, or old files whose samples give one tid
 	 * two pids (swapper) would mix their groups */
 	uint32_t last_tid, last_group;
-	int32_t last_pid;
+	int32_t last_pid, last_cpu;
 	const char *last_comm;
 };
 
@@ -82,6 +82,7 @@ struct loader {
 	struct pv_strtab paths;
 	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
 	uint32_t last_tid, last_group;
+	int32_t last_cpu;
 	const char *last_comm;
 	bool oom;
 	bool all;        /* every event: evs[attr_idx], p only holds the frames */
@@ -608,7 +609,11 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	const char *comm = perfev_session_comm(l->sess, s->tid);
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
-				       .weight = s->weight};
+				       .weight = s->weight,
+				       .cpu = -1};
+	/* (only when kept: else the group cache below never misses for it) */
+	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && (s->sample_type & PERF_SAMPLE_CPU))
+		d.cpu = (int32_t)s->cpu;
 	/* the outer frames this sample shares with the previous one of its
 	 * process: their ids are what the cache would answer */
 	size_t shared = 0;
@@ -677,21 +682,23 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
 		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
-		    !ep->last_group) {
+		    d.cpu != ep->last_cpu || !ep->last_group) {
 			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
 				return -ENOMEM;
 			ep->last_tid = s->tid;
 			ep->last_pid = pid;
 			ep->last_comm = comm;
+			ep->last_cpu = d.cpu;
 		}
 		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
-	if (s->tid != l->last_tid || comm != l->last_comm || !l->last_group) {
+	if (s->tid != l->last_tid || comm != l->last_comm || d.cpu != l->last_cpu || !l->last_group) {
 		if (pv_profile_group_id(p, &d, &l->last_group) < 0)
 			return -ENOMEM;
 		l->last_tid = s->tid;
 		l->last_comm = comm;
+		l->last_cpu = d.cpu;
 	}
 	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, s->time,
 				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;

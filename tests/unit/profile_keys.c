@@ -1,0 +1,114 @@
+/* The profile's keys beyond the thread and the frame: the sample's CPU
+ * (PERFEV_PROFILE_KEEP_CPU + PERFEV_KEY_CPU). */
+#include "support.h"
+#include "perfev.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One sample of thread 7 ("app") on cpu, stack leaf..main (leaf first). */
+static void add_on(struct perfev_profile *p, int32_t cpu, const char *leaf, uint32_t desc_size)
+{
+	struct perfev_profile_frame f[2] = {{.symbol = leaf, .dso = "/bin/app", .ip = 0x1000},
+					    {.symbol = "main", .dso = "/bin/app", .ip = 0x2000}};
+	struct perfev_sample_desc d = {.size = desc_size, .pid = 7, .tid = 7, .comm = "app", .period = 10,
+				       .cpu = cpu};
+	cr_assert_eq(perfev_profile_add(p, &d, f, 2), 1, "%s", perfev_errmsg());
+}
+
+/* cpu 1: f x3; cpu 0: f x1, g x2 */
+static struct perfev_profile *cpu_profile(unsigned flags, uint32_t desc_size)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, flags);
+	cr_assert(p);
+	for (int i = 0; i < 3; i++)
+		add_on(p, 1, "f", desc_size);
+	add_on(p, 0, "f", desc_size);
+	add_on(p, 0, "g", desc_size);
+	add_on(p, 0, "g", desc_size);
+	return p;
+}
+
+static const struct perfev_profile_entry *entry_of(const struct perfev_profile_entry *e, size_t nr, int32_t cpu,
+						   const char *sym)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (e[i].cpu == cpu && (!sym || (e[i].symbol && !strcmp(e[i].symbol, sym))))
+			return &e[i];
+	return NULL;
+}
+
+Test(unit_profile, cpu_key_splits_entries_by_cpu)
+{
+	struct perfev_profile *p = cpu_profile(PERFEV_PROFILE_KEEP_CPU, sizeof(struct perfev_sample_desc));
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_CPU, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	const struct perfev_profile_entry *c0 = entry_of(e, nr, 0, NULL), *c1 = entry_of(e, nr, 1, NULL);
+	cr_assert(c0 && c1);
+	cr_assert_eq(c0->self[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_eq(c1->self[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_eq(c1->self[PERFEV_VALUE_PERIOD], 30);
+	cr_assert_eq(e[0].pid, -1, "not keyed by pid");
+	free(e);
+	/* with children: each sample once per entry (main and the leaf share the cpu) */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_CPU, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_eq(entry_of(e, nr, 0, NULL)->total[PERFEV_VALUE_SAMPLES], 3);
+	free(e);
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_CPU | PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr),
+		     0);
+	cr_assert_eq(nr, 5, "f@1 main@1 f@0 g@0 main@0");
+	cr_assert_eq(entry_of(e, nr, 1, "f")->self[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_eq(entry_of(e, nr, 0, "f")->self[PERFEV_VALUE_SAMPLES], 1);
+	cr_assert_eq(entry_of(e, nr, 0, "g")->self[PERFEV_VALUE_SAMPLES], 2);
+	cr_assert_eq(entry_of(e, nr, 0, "main")->total[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_eq(entry_of(e, nr, 1, "main")->total[PERFEV_VALUE_SAMPLES], 3);
+	free(e);
+	/* keyed by symbol alone the cpu is not a key (-1), and the CPUs merge */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_eq(entry_of(e, nr, -1, "f")->self[PERFEV_VALUE_SAMPLES], 4);
+	free(e);
+	/* the group nodes carry it */
+	struct perfev_profile_node root, g;
+	cr_assert_eq(perfev_profile_node(p, 0, &root), 0);
+	int seen = 0;
+	for (uint32_t id = root.first_child; id; id = g.next_sibling, seen++) {
+		cr_assert_eq(perfev_profile_node(p, id, &g), 0);
+		cr_assert(g.cpu == 0 || g.cpu == 1);
+		cr_assert_eq(g.total[PERFEV_VALUE_SAMPLES], 3);
+	}
+	cr_assert_eq(seen, 2, "one group per (thread, cpu)");
+	/* derived with the flag, the CPUs stay apart */
+	struct perfev_profile *d = perfev_profile_derive(p, PERFEV_GROUP_COMM, PERFEV_PROFILE_KEEP_CPU);
+	cr_assert(d);
+	cr_assert_eq(perfev_profile_flat(d, PERFEV_KEY_CPU, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	free(e);
+	perfev_profile_free(d);
+	perfev_profile_free(p);
+}
+
+Test(unit_profile, cpu_unknown_without_keep_cpu_or_field)
+{
+	/* not kept: one entry, cpu -1 (perf's "-001" of files without PERF_SAMPLE_CPU) */
+	struct perfev_profile *p = cpu_profile(0, sizeof(struct perfev_sample_desc));
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_CPU, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_assert_eq(e[0].cpu, -1);
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES], 6);
+	free(e);
+	perfev_profile_free(p);
+	/* a caller built before the field (size without it): unknown too */
+	p = cpu_profile(PERFEV_PROFILE_KEEP_CPU, (uint32_t)offsetof(struct perfev_sample_desc, cpu));
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_CPU, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_assert_eq(e[0].cpu, -1);
+	free(e);
+	perfev_profile_free(p);
+}
