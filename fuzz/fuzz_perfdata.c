@@ -30,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perfev_perfdata_info(pd, &info);
 		for (int f = 0; f < 32; f++)
 			perfev_perfdata_feature_str(pd, f);
+		int32_t sockets[64];
+		perfev_perfdata_cpu_sockets(pd, sockets, 64);
 		FILE *null = fopen("/dev/null", "w");
 		struct perfev_script_opts o = {.size = sizeof(o), .out = null, .show_task_events = true,
 					       .show_mmap_events = true, .show_switch_events = true,

@@ -154,6 +154,15 @@ PERFEV_API const char *perfev_perfdata_feature_str(const struct perfev_perfdata 
  * then the thread sibling lists), PMU_MAPPINGS ("type name" pairs as "name").
  */
 PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata *pd, int feat, size_t idx);
+/*
+ * The socket (physical package) of each CPU from the CPU_TOPOLOGY feature, as
+ * perf reads it: out[cpu] for cpu < min(NRCPUS' available CPUs, max), -1
+ * where the file says -1. Returns the number of CPUs the file describes
+ * (may exceed max), or 0 when it gives no socket ids: no feature, an old
+ * perf's sibling lists alone, a truncated section, or a socket id above the
+ * CPU count (perf then drops them all, but on s390 and aarch64).
+ */
+PERFEV_API int perfev_perfdata_cpu_sockets(const struct perfev_perfdata *pd, int32_t *out, size_t max);
 /* The name perf gives a feature ("hostname", "build_id", ...). */
 PERFEV_API const char *perfev_feat_name(int feat);
 

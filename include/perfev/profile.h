@@ -134,6 +134,14 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 							enum perfev_profile_group group,
 							unsigned flags);
 
+/*
+ * The socket of each CPU: socket_of_cpu[cpu] for cpu < nr (copied; -1:
+ * unknown), what PERFEV_KEY_SOCKET keys samples by (CPUs outside the table,
+ * and all without one, are -1, as perf shows files without socket ids).
+ * perfev_profile_load sets it from the file's CPU_TOPOLOGY. 0 or -ENOMEM.
+ */
+PERFEV_API int perfev_profile_set_sockets(struct perfev_profile *p, const int32_t *socket_of_cpu, size_t nr);
+
 /* Totals of what was accepted. */
 PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum perfev_profile_value v);
 /* Samples the filter rejected. */
@@ -157,6 +165,7 @@ struct perfev_profile_node {
 	int32_t pid, tid;                               /* GROUP nodes; -1 when not grouped by it */
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
 	int32_t cpu;                                    /* GROUP nodes; -1 without PERFEV_PROFILE_KEEP_CPU */
+	int32_t socket;                                 /* GROUP nodes: the cpu's socket, -1: unknown */
 };
 
 PERFEV_API size_t perfev_profile_nr_nodes(const struct perfev_profile *p);
@@ -175,6 +184,8 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 /* the sample's CPU: needs a profile made with PERFEV_PROFILE_KEEP_CPU (else
  * every sample's CPU is -1, one entry, as perf shows files without it) */
 #define PERFEV_KEY_CPU (1u << 6)
+/* the socket of the sample's CPU (perfev_profile_set_sockets; -1: unknown) */
+#define PERFEV_KEY_SOCKET (1u << 7)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -195,6 +206,7 @@ struct perfev_profile_entry {
 	bool kernel;
 	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
 	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
+	int32_t socket;       /* keyed by socket: the CPU's socket (-1: unknown); else -1 */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

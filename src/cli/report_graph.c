@@ -350,7 +350,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	struct {
 		const void *sym, *dso, *comm, *file;
 		uint64_t ip;
-		int32_t pid, tid, cpu;
+		int32_t pid, tid, cpu, socket;
 		uint32_t line, flags;
 	} k;
 	memset(&k, 0, sizeof(k));
@@ -379,6 +379,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.tid = g->tid;
 	if (keys & PERFEV_KEY_CPU)
 		k.cpu = g->cpu;
+	if (keys & PERFEV_KEY_SOCKET)
+		k.socket = g->socket;
 	return pv_hash_bytes(&k, sizeof(k));
 }
 
@@ -401,6 +403,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.pid = e->pid;
 	g.tid = e->tid;
 	g.cpu = e->cpu;
+	g.socket = e->socket;
 	return node_key(&n, &g, keys, false);
 }
 

@@ -27,6 +27,7 @@ static const struct {
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
 	{"srcline", "Source:Line", PERFEV_KEY_SRCLINE},
 	{"cpu", "CPU", PERFEV_KEY_CPU},
+	{"socket", "Socket", PERFEV_KEY_SOCKET},
 };
 
 bool report_is_sort_key(const char *name)
@@ -236,6 +237,8 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "cpu")) {
 		snprintf(buf, len, "%3.3d", e->cpu); /* perf: "%*.*d" in the header's width, -1 "-001" */
+	} else if (!strcmp(key, "socket")) {
+		snprintf(buf, len, "%6.3d", e->socket); /* perf: "%*.*d", width, width - 3 */
 	} else if (!strcmp(key, "srcline")) {
 		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
 			snprintf(buf, len, "%s", e->srcfile);
@@ -282,7 +285,7 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	struct pv_buf b = PV_BUF_INIT;
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
-	pv_buf_printf(&b, "|%d|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->dso ? e->dso : "",
+	pv_buf_printf(&b, "|%d|%d|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
@@ -317,6 +320,8 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->tid > b->tid) - (a->tid < b->tid);
 	if (!strcmp(key, "cpu"))
 		return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+	if (!strcmp(key, "socket"))
+		return (a->socket > b->socket) - (a->socket < b->socket);
 	if (!strcmp(key, "dso")) {
 		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
 		if (ua || ub)
@@ -509,7 +514,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
-		if (!strcmp(col->key, "cpu"))
+		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket"))
 			continue; /* perf: the header's width, whatever the values ("-001") */
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
@@ -639,6 +644,8 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"tid\":%d", e[i].tid);
 		if (v->key_mask & PERFEV_KEY_CPU)
 			pv_buf_printf(&b, ",\"cpu\":%d", e[i].cpu);
+		if (v->key_mask & PERFEV_KEY_SOCKET)
+			pv_buf_printf(&b, ",\"socket\":%d", e[i].socket);
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

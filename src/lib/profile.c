@@ -59,6 +59,7 @@ PERFEV_API void perfev_profile_free(struct perfev_profile *p)
 	free(p->log);
 	free(p->path);
 	free(p->ids);
+	free(p->sockets);
 	filter_free(&p->filter);
 	free(p);
 }
@@ -82,6 +83,19 @@ PERFEV_API int perfev_profile_set_filter(struct perfev_profile *p, const struct 
 	}
 	p->filter = n;
 	p->has_filter = true;
+	return 0;
+}
+
+PERFEV_API int perfev_profile_set_sockets(struct perfev_profile *p, const int32_t *socket_of_cpu, size_t nr)
+{
+	int32_t *t = NULL;
+	if (nr && !(t = malloc(nr * sizeof(*t))))
+		return pv_error(ENOMEM, "profile: out of memory");
+	if (nr)
+		memcpy(t, socket_of_cpu, nr * sizeof(*t));
+	free(p->sockets);
+	p->sockets = t;
+	p->nr_sockets = nr;
 	return 0;
 }
 
@@ -631,7 +645,7 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 	out->first_child = n->first_child;
 	out->next_sibling = n->next_sibling;
 	out->depth = n->depth;
-	out->pid = out->tid = out->cpu = -1;
+	out->pid = out->tid = out->cpu = out->socket = -1;
 	memcpy(out->self, n->self, sizeof(n->self));
 	memcpy(out->total, n->total, sizeof(n->total));
 	if (id == 0) {
@@ -643,6 +657,7 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 		out->pid = g->pid;
 		out->tid = g->tid;
 		out->cpu = g->cpu;
+		out->socket = pv_profile_socket(p, g->cpu);
 	} else {
 		out->kind = PERFEV_NODE_FRAME;
 		pv_frame_public(p, &p->frames[n->what], &out->frame);
@@ -670,6 +685,10 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 	struct perfev_profile *d = perfev_profile_new(group, flags & ~PERFEV_PROFILE_KEEP_SAMPLES);
 	if (!d)
 		return NULL;
+	if (perfev_profile_set_sockets(d, p->sockets, p->nr_sockets) < 0) {
+		perfev_profile_free(d);
+		return NULL;
+	}
 	struct perfev_profile_frame *stack = NULL;
 	struct perfev_map *maps = NULL;
 	size_t cap = 0, mcap = 0;

@@ -10,7 +10,7 @@
 
 struct fkey {
 	uint32_t comm, dso, sym, file, line;
-	int32_t pid, tid, cpu;
+	int32_t pid, tid, cpu, socket;
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
 };
@@ -31,10 +31,12 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		     bool chain, struct fkey *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->pid = k->tid = k->cpu = -1;
+	k->pid = k->tid = k->cpu = k->socket = -1;
 	unsigned keys = fl->keys;
 	if (keys & PERFEV_KEY_CPU)
 		k->cpu = g->cpu;
+	if (keys & PERFEV_KEY_SOCKET)
+		k->socket = pv_profile_socket(fl->p, g->cpu);
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -103,6 +105,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->pid = k.pid;
 	e->tid = k.tid;
 	e->cpu = k.cpu;
+	e->socket = k.socket;
 	/* srcline rows without a line name the DSO, as perf */
 	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);

@@ -104,7 +104,15 @@ struct perfev_profile {
 	/* objects (frames' dso names) in the order perf report creates its dso
 	 * structures reading the recording: id = rank (see pv_profile_object_rank) */
 	struct pv_strtab objs;
+	int32_t *sockets; /* socket of each CPU (perfev_profile_set_sockets) */
+	size_t nr_sockets;
 };
+
+/* The socket of cpu (-1: unknown). */
+static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
+{
+	return cpu >= 0 && (size_t)cpu < p->nr_sockets ? p->sockets[cpu] : -1;
+}
 
 static inline bool pv_node_is_group(const struct pv_node *n)
 {

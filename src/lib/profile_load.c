@@ -793,6 +793,24 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
 	}
 }
 
+/* The file's socket of each CPU, for every profile (after the records: a
+ * pipe's features come as records). 0 or -ENOMEM. */
+static int cpu_sockets(struct loader *l)
+{
+	int n = perfev_perfdata_cpu_sockets(l->pd, NULL, 0);
+	if (n <= 0)
+		return 0;
+	int32_t *t = malloc((size_t)n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	perfev_perfdata_cpu_sockets(l->pd, t, (size_t)n);
+	int r = perfev_profile_set_sockets(l->p, t, (size_t)n);
+	for (size_t i = 0; r == 0 && i < l->nevs; i++)
+		r = perfev_profile_set_sockets(l->evs[i].p, t, (size_t)n);
+	free(t);
+	return r;
+}
+
 /* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
 static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
 {
@@ -845,6 +863,10 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	thread_comms(l, l->p);
 	for (size_t i = 0; i < l->nevs; i++)
 		thread_comms(l, l->evs[i].p);
+	if ((o->flags & PERFEV_PROFILE_KEEP_CPU) && cpu_sockets(l) < 0) {
+		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
+		return -1;
+	}
 	nev = perfev_perfdata_nr_events(l->pd);
 	if ((size_t)l->event >= nev) {
 		no_event(path, l->event, nev);

@@ -112,3 +112,43 @@ Test(unit_profile, cpu_unknown_without_keep_cpu_or_field)
 	free(e);
 	perfev_profile_free(p);
 }
+
+Test(unit_profile, socket_key_maps_cpus_through_the_table)
+{
+	struct perfev_profile *p = cpu_profile(PERFEV_PROFILE_KEEP_CPU, sizeof(struct perfev_sample_desc));
+	struct perfev_profile_entry *e;
+	size_t nr;
+	/* no table: every CPU's socket is unknown, one entry */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_assert_eq(e[0].socket, -1);
+	cr_assert_eq(e[0].cpu, -1, "not keyed by cpu");
+	free(e);
+	/* both CPUs on socket 3: one entry; then apart */
+	int32_t same[2] = {3, 3}, apart[2] = {0, 1};
+	cr_assert_eq(perfev_profile_set_sockets(p, same, 2), 0);
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_assert_eq(e[0].socket, 3);
+	cr_assert_eq(e[0].total[PERFEV_VALUE_SAMPLES], 6);
+	free(e);
+	cr_assert_eq(perfev_profile_set_sockets(p, apart, 2), 0);
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET | PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 0, &e,
+					 &nr), 0);
+	cr_assert_eq(nr, 3, "f@1, f@0, g@0");
+	for (size_t i = 0; i < nr; i++)
+		cr_assert_eq(e[i].self[PERFEV_VALUE_SAMPLES],
+			     !strcmp(e[i].symbol, "g") ? 2u : e[i].socket == 1 ? 3u : 1u);
+	free(e);
+	/* a table shorter than the CPUs: the others unknown */
+	cr_assert_eq(perfev_profile_set_sockets(p, apart, 1), 0);
+	struct perfev_profile *d = perfev_profile_derive(p, PERFEV_GROUP_PID, PERFEV_PROFILE_KEEP_CPU);
+	cr_assert(d);
+	cr_assert_eq(perfev_profile_flat(d, PERFEV_KEY_SOCKET, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2, "derived profiles keep the table");
+	cr_assert_eq(e[0].socket + e[1].socket, -1, "socket 0 (cpu 0) and unknown (cpu 1)");
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES] + e[1].self[PERFEV_VALUE_SAMPLES], 6);
+	free(e);
+	perfev_profile_free(d);
+	perfev_profile_free(p);
+}
