@@ -186,6 +186,13 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 #define PERFEV_KEY_CPU (1u << 6)
 /* the socket of the sample's CPU (perfev_profile_set_sockets; -1: unknown) */
 #define PERFEV_KEY_SOCKET (1u << 7)
+/* the source file of the sampled address (perf's srcfile): the base name of
+ * a frame's srcfile when it has a line, else unknown (""). With children the
+ * entries of call-chain frames are unknown: perf looks them up by the
+ * address as sampled taken for one in the object's terms (wrong for PIE,
+ * shared libraries and, shifted by the text offset, executables alike);
+ * the samples' own entries are right. Needs source lines. */
+#define PERFEV_KEY_SRCFILE (1u << 8)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -207,6 +214,7 @@ struct perfev_profile_entry {
 	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
 	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
 	int32_t socket;       /* keyed by socket: the CPU's socket (-1: unknown); else -1 */
+	const char *source_file; /* keyed by srcfile: a base name, "" unknown; else NULL */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

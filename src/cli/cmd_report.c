@@ -18,8 +18,8 @@ static const char usage_text[] =
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
-	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, cpu, socket\n"
-	"                        (default comm,dso,sym)\n"
+	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, srcfile,\n"
+	"                        cpu, socket (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
@@ -326,7 +326,7 @@ static int cmd_report(int argc, char **argv)
 	lo.filter = filtered ? &filter : NULL;
 	v.only_comm = filter.comm, v.only_dso = filter.dso, v.only_sym = filter.symbol;
 	/* pprof carries file names and line numbers, so its frames need them */
-	lo.srclines = (v.key_mask & PERFEV_KEY_SRCLINE) != 0 || pprof;
+	lo.srclines = (v.key_mask & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0 || pprof;
 	if (v.key_mask & (PERFEV_KEY_CPU | PERFEV_KEY_SOCKET)) /* groups apart per CPU only when shown */
 		lo.flags |= PERFEV_PROFILE_KEEP_CPU;
 	if (firefox)

@@ -344,12 +344,12 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 /* What identifies the entry of a frame node, as one hash (see node_is):
  * chain, the entries perf makes from call-chain frames (an unknown symbol by
  * the address as sampled), else a sample's own (by the address in the object). */
-static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys, bool chain)
+static uint64_t node_key_sf(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
+			    unsigned keys, bool chain, const char *sfile)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
-		uint64_t ip;
+		uint64_t ip, sfile;
 		int32_t pid, tid, cpu, socket;
 		uint32_t line, flags;
 	} k;
@@ -381,7 +381,23 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k.socket = g->socket;
+	if (keys & PERFEV_KEY_SRCFILE) {
+		/* the table's source file (PERFEV_KEY_SRCFILE): a base name,
+		 * unknown for call-chain entries */
+		if (!sfile) {
+			sfile = "";
+			if (f->srcfile && f->line && !chain)
+				sfile = report_basename(f->srcfile);
+		}
+		k.sfile = *sfile ? pv_hash_bytes(sfile, strlen(sfile)) : 0;
+	}
 	return pv_hash_bytes(&k, sizeof(k));
+}
+
+static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
+			 unsigned keys, bool chain)
+{
+	return node_key_sf(n, g, keys, chain, NULL);
 }
 
 uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
@@ -404,7 +420,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.tid = e->tid;
 	g.cpu = e->cpu;
 	g.socket = e->socket;
-	return node_key(&n, &g, keys, false);
+	return node_key_sf(&n, &g, keys, false, e->source_file ? e->source_file : "");
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)

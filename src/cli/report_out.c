@@ -28,6 +28,7 @@ static const struct {
 	{"srcline", "Source:Line", PERFEV_KEY_SRCLINE},
 	{"cpu", "CPU", PERFEV_KEY_CPU},
 	{"socket", "Socket", PERFEV_KEY_SOCKET},
+	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
 };
 
 bool report_is_sort_key(const char *name)
@@ -237,6 +238,8 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "cpu")) {
 		snprintf(buf, len, "%3.3d", e->cpu); /* perf: "%*.*d" in the header's width, -1 "-001" */
+	} else if (!strcmp(key, "srcfile")) {
+		snprintf(buf, len, "%s", e->source_file ? e->source_file : "");
 	} else if (!strcmp(key, "socket")) {
 		snprintf(buf, len, "%6.3d", e->socket); /* perf: "%*.*d", width, width - 3 */
 	} else if (!strcmp(key, "srcline")) {
@@ -288,6 +291,8 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	pv_buf_printf(&b, "|%d|%d|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
+	if (keys & PERFEV_KEY_SRCFILE)
+		pv_buf_printf(&b, "|%s", e->source_file ? e->source_file : "");
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
 		pv_buf_printf(&b, "|%llx", (unsigned long long)shown_ip(e));
 	else if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
@@ -584,7 +589,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
 				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
-			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline")))
+			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline") ||
+					  !strcmp(col->key, "srcfile")))
 				fputs(buf, out);
 			else
 				fprintf(out, "%-*s", (int)width[c], buf);
@@ -659,6 +665,10 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 				pv_buf_json_str(&b, buf);
 			}
 			pv_buf_printf(&b, ",\"kernel\":%s", e[i].kernel ? "true" : "false");
+		}
+		if (v->key_mask & PERFEV_KEY_SRCFILE) {
+			pv_buf_puts(&b, ",\"srcfile\":");
+			pv_buf_json_str(&b, e[i].source_file ? e[i].source_file : "");
 		}
 		if (v->key_mask & PERFEV_KEY_SRCLINE) {
 			pv_buf_puts(&b, ",\"srcline\":");

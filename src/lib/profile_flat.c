@@ -13,6 +13,7 @@ struct fkey {
 	int32_t pid, tid, cpu, socket;
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
+	uint64_t sfile; /* hash of the source file's base name, 0: unknown */
 };
 
 struct flat {
@@ -24,6 +25,23 @@ struct flat {
 	uint32_t *hash;
 	size_t hcap;
 };
+
+/* The base name perf's srcfile key gives frame f ("" unknown, see
+ * PERFEV_KEY_SRCFILE); chain: of a call-chain entry. */
+static const char *source_file(const struct perfev_profile *p, const struct pv_frame *f, bool chain)
+{
+	const char *file = pv_strtab_get(&p->strs, f->file);
+	if (!file || !f->line || chain)
+		return "";
+	const char *s = strrchr(file, '/');
+	return s ? s + 1 : file;
+}
+
+/* Whether perf's call-chain entry of f differs from its samples' own by the source file. */
+static bool source_file_split(const struct flat *fl, const struct pv_frame *f)
+{
+	return (fl->keys & PERFEV_KEY_SRCFILE) && f->file && f->line;
+}
 
 /* chain: the key of the entries perf makes from call-chain frames (see
  * PERFEV_KEY_SPLIT_UNRESOLVED), else of a sample's own entry */
@@ -37,6 +55,10 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k->socket = pv_profile_socket(fl->p, g->cpu);
+	if (keys & PERFEV_KEY_SRCFILE) {
+		const char *sf = source_file(fl->p, f, chain);
+		k->sfile = *sf ? pv_hash_bytes(sf, strlen(sf)) : 0;
+	}
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -106,6 +128,8 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->tid = k.tid;
 	e->cpu = k.cpu;
 	e->socket = k.socket;
+	if (fl->keys & PERFEV_KEY_SRCFILE)
+		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf */
 	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);
@@ -204,7 +228,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 				goto out;
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
-		} else if ((tf->cut || (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED))) &&
+		} else if ((tf->cut || (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED)) ||
+			    (children && source_file_split(&fl, tf))) &&
 			   n->self[PERFEV_VALUE_SAMPLES]) {
 			/* perf: the sample's own entry by the address in the object's terms
 			 * (a cut leaf: its only entry), its total these samples (unless the

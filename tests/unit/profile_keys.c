@@ -152,3 +152,44 @@ Test(unit_profile, socket_key_maps_cpus_through_the_table)
 	perfev_profile_free(d);
 	perfev_profile_free(p);
 }
+
+/* perf's srcfile: the base name of the sampled line's file; call-chain
+ * entries (with children) unknown, "" */
+Test(unit_profile, srcfile_key_by_base_name)
+{
+	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
+	cr_assert(p);
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 7, .tid = 7, .comm = "app", .period = 1};
+	struct perfev_profile_frame a[2] = {
+		{.symbol = "f", .dso = "/bin/app", .ip = 0x5000, .rel_ip = 0x1000, .srcfile = "/src/a/x.c", .line = 3},
+		{.symbol = "main", .dso = "/bin/app", .ip = 0x6000, .rel_ip = 0x2000, .srcfile = "/src/m.c", .line = 9}};
+	struct perfev_profile_frame b[2] = {
+		{.symbol = "g", .dso = "/bin/app", .ip = 0x5100, .rel_ip = 0x1100, .srcfile = "/src/b/x.c", .line = 4},
+		a[1]};
+	struct perfev_profile_frame c[1] = {{.symbol = "h", .dso = "/lib/libc.so.6", .ip = 0x7000, .rel_ip = 0x700}};
+	cr_assert_eq(perfev_profile_add(p, &d, a, 2), 1);
+	cr_assert_eq(perfev_profile_add(p, &d, a, 2), 1);
+	cr_assert_eq(perfev_profile_add(p, &d, b, 2), 1);
+	cr_assert_eq(perfev_profile_add(p, &d, c, 1), 1);
+	struct perfev_profile_entry *e;
+	size_t nr;
+	/* self: x.c of two directories is one entry (3), libc's "" (1) */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SRCFILE, PERFEV_VALUE_SAMPLES, false, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_str_eq(e[0].source_file, "x.c");
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_str_eq(e[1].source_file, "");
+	cr_assert(!e[0].symbol, "not keyed by symbol");
+	free(e);
+	/* children: the stacks' frames are all "" (4), x.c its own samples (3); m.c none */
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SRCFILE, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 2);
+	cr_assert_str_eq(e[0].source_file, "");
+	cr_assert_eq(e[0].total[PERFEV_VALUE_SAMPLES], 4);
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES], 1);
+	cr_assert_str_eq(e[1].source_file, "x.c");
+	cr_assert_eq(e[1].total[PERFEV_VALUE_SAMPLES], 3);
+	cr_assert_eq(e[1].self[PERFEV_VALUE_SAMPLES], 3);
+	free(e);
+	perfev_profile_free(p);
+}
