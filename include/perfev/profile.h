@@ -215,6 +215,8 @@ struct perfev_profile_entry {
 	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
 	int32_t socket;       /* keyed by socket: the CPU's socket (-1: unknown); else -1 */
 	const char *source_file; /* keyed by srcfile: a base name, "" unknown; else NULL */
+	const char *first_symbol; /* the symbol of the first frame of the entry, keyed by it or
+				   * not (perf's entry keeps its first sample's); NULL unknown */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

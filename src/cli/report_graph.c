@@ -154,9 +154,26 @@ static double share(const struct gctx *g, uint32_t node, uint64_t base)
 	return pct(g->t->n[node].w, base);
 }
 
+/* perf's columns of a graph line (ui/stdio/hist.c): a pipe where bit i of
+ * its int depth mask is set, the bit taken as `1 << i`, which x86 wraps at
+ * 32 (deeper levels set and clear the bits of shallower ones). */
+static uint32_t depth_bit(size_t i)
+{
+	return 1u << (i & 31);
+}
+
+static void put_columns(FILE *out, const char *margin, uint32_t mask, size_t ncols)
+{
+	fputs(margin, out);
+	for (size_t i = 0; i < ncols; i++)
+		fputs(mask & depth_bit(i) ? "|          " : "           ", out);
+}
+
 /* Prints the children of node at (above the threshold); returns the lines
- * printed. top: the entry's first level of branches (perf's depth 1). */
-static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix, bool top)
+ * printed. at's own lines have ncols columns after margin, drawn from mask
+ * (perf's new_depth_mask); top: the entry's first level of branches (perf's
+ * depth 1). */
+static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t ncols, uint32_t mask, bool top)
 {
 	struct trie *t = g->t;
 	size_t lines = 0;
@@ -170,7 +187,8 @@ static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix, boo
 				shown++, only = c;
 		if (shown != 1 || t->n[only].w != t->n[at].w)
 			break;
-		fprintf(g->out, "%s%s\n", prefix->data, t->n[only].name);
+		put_columns(g->out, margin, mask, ncols);
+		fprintf(g->out, "%s\n", t->n[only].name);
 		at = only;
 		lines++;
 	}
@@ -196,19 +214,23 @@ static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix, boo
 	 * pipe */
 	uint64_t total = g->rel && top ? t->n[0].w : base;
 	uint64_t remaining = g->rel && total > shown_w ? total - shown_w : 0;
-	size_t keep = prefix->len;
+	/* the children's level: one more column; the separator lines keep the
+	 * level's mask, the last child's own lines lose its pipe */
+	uint32_t level = mask | depth_bit(ncols), next = level;
 	for (size_t i = 0; i < nk; i++) {
-		bool last = i == nk - 1 && !remaining;
-		fprintf(g->out, "%s|          \n", prefix->data);
-		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", pct(t->n[kids[i]].w, total),
-			t->n[kids[i]].name);
-		pv_buf_puts(prefix, last ? "           " : "|          ");
-		lines += 2 + emit(g, kids[i], prefix, false);
-		prefix->len = keep;
-		prefix->data[keep] = 0;
+		if (i == nk - 1 && !remaining)
+			next &= ~depth_bit(ncols);
+		put_columns(g->out, margin, level, ncols + 1);
+		fputc('\n', g->out);
+		put_columns(g->out, margin, next, ncols);
+		fprintf(g->out, "%s--%.2f%%--%s\n", next & depth_bit(ncols) ? "|" : " ",
+			pct(t->n[kids[i]].w, total), t->n[kids[i]].name);
+		lines += 2 + emit(g, kids[i], margin, ncols + 1, next, false);
 	}
 	if (remaining) {
-		fprintf(g->out, "%s --%.2f%%--[...]\n", prefix->data, pct(remaining, total));
+		next &= ~depth_bit(ncols);
+		put_columns(g->out, margin, next, ncols);
+		fprintf(g->out, " --%.2f%%--[...]\n", pct(remaining, total));
 		lines++;
 	}
 	free(kids);
@@ -308,7 +330,6 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 		return;
 	}
 	uint32_t root = t->n[0].first;
-	struct pv_buf prefix = PV_BUF_INIT;
 	size_t lines = 0;
 	t->n[0].w = entry_w;
 	if (root && !t->n[root].next && t->n[root].w == entry_w && skip_first) {
@@ -322,21 +343,16 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 				shown++, only = c;
 		if (shown == 1 && t->n[only].w == t->n[root].w) {
 			fprintf(out, "            |\n            ---%s\n", t->n[only].name);
-			pv_buf_puts(&prefix, "               ");
-			lines = 2 + emit(&gc, only, &prefix, true);
+			lines = 2 + emit(&gc, only, "               ", 0, 1, true);
 		} else {
-			pv_buf_puts(&prefix, "            ");
-			lines = emit(&gc, root, &prefix, true);
+			lines = emit(&gc, root, "            ", 0, 1, true);
 		}
 	} else if (root && !t->n[root].next && t->n[root].w == entry_w) {
 		fprintf(out, "            |\n            ---%s\n", t->n[root].name);
-		pv_buf_puts(&prefix, "               ");
-		lines = 2 + emit(&gc, root, &prefix, true);
+		lines = 2 + emit(&gc, root, "               ", 0, 1, true);
 	} else if (root) {
-		pv_buf_puts(&prefix, "            ");
-		lines = emit(&gc, 0, &prefix, true);
+		lines = emit(&gc, 0, "            ", 0, 1, true);
 	}
-	pv_buf_free(&prefix);
 	if (lines) /* perf: no blank line after a graph that printed nothing */
 		fputc('\n', out);
 }
@@ -557,7 +573,10 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			bool mine = k == 0;
 			size_t i = mine ? 0 : callee ? k - 1 : np - k;
 			long en = mine ? sent[path[own]] : ent[path[i]];
-			if (en < 0 || seen[en] || (!v->children && !mine))
+			/* (perf's call-chain entries lack the socket: with one other
+			 * than 0 every frame adds its path, see profile_flat.c) */
+			bool every = en >= 0 && (v->key_mask & PERFEV_KEY_SOCKET) && e[en].socket != 0;
+			if (en < 0 || (seen[en] && !every) || (!v->children && !mine))
 				continue;
 			seen[en] = 1;
 			struct trie *t = &tries[en];

@@ -529,9 +529,10 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 				len -= 10;
 			if (len > width[c])
 				width[c] = len;
-			/* perf: an entry without a symbol widens Shared Object to an
-			 * address's 16 digits (hists__set_unres_dso_col_len) */
-			if (!strcmp(col->key, "dso") && !rows[r].e->symbol && !v->only_dso && width[c] < 16)
+			/* perf: an entry without a symbol (its first sample's, keyed
+			 * by it or not) widens Shared Object to an address's 16
+			 * digits (hists__set_unres_dso_col_len) */
+			if (!strcmp(col->key, "dso") && !rows[r].e->first_symbol && !v->only_dso && width[c] < 16)
 				width[c] = 16;
 		}
 	}

@@ -102,6 +102,16 @@ static int rehash(struct flat *fl, size_t ncap)
 	return 0;
 }
 
+/* perf's --children with a socket key: the entries it makes of call-chain
+ * frames lack the socket (hist.c iter_add_next_cumulative_entry's he_tmp),
+ * so they match none of the sample's entries made before unless the socket
+ * is 0, and every frame adds to its entry, the sample's own one more time
+ * (430% Children). Whether entry e counts so. */
+static bool counts_every_frame(const struct flat *fl, long e)
+{
+	return (fl->keys & PERFEV_KEY_SOCKET) && fl->keyv[e].socket != 0;
+}
+
 /* The entry for a key (created on first sight); -1 on ENOMEM. */
 static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f, bool chain)
 {
@@ -133,6 +143,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	/* srcline rows without a line name the DSO, as perf */
 	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);
+	e->first_symbol = pv_strtab_get(&p->strs, f->sym);
 	e->srcfile = pv_strtab_get(&p->strs, k.file);
 	e->line = k.line;
 	e->kernel = f->kernel;
@@ -243,7 +254,11 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			for (uint32_t a = id; (size_t)self_e < chained_cap && chained[self_e] && a &&
 			     !pv_node_is_group(&p->nodes[a]) && !on_stack; a = p->nodes[a].parent)
 				on_stack = node_entry[a] == self_e;
+			on_stack = on_stack && !counts_every_frame(&fl, self_e);
 			for (int v = 0; children && !on_stack && v < PERFEV_VALUE_NR; v++)
+				fl.ents[self_e].total[v] += n->self[v];
+		} else if (children && self_e >= 0 && counts_every_frame(&fl, self_e)) {
+			for (int v = 0; v < PERFEV_VALUE_NR; v++) /* perf's own entry, then its leaf frame's */
 				fl.ents[self_e].total[v] += n->self[v];
 		}
 		if (self_e < 0) /* (a cut leaf without samples: none is made) */
@@ -260,7 +275,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 		while (id) {
 			long e = node_entry[id];
 			if (e >= 0) {
-				if (!active[e])
+				if (!active[e] || counts_every_frame(&fl, e))
 					for (int v = 0; v < PERFEV_VALUE_NR; v++)
 						fl.ents[e].total[v] += p->nodes[id].total[v];
 				active[e]++;

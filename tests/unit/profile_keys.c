@@ -124,13 +124,22 @@ Test(unit_profile, socket_key_maps_cpus_through_the_table)
 	cr_assert_eq(e[0].socket, -1);
 	cr_assert_eq(e[0].cpu, -1, "not keyed by cpu");
 	free(e);
-	/* both CPUs on socket 3: one entry; then apart */
-	int32_t same[2] = {3, 3}, apart[2] = {0, 1};
+	/* both CPUs on socket 0: one entry, each sample once in its children */
+	int32_t zero[2] = {0, 0}, same[2] = {3, 3}, apart[2] = {0, 1};
+	cr_assert_eq(perfev_profile_set_sockets(p, zero, 2), 0);
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
+	cr_assert_eq(nr, 1);
+	cr_assert_eq(e[0].socket, 0);
+	cr_assert_eq(e[0].total[PERFEV_VALUE_SAMPLES], 6);
+	free(e);
+	/* on socket 3, perf's children count the sample's own entry and then
+	 * every frame (its call-chain entries lack the socket): 6 x (1 + 2) */
 	cr_assert_eq(perfev_profile_set_sockets(p, same, 2), 0);
 	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET, PERFEV_VALUE_SAMPLES, true, 0, &e, &nr), 0);
 	cr_assert_eq(nr, 1);
 	cr_assert_eq(e[0].socket, 3);
-	cr_assert_eq(e[0].total[PERFEV_VALUE_SAMPLES], 6);
+	cr_assert_eq(e[0].total[PERFEV_VALUE_SAMPLES], 18);
+	cr_assert_eq(e[0].self[PERFEV_VALUE_SAMPLES], 6);
 	free(e);
 	cr_assert_eq(perfev_profile_set_sockets(p, apart, 2), 0);
 	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SOCKET | PERFEV_KEY_SYM, PERFEV_VALUE_SAMPLES, false, 0, &e,
