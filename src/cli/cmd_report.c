@@ -320,9 +320,19 @@ static int cmd_report(int argc, char **argv)
 		if (tr != -ENOENT)
 			return tr;
 	}
-	if (report_parse_sort(&v, sort) < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
-		return 1;
+	/* perf (builtin-report.c): a --sort naming "symbol" (symbol, symbol_size)
+	 * gets the IPC columns, "-" for samples without branch stacks */
+	char *sort_ipc = NULL;
+	if (sort_given && strstr(sort, "symbol")) {
+		if (asprintf(&sort_ipc, "%s,ipc_null", sort) < 0)
+			return cli_error("report", "out of memory");
+		sort = sort_ipc;
+	}
+	int parsed = report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
 	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
+	free(sort_ipc);
+	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
+		return 1;
 	lo.filter = filtered ? &filter : NULL;
 	v.only_comm = filter.comm, v.only_dso = filter.dso, v.only_sym = filter.symbol;
 	/* pprof carries file names and line numbers, so its frames need them */

@@ -29,6 +29,8 @@ static const struct {
 	{"cpu", "CPU", PERFEV_KEY_CPU},
 	{"socket", "Socket", PERFEV_KEY_SOCKET},
 	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
+	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without branches */
+	{"ipc_null", "IPC   [IPC Coverage]", 0},
 };
 
 bool report_is_sort_key(const char *name)
@@ -238,6 +240,8 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "cpu")) {
 		snprintf(buf, len, "%3.3d", e->cpu); /* perf: "%*.*d" in the header's width, -1 "-001" */
+	} else if (!strcmp(key, "ipc_null")) {
+		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "srcfile")) {
 		snprintf(buf, len, "%s", e->source_file ? e->source_file : "");
 	} else if (!strcmp(key, "socket")) {

@@ -232,3 +232,23 @@ Test(interop_report_keys, srcfile_like_perf, .timeout = 300)
 	report_expect_like_perf(data, "--sort srcfile,dso --no-children", 0);
 	free(data);
 }
+
+/* ---- "symbol" in --sort ------------------------------------------------------------ */
+
+/* perf report appends ipc_null to a --sort naming "symbol" (not "sym"):
+ * an "IPC   [IPC Coverage]" column of dashes without branch stacks. */
+Test(interop_report_keys, sort_symbol_adds_ipc_columns_like_perf, .timeout = 120)
+{
+	char *data = perf_record("-g -e cpu-clock -c 1000000", "keys_symbol.data", WORKLOAD("calls") " 200");
+	static const char *const options[] = {
+		"--sort symbol -g none",
+		"--sort symbol",
+		"--sort dso,symbol -g none --no-children",
+		"--sort symbol,cpu --no-children",
+		"--sort symbol -F overhead,sym -g none --no-children",
+		"-F overhead,symbol -g none --no-children",
+	};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		report_expect_like_perf(data, options[i], 0);
+	free(data);
+}
