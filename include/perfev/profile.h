@@ -193,6 +193,9 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
  * shared libraries and, shifted by the text offset, executables alike);
  * the samples' own entries are right. Needs source lines. */
 #define PERFEV_KEY_SRCFILE (1u << 8)
+/* the length of the mapping the frame is in (perf's dso_size, map__size):
+ * the frames' perfev_profile_frame.map, one per object (the first seen) */
+#define PERFEV_KEY_DSO_SIZE (1u << 9)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -217,6 +220,7 @@ struct perfev_profile_entry {
 	const char *source_file; /* keyed by srcfile: a base name, "" unknown; else NULL */
 	const char *first_symbol; /* the symbol of the first frame of the entry, keyed by it or
 				   * not (perf's entry keeps its first sample's); NULL unknown */
+	int64_t dso_size;     /* keyed by dso_size: its mapping's length, -1 none; else -1 */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

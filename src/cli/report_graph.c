@@ -359,14 +359,17 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 
 /* What identifies the entry of a frame node, as one hash (see node_is):
  * chain, the entries perf makes from call-chain frames (an unknown symbol by
- * the address as sampled), else a sample's own (by the address in the object). */
-static uint64_t node_key_sf(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			    unsigned keys, bool chain, const char *sfile)
+ * the address as sampled), else a sample's own (by the address in the object).
+ * sfile: the entry's source file (NULL: the frame's); dso_size: the length of
+ * the frame's mapping (-1: none). */
+static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
+			 unsigned keys, bool chain, const char *sfile, int64_t dso_size)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
 		uint64_t ip, sfile;
 		int32_t pid, tid, cpu, socket;
+		int64_t dso_size;
 		uint32_t line, flags;
 	} k;
 	memset(&k, 0, sizeof(k));
@@ -397,6 +400,8 @@ static uint64_t node_key_sf(const struct perfev_profile_node *n, const struct pe
 		k.cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k.socket = g->socket;
+	if (keys & PERFEV_KEY_DSO_SIZE)
+		k.dso_size = dso_size;
 	if (keys & PERFEV_KEY_SRCFILE) {
 		/* the table's source file (PERFEV_KEY_SRCFILE): a base name,
 		 * unknown for call-chain entries */
@@ -408,12 +413,6 @@ static uint64_t node_key_sf(const struct perfev_profile_node *n, const struct pe
 		k.sfile = *sfile ? pv_hash_bytes(sfile, strlen(sfile)) : 0;
 	}
 	return pv_hash_bytes(&k, sizeof(k));
-}
-
-static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys, bool chain)
-{
-	return node_key_sf(n, g, keys, chain, NULL);
 }
 
 uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
@@ -436,7 +435,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.tid = e->tid;
 	g.cpu = e->cpu;
 	g.socket = e->socket;
-	return node_key_sf(&n, &g, keys, false, e->source_file ? e->source_file : "");
+	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -509,13 +508,17 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		 * two entries (see PERFEV_KEY_SPLIT_UNRESOLVED) */
 		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
 		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
-		ent[id] = pf->cut ? -1 : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false)) - 1;
+		/* (the length of the frame's mapping: perf's dso_size) */
+		int64_t msize = pf->map ? (int64_t)(p->maps[pf->map - 1].end - p->maps[pf->map - 1].start) : -1;
+		ent[id] = pf->cut ? -1
+				  : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children, NULL,
+									   msize)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
-			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false)) - 1;
+			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */

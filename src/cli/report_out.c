@@ -29,6 +29,7 @@ static const struct {
 	{"cpu", "CPU", PERFEV_KEY_CPU},
 	{"socket", "Socket", PERFEV_KEY_SOCKET},
 	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
+	{"dso_size", "DSO size", PERFEV_KEY_DSO_SIZE},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without branches */
 	{"ipc_null", "IPC   [IPC Coverage]", 0},
 };
@@ -240,6 +241,11 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)shown_ip(e));
 	} else if (!strcmp(key, "cpu")) {
 		snprintf(buf, len, "%3.3d", e->cpu); /* perf: "%*.*d" in the header's width, -1 "-001" */
+	} else if (!strcmp(key, "dso_size")) {
+		if (e->dso_size >= 0) /* perf: "%*d" of map__size, in the header's width */
+			snprintf(buf, len, "%8d", (int)e->dso_size);
+		else
+			snprintf(buf, len, "%8s", "unknown");
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "srcfile")) {
@@ -292,7 +298,8 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	struct pv_buf b = PV_BUF_INIT;
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
-	pv_buf_printf(&b, "|%d|%d|%d|%d|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket, e->dso ? e->dso : "",
+	pv_buf_printf(&b, "|%d|%d|%d|%d|%lld|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket,
+		      (long long)e->dso_size, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (keys & PERFEV_KEY_SRCFILE)
@@ -331,6 +338,8 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->cpu > b->cpu) - (a->cpu < b->cpu);
 	if (!strcmp(key, "socket"))
 		return (a->socket > b->socket) - (a->socket < b->socket);
+	if (!strcmp(key, "dso_size"))
+		return (a->dso_size > b->dso_size) - (a->dso_size < b->dso_size);
 	if (!strcmp(key, "dso")) {
 		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
 		if (ua || ub)
@@ -523,7 +532,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
-		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket"))
+		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size"))
 			continue; /* perf: the header's width, whatever the values ("-001") */
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
@@ -657,6 +666,8 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"cpu\":%d", e[i].cpu);
 		if (v->key_mask & PERFEV_KEY_SOCKET)
 			pv_buf_printf(&b, ",\"socket\":%d", e[i].socket);
+		if (v->key_mask & PERFEV_KEY_DSO_SIZE)
+			pv_buf_printf(&b, ",\"dso_size\":%lld", (long long)e[i].dso_size);
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

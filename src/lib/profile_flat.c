@@ -14,6 +14,7 @@ struct fkey {
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
 	uint64_t sfile; /* hash of the source file's base name, 0: unknown */
+	int64_t dso_size;
 };
 
 struct flat {
@@ -50,11 +51,16 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 {
 	memset(k, 0, sizeof(*k));
 	k->pid = k->tid = k->cpu = k->socket = -1;
+	k->dso_size = -1;
 	unsigned keys = fl->keys;
 	if (keys & PERFEV_KEY_CPU)
 		k->cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k->socket = pv_profile_socket(fl->p, g->cpu);
+	if ((keys & PERFEV_KEY_DSO_SIZE) && f->map) {
+		const struct pv_pmap *m = &fl->p->maps[f->map - 1];
+		k->dso_size = (int64_t)(m->end - m->start);
+	}
 	if (keys & PERFEV_KEY_SRCFILE) {
 		const char *sf = source_file(fl->p, f, chain);
 		k->sfile = *sf ? pv_hash_bytes(sf, strlen(sf)) : 0;
@@ -138,6 +144,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->tid = k.tid;
 	e->cpu = k.cpu;
 	e->socket = k.socket;
+	e->dso_size = k.dso_size;
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf */

@@ -252,3 +252,27 @@ Test(interop_report_keys, sort_symbol_adds_ipc_columns_like_perf, .timeout = 120
 		report_expect_like_perf(data, options[i], 0);
 	free(data);
 }
+
+/* ---- dso_size ---------------------------------------------------------------------- */
+
+/* perf's map__size: the length of the mapping, "%*d" in the header's width.
+ * Kernel and module frames are left out (see README: perf sizes the
+ * running kernel's map from kallsyms, another's from its own fixups). */
+Test(interop_report_keys, dso_size_like_perf, .timeout = 180)
+{
+	char *data = perf_record("-g -e cpu-clock -c 1000000", "keys_dso_size.data", WORKLOAD("calls") " 200");
+	static const char *const options[] = {
+		"--sort dso_size,sym -g none --no-children --dsos calls",
+		"--sort dso,dso_size --no-children --dsos calls",
+		"-F overhead,dso_size,sym -g none --no-children --dsos calls",
+	};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		report_expect_like_perf(data, options[i], 0);
+	free(data);
+	require_corpus();
+	char path[4096];
+	/* another machine's libraries (94208, 2244608...): 2 rows differ, its
+	 * kernel's and a module's ("unknown" here) */
+	snprintf(path, sizeof(path), "%s/perf.data.systemwide.1-3.8", CORPUS_DIR);
+	report_expect_like_perf(path, "--sort dso_size,dso --no-children", 4);
+}
