@@ -13,84 +13,51 @@
 #include <string.h>
 
 struct rbt {
-	int32_t *l, *r, *p;
+	int32_t *c[2]; /* children: c[0] left, c[1] right (-1: none) */
+	int32_t *p;
 	uint8_t *red;
 	int32_t root;
 };
 
-static void set_child(struct rbt *t, int32_t parent, int32_t old, int32_t now)
+/* Rotates x down to side d (d = 0: left rotation), its child on the other
+ * side up in its place. */
+static void rotate(struct rbt *t, int32_t x, int d)
 {
+	int32_t y = t->c[!d][x], parent = t->p[x];
+	t->c[!d][x] = t->c[d][y];
+	if (t->c[d][y] >= 0)
+		t->p[t->c[d][y]] = x;
+	t->p[y] = parent;
 	if (parent < 0)
-		t->root = now;
-	else if (t->l[parent] == old)
-		t->l[parent] = now;
+		t->root = y;
 	else
-		t->r[parent] = now;
-}
-
-static void rotate_left(struct rbt *t, int32_t x)
-{
-	int32_t y = t->r[x];
-	t->r[x] = t->l[y];
-	if (t->l[y] >= 0)
-		t->p[t->l[y]] = x;
-	t->p[y] = t->p[x];
-	set_child(t, t->p[x], x, y);
-	t->l[y] = x;
-	t->p[x] = y;
-}
-
-static void rotate_right(struct rbt *t, int32_t x)
-{
-	int32_t y = t->l[x];
-	t->l[x] = t->r[y];
-	if (t->r[y] >= 0)
-		t->p[t->r[y]] = x;
-	t->p[y] = t->p[x];
-	set_child(t, t->p[x], x, y);
-	t->r[y] = x;
+		t->c[t->c[1][parent] == x][parent] = y;
+	t->c[d][y] = x;
 	t->p[x] = y;
 }
 
 /* lib/rbtree.c __rb_insert: recolour while the uncle is red, else one or two
- * rotations */
+ * rotations (s: the side of the parent under the grandparent) */
 static void fixup(struct rbt *t, int32_t z)
 {
 	while (t->p[z] >= 0 && t->red[t->p[z]]) {
 		int32_t p = t->p[z], g = t->p[p];
-		if (p == t->l[g]) {
-			int32_t u = t->r[g];
-			if (u >= 0 && t->red[u]) {
-				t->red[p] = t->red[u] = 0;
-				t->red[g] = 1;
-				z = g;
-				continue;
-			}
-			if (z == t->r[p]) {
-				rotate_left(t, p);
-				z = p;
-				p = t->p[z];
-			}
-			t->red[p] = 0;
+		int s = p == t->c[1][g];
+		int32_t u = t->c[!s][g];
+		if (u >= 0 && t->red[u]) {
+			t->red[p] = t->red[u] = 0;
 			t->red[g] = 1;
-			rotate_right(t, g);
-		} else {
-			int32_t u = t->l[g];
-			if (u >= 0 && t->red[u]) {
-				t->red[p] = t->red[u] = 0;
-				t->red[g] = 1;
-				z = g;
-				continue;
-			}
-			if (z == t->l[p]) {
-				rotate_right(t, p);
-				z = p;
-				p = t->p[z];
-			}
-			t->red[p] = 0;
-			t->red[g] = 1;
-			rotate_left(t, g);
+			z = g;
+			continue;
 		}
+		if (z == t->c[!s][p]) { /* the inner grandchild: rotate it up first */
+			rotate(t, p, s);
+			z = p;
+			p = t->p[z];
+		}
+		t->red[p] = 0;
+		t->red[g] = 1;
+		rotate(t, g, !s);
 	}
 	t->red[t->root] = 0;
 }
@@ -102,49 +69,46 @@ int report_rbtree_order(void *base, size_t nr, size_t size, int (*cmp)(const voi
 		return 0;
 	if (nr > INT32_MAX)
 		return -ENOMEM;
-	struct rbt t = {malloc(nr * sizeof(int32_t)), malloc(nr * sizeof(int32_t)), malloc(nr * sizeof(int32_t)),
+	struct rbt t = {{malloc(nr * sizeof(int32_t)), malloc(nr * sizeof(int32_t))}, malloc(nr * sizeof(int32_t)),
 			malloc(nr), 0};
 	char *out = malloc(nr * size);
 	int ret = -ENOMEM;
-	if (!t.l || !t.r || !t.p || !t.red || !out)
+	if (!t.c[0] || !t.c[1] || !t.p || !t.red || !out)
 		goto done;
 	const char *b = base;
 	for (int32_t i = 0; i < (int32_t)nr; i++) {
-		t.l[i] = t.r[i] = t.p[i] = -1;
+		t.c[0][i] = t.c[1][i] = t.p[i] = -1;
 		t.red[i] = 1;
 		if (i == 0) {
 			t.red[0] = 0;
 			continue;
 		}
 		int32_t at = t.root, parent = -1;
-		bool left = false;
+		int side = 0;
 		while (at >= 0) {
 			parent = at;
-			left = cmp(b + (size_t)i * size, b + (size_t)at * size, arg) < 0;
-			at = left ? t.l[at] : t.r[at];
+			side = cmp(b + (size_t)i * size, b + (size_t)at * size, arg) >= 0;
+			at = t.c[side][at];
 		}
 		t.p[i] = parent;
-		if (left)
-			t.l[parent] = i;
-		else
-			t.r[parent] = i;
+		t.c[side][parent] = i;
 		fixup(&t, i);
 	}
 	/* the in-order walk (the parents' array, no longer needed, as its stack) */
 	size_t k = 0, sp = 0;
 	int32_t *stack = t.p;
 	for (int32_t at = t.root; at >= 0 || sp;) {
-		for (; at >= 0; at = t.l[at])
+		for (; at >= 0; at = t.c[0][at])
 			stack[sp++] = at;
 		at = stack[--sp];
 		memcpy(out + k++ * size, b + (size_t)at * size, size);
-		at = t.r[at];
+		at = t.c[1][at];
 	}
 	memcpy(base, out, nr * size);
 	ret = 0;
 done:
-	free(t.l);
-	free(t.r);
+	free(t.c[0]);
+	free(t.c[1]);
 	free(t.p);
 	free(t.red);
 	free(out);
