@@ -544,6 +544,11 @@ Test(live_cli, undecoded_hardware_trace_is_named)
 				       "shows the sampled events only"), "%s: %s", files[i], r.err);
 		cr_expect(strstr(r.out, "  of event 'cycles'"), "%s", r.out);
 		run_result_free(&r);
+		/* script refuses: perf script's lines are the decoded trace's */
+		r = run_cmd("%s script -i %s/%s", PERFEV, CORPUS_DIR, files[i]);
+		cr_expect_neq(r.status, 0);
+		cr_expect(strstr(r.err, "perfev does not decode AUX traces"), "script %s: %s", files[i], r.err);
+		run_result_free(&r);
 	}
 	struct run_result r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --stdio", PERFEV, CORPUS_DIR);
 	cr_expect(!strstr(r.err, "trace"), "no trace, no note: %s", r.err);
