@@ -118,6 +118,17 @@ PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uin
 						unsigned flags, struct perfev_location *loc);
 
 /*
+ * The same for an address of a recording whose kernel map (the MMAP record
+ * named "[kernel.kallsyms]_text", pgoff: where _text was) is kernel_map: a
+ * kernel booted again since (KASLR) sits elsewhere, and ip is looked up
+ * moved by the difference, as perf does. loc->ip stays the recorded ip.
+ * kernel_map NULL: perfev_symbolizer_resolve_kernel().
+ */
+PERFEV_API int perfev_symbolizer_resolve_recorded_kernel(struct perfev_symbolizer *s,
+							 const struct perfev_map *kernel_map, uint64_t ip,
+							 unsigned flags, struct perfev_location *loc);
+
+/*
  * Loads a binary's symbols (the same lookup as resolve), e.g. to warm the
  * cache or to check a file. path is the path as mapped; build_id may be
  * NULL. Returns the number of symbols found (0: none, a note says why).

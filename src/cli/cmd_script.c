@@ -13,11 +13,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfev script [-i FILE|-] [-F FIELDS] [--json] [--show-task-events] [--show-mmap-events]\n"
 		"                     [--show-switch-events] [--show-lost-events] [--show-namespace-events]\n"
-		"                     [--show-round-events]\n"
+		"                     [--show-round-events] [--kallsyms FILE]\n"
 		"  -i FILE   the perf.data file to read (default perf.data; '-' reads a pipe-mode stream)\n"
 		"  -F FIELDS perf script's fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,\n"
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
-		"  --json    one JSON object per record, side-band records included\n");
+		"  --json    one JSON object per record, side-band records included\n"
+		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n");
 }
 
 /* The symbol columns (sym, symoff, dso, srcline) and symbolized callchains:
@@ -39,7 +40,7 @@ static int resolve_flags(struct resolver *r, unsigned flags, const struct perfev
 		/* another kernel's addresses: this machine's kallsyms would misname them */
 		if (!r->kernel_syms)
 			return -1;
-		perfev_symbolizer_resolve_kernel(r->sym, addr, flags, out);
+		perfev_symbolizer_resolve_recorded_kernel(r->sym, map, addr, flags, out);
 	} else {
 		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, flags, out);
 	}
@@ -75,14 +76,15 @@ static int resolve_inline(void *ctx, struct perfev_session *session, const struc
 
 static int run(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND };
+	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS };
 	static const struct option lo[] = {
 		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
 		{"show-mmap-events", no_argument, 0, O_MMAP}, {"show-switch-events", no_argument, 0, O_SWITCH},
 		{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
-		{"show-round-events", no_argument, 0, O_ROUND}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	const char *input = NULL;
+		{"show-round-events", no_argument, 0, O_ROUND}, {"kallsyms", required_argument, 0, O_KALLSYMS},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	const char *input = NULL, *kallsyms = NULL;
 	struct perfev_script_opts o = {.size = sizeof(o)};
 	char why[1024];
 	int c;
@@ -99,6 +101,7 @@ static int run(int argc, char **argv)
 		case O_LOST: o.show_lost_events = true; break;
 		case O_NS: o.show_namespace_events = true; break;
 		case O_ROUND: o.show_round_events = true; break;
+		case O_KALLSYMS: kallsyms = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option("script", usage, c, argv);
 		}
@@ -113,8 +116,10 @@ static int run(int argc, char **argv)
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
-	struct resolver res = {.sym = perfev_symbolizer_new(NULL),
-			       .kernel_syms = perfev_perfdata_kernel_is_running(pd)};
+	/* a kallsyms given is the recording kernel's, as perf takes it */
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = kallsyms};
+	struct resolver res = {.sym = perfev_symbolizer_new(&so),
+			       .kernel_syms = kallsyms || perfev_perfdata_kernel_is_running(pd)};
 	if (!res.sym) {
 		perfev_perfdata_close(pd);
 		return cli_error("script", "%s", perfev_errmsg());

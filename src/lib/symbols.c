@@ -15,6 +15,9 @@
 #include <sys/mman.h>
 
 #define MAX_NOTES 256
+/* the reference symbols of a recorded kernel map ("[kernel.kallsyms]_text") */
+static const char *const kref_names[2] = {"_text", "_stext"};
+
 #define KERNEL_GIVE_BACK 32 /* kallsyms index lookups between give-backs */
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
@@ -200,6 +203,52 @@ static void load_kernel(struct perfev_symbolizer *s)
 	}
 }
 
+/* Where _text and _stext are in the kallsyms we read (NULL file:
+ * /proc/kallsyms, where they are among the first lines); 0 for one it
+ * lacks. One pass, once per symbolizer. */
+static void kernel_refs(struct perfev_symbolizer *s)
+{
+	s->kref_read = true;
+	const char *file = s->opts.kallsyms;
+	if (file && !*file)
+		return;
+	FILE *f = fopen(file ? file : "/proc/kallsyms", "re");
+	if (!f)
+		return;
+	char line[512];
+	while ((!s->kref_now[0] || !s->kref_now[1]) && fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+		char *nm = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
+		size_t n = nm ? strcspn(nm, "\t\n") : 0;
+		for (int i = 0; i < 2; i++)
+			if (n == strlen(kref_names[i]) && !strncmp(nm, kref_names[i], n))
+				s->kref_now[i] = strtoull(line, NULL, 16);
+	}
+	fclose(f);
+}
+
+/*
+ * KASLR: a recording's kernel map names a reference symbol and where it
+ * was then ("[kernel.kallsyms]_text", pgoff = _text's address, as perf and
+ * perfev record write it; older perf: _stext). The same kernel booted again
+ * sits elsewhere, so a recorded address is looked up moved by the
+ * difference, as perf's kallsyms__delta moves its symbols. 0 when nothing
+ * moved or nothing says.
+ */
+static int64_t kernel_delta(struct perfev_symbolizer *s, const struct perfev_map *map)
+{
+	if (!map || !map->pgoff || !map->path || strncmp(map->path, "[kernel.kallsyms]", 17))
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		if (strcmp(map->path + 17, kref_names[i]) != 0)
+			continue;
+		if (!s->kref_read)
+			kernel_refs(s);
+		return s->kref_now[i] ? (int64_t)(s->kref_now[i] - map->pgoff) : 0;
+	}
+	return 0;
+}
+
 static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,
 			  unsigned flags, struct perfev_location *loc)
 {
@@ -212,7 +261,8 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 		s->kernel_tried = true;
 		load_kernel(s);
 	}
-	uint64_t look = (flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip;
+	int64_t delta = kernel_delta(s, map);
+	uint64_t look = ((flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip) + (uint64_t)delta;
 	const char *name, *module;
 	uint64_t start;
 	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
@@ -231,7 +281,7 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	if (module)
 		loc->dso = module;
 	loc->symbol = name;
-	loc->symoff = ip - start;
+	loc->symoff = ip + (uint64_t)delta - start;
 	return 1;
 }
 
@@ -241,6 +291,15 @@ PERFEV_API int perfev_symbolizer_resolve_kernel(struct perfev_symbolizer *s, uin
 	if (!s || !loc)
 		return pv_error(EINVAL, "perfev_symbolizer_resolve_kernel: NULL argument");
 	return resolve_kernel(s, NULL, ip, flags, loc);
+}
+
+PERFEV_API int perfev_symbolizer_resolve_recorded_kernel(struct perfev_symbolizer *s,
+							 const struct perfev_map *kernel_map, uint64_t ip,
+							 unsigned flags, struct perfev_location *loc)
+{
+	if (!s || !loc)
+		return pv_error(EINVAL, "perfev_symbolizer_resolve_recorded_kernel: NULL argument");
+	return resolve_kernel(s, kernel_map, ip, flags, loc);
 }
 
 static bool is_anon(const char *p)

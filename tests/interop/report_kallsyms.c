@@ -33,16 +33,25 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffff81005000 T __global_after\n"
 			       "ffffffff81006000 T _etext\n";
 
-/* The kernel's map as perf records it, then one sample inside each symbol
- * (period 1000 * (k + 1): no ties). */
-static void write_kernel_samples(const char *data)
+/* The kernel's map as perf records it, to the top of the address space,
+ * with _text at text + moved (moved: another boot's KASLR offset), then a
+ * sample inside each symbol at[k], moved alike (period 1000 * (k + 1): no
+ * ties). */
+static void write_kernel_samples(const char *data, uint64_t text, uint64_t moved, const uint64_t *at, size_t n)
 {
 	struct perfev_attr a;
 	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
-	report_put_kernel_map(w, &a, KBASE);
-	report_put_comm(w, &a, PID, "aliases", 1, false);
-	for (uint64_t k = 0; k < 5; k++)
-		report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, PID, KBASE + 0x1000 * (k + 1) + 0x10, 10 + k,
+	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.addr = text + moved;
+	r.u.mmap.len = ~0ull - (text + moved);
+	r.u.mmap.pgoff = text + moved;
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	r.sid.pid = -1;
+	report_put_record(w, &r, &a);
+	report_put_comm(w, &a, PID, "kernel", 1, false);
+	for (size_t k = 0; k < n; k++)
+		report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, PID, at[k] + moved + 0x10, 10 + k,
 				  1000 * (k + 1), NULL, 0);
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
@@ -53,7 +62,8 @@ Test(interop_report, kernel_aliases_named_like_perf, .timeout = 60)
 	char data[4200], options[4400];
 	char *syms = report_write_kallsyms(kallsyms);
 	snprintf(data, sizeof(data), "%s/kernel.data", test_tmpdir());
-	write_kernel_samples(data);
+	const uint64_t at[] = {KBASE + 0x1000, KBASE + 0x2000, KBASE + 0x3000, KBASE + 0x4000, KBASE + 0x5000};
+	write_kernel_samples(data, KBASE, 0, at, sizeof(at) / sizeof(at[0]));
 	snprintf(options, sizeof(options), "--kallsyms '%s' --no-children --sort sym", syms);
 	free(syms);
 	report_expect_like_perf(data, options, 0);
@@ -63,5 +73,66 @@ Test(interop_report, kernel_aliases_named_like_perf, .timeout = 60)
 	cr_expect(strstr(r.out, "[k] x64_sys_rea\n") && strstr(r.out, "[k] __pi_memcpy\n") &&
 			  strstr(r.out, "[k] global_last\n") && strstr(r.out, "[k] __global_after\n"),
 		  "%s", r.out);
+	run_result_free(&r);
+}
+
+/*
+ * KASLR: a recording made in another boot of the same kernel holds
+ * addresses moved by that boot's offset; its kernel map says where _text
+ * was then ("[kernel.kallsyms]_text", pgoff). perf moves the symbols by the
+ * difference (kallsyms__delta), so names are right after a reboot; so must
+ * perfev, in report and script. Here the "other boot" is 0x2a00000 above
+ * the kallsyms the reports read.
+ */
+#define MOVED 0x2a00000ull
+
+Test(interop_report, kaslr_moved_kernel_named_like_perf, .timeout = 60)
+{
+	require_perf_tool();
+	char data[4200], options[4400];
+	char *syms = report_write_kallsyms(kallsyms);
+	snprintf(data, sizeof(data), "%s/moved.data", test_tmpdir());
+	const uint64_t at[] = {KBASE + 0x1000, KBASE + 0x4000, KBASE + 0x5000};
+	write_kernel_samples(data, KBASE, MOVED, at, sizeof(at) / sizeof(at[0]));
+	snprintf(options, sizeof(options), "--kallsyms '%s' --no-children --sort sym", syms);
+	report_expect_like_perf(data, options, 0);
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio %s && %s script -i '%s' -F ip,sym --kallsyms '%s'",
+				      PERFEV_BIN, data, options, PERFEV_BIN, data, syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "[k] x64_sys_rea\n") && strstr(r.out, "[k] schedule\n") &&
+			  strstr(r.out, "[k] __global_after\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "ffffffff83a04010 schedule\n"), "script names the moved address: %s", r.out);
+	run_result_free(&r);
+	free(syms);
+}
+
+/* The same against this machine's own kallsyms, as after a reboot. */
+Test(interop_report, kaslr_moved_running_kernel_named_like_perf, .timeout = 60)
+{
+	require_perf_tool();
+	require_root();
+	char line[512], name[256];
+	uint64_t text = 0, sched = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	cr_assert(f);
+	while (fgets(line, sizeof(line), f) && !(text && sched)) {
+		unsigned long long v;
+		char t;
+		if (sscanf(line, "%llx %c %255s", &v, &t, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			text = v;
+		else if (!strcmp(name, "schedule"))
+			sched = v;
+	}
+	fclose(f);
+	if (!text || !sched)
+		cr_skip_test("no _text or schedule in /proc/kallsyms (kptr_restrict?)");
+	char data[4200];
+	snprintf(data, sizeof(data), "%s/moved-live.data", test_tmpdir());
+	write_kernel_samples(data, text, MOVED, &sched, 1);
+	report_expect_like_perf(data, "--no-children --sort sym", 0);
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio --no-children --sort sym", PERFEV_BIN, data);
+	cr_expect(strstr(r.out, "[k] schedule\n"), "%s", r.out);
 	run_result_free(&r);
 }
