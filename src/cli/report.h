@@ -51,6 +51,12 @@ void report_set_columns(struct report_view *v, const char *fields, bool samples,
 /* Whether name is one of them ("symbol" too). */
 bool report_is_sort_key(const char *name);
 
+/* Reorders base[0..nr) as perf's output tree orders its entries: inserted
+ * in the order given into a red-black tree, left of a node when cmp(new,
+ * node, arg) < 0, then walked in order (report_rbtree.c). 0 or -ENOMEM. */
+int report_rbtree_order(void *base, size_t nr, size_t size, int (*cmp)(const void *, const void *, void *),
+			void *arg);
+
 /* Parses "comm,dso,sym" into v->keys/key_mask; returns 0 or -EINVAL
  * (an error naming the keys it knows is printed). */
 int report_parse_sort(struct report_view *v, const char *list);

@@ -317,6 +317,7 @@ struct order {
 	const struct report_view *v;
 	size_t nm;
 	bool depth; /* children ties by call depth (perf does with call graphs) */
+	bool tree;  /* full ties stay in the order given (perf's output tree) */
 };
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -394,8 +395,53 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	}
 	for (size_t k = 0; k < v->nr_keys && !c; k++)
 		c = cmp_key(a->e, b->e, v->keys[k]);
-	if (!c) { /* perf: by address, the difference taken as signed */
+	if (!c && !o->tree) { /* perf: by address, the difference taken as signed */
 		int64_t d = (int64_t)(shown_ip(a->e) - shown_ip(b->e));
+		c = (d > 0) - (d < 0);
+	}
+	return c;
+}
+
+/* perf's collapsed tree of entries (hists__collapse_resort), walked in
+ * order: its entries by the sort keys' comparisons (comm, dso by name with
+ * the unknown last, symbols before unknown ones and by address, unknown
+ * ones by address); whether the keys are ones it is known for. */
+static bool unknown_dso(const char *dso)
+{
+	return !dso || !strcmp(dso, "[unknown]");
+}
+
+static bool collapse_known(const struct report_view *v)
+{
+	for (size_t k = 0; k < v->nr_keys; k++)
+		if (strcmp(v->keys[k], "comm") && strcmp(v->keys[k], "dso") && strcmp(v->keys[k], "sym") &&
+		    strcmp(v->keys[k], "symbol"))
+			return false;
+	return v->nr_sort_first == 0;
+}
+
+static int cmp_collapse(const void *pa, const void *pb, void *arg)
+{
+	const struct report_view *v = arg;
+	const struct perfev_profile_entry *x = ((const struct row *)pa)->e, *y = ((const struct row *)pb)->e;
+	int c = 0;
+	for (size_t k = 0; k < v->nr_keys && !c; k++) {
+		if (!strcmp(v->keys[k], "comm")) {
+			c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+			continue;
+		}
+		/* dso, and sym (perf's sort__sym_cmp compares the objects first) */
+		bool ux = unknown_dso(x->dso), uy = unknown_dso(y->dso);
+		c = ux != uy ? ux - uy : ux ? 0 : strcmp(report_basename(x->dso), report_basename(y->dso));
+		if (c || !strcmp(v->keys[k], "dso"))
+			continue;
+		if (!x->symbol != !y->symbol) {
+			c = !x->symbol - !y->symbol;
+			continue;
+		}
+		/* perf's _sort__addr_cmp: the difference taken as signed */
+		uint64_t ax = x->symbol ? x->rel_ip : shown_ip(x), ay = y->symbol ? y->rel_ip : shown_ip(y);
+		int64_t d = (int64_t)(ax - ay);
 		c = (d > 0) - (d < 0);
 	}
 	return c;
@@ -509,9 +555,17 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		rows[r].depth = rows[r].lead >= 0 ? report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
 		rows[r].thread = rows[r].lead >= 0 ? report_graphs_thread(graphs, (size_t)rows[r].lead) : UINT64_MAX;
 	}
-	struct order ord = {v, nm, graphs != NULL};
-	if (nr > 1)
+	struct order ord = {v, nm, graphs != NULL, false};
+	if (nr > 1 && ord.depth && v->children && collapse_known(v)) {
+		/* the depth rule holds within a thread only: not a total order, so
+		 * perf's order is its output tree's, filled in collapsed order */
+		qsort_r(rows, nr, sizeof(*rows), cmp_collapse, (void *)v);
+		ord.tree = true;
+		if (report_rbtree_order(rows, nr, sizeof(*rows), cmp_row, &ord) < 0)
+			goto oom;
+	} else if (nr > 1) {
 		qsort_r(rows, nr, sizeof(*rows), cmp_row, &ord);
+	}
 
 	char sbuf[32];
 	report_samples_unit(s->samples, sbuf, sizeof(sbuf));

@@ -54,6 +54,8 @@ struct evp {
 
 struct loader {
 	const struct perfev_profile_load_opts *o;
+	uint64_t aux_bytes;  /* hardware trace (AUXTRACE) the file holds, undecoded */
+	int aux_type;        /* its AUXTRACE_INFO type, -1: none */
 	struct perfev_profile_load_info *info;
 	struct perfev_profile *p;
 	struct perfev_perfdata *pd;
@@ -342,7 +344,30 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 		if (l->info)
 			l->info->lost_samples += rec->u.lost_samples.lost;
 		break;
+	case PERFEV_RECORD_AUXTRACE_INFO:
+		l->aux_type = (int)rec->u.auxtrace_info.type;
+		break;
+	case PERFEV_RECORD_AUXTRACE:
+		l->aux_bytes += rec->u.auxtrace.size;
+		break;
 	}
+}
+
+/* A hardware trace (Intel PT, CoreSight...) is not decoded here: say that
+ * the report holds the sampled events only, and what decodes it. */
+static void aux_note(const struct loader *l, const char *path)
+{
+	static const char *const kinds[] = {"hardware", "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
+					    "s390 CPU-MSF", "HiSilicon PTT"};
+	if (!l->o->note || (!l->aux_bytes && l->aux_type < 0))
+		return;
+	const char *kind = l->aux_type > 0 && (size_t)l->aux_type < PV_ARRAY_SIZE(kinds) ? kinds[l->aux_type]
+											 : kinds[0];
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s holds %.1f MB of %s trace, which perfev does not decode: this report "
+		 "shows the sampled events only (perf report and perf script decode it, given the traced binaries)", path,
+		 (double)l->aux_bytes / 1048576.0, kind);
+	l->o->note(l->o->note_ctx, msg);
 }
 
 /* perf's name of a kernel module's map: "/lib/modules/.../ath9k.ko[.xz]" is
@@ -860,6 +885,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
+	aux_note(l, path);
 	thread_comms(l, l->p);
 	for (size_t i = 0; i < l->nevs; i++)
 		thread_comms(l, l->evs[i].p);
@@ -933,7 +959,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	if (opts_init(&o, o0) < 0)
 		return NULL;
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .aux_type = -1};
 	struct perfev_profile *ret = NULL;
 	if (load(&l, path, &o) == 0) {
 		ret = l.p;
@@ -953,7 +979,7 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 	if (opts_init(&o, o0) < 0)
 		return NULL;
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true, .aux_type = -1};
 	struct perfev_profile_event *ev = NULL;
 	if (load(&l, path, &o) < 0)
 		goto out;
@@ -994,7 +1020,7 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 	o.event = -1;
 	o.no_inline = true; /* one frame per address: the function's own symbol */
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx, .aux_type = -1};
 	int ret = load(&l, path, &o);
 	if (ret == 0 && done && done(ctx, &l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");

@@ -32,6 +32,12 @@ int rec_proc_maps(pid_t pid, int (*fn)(const struct rec_proc_map *m, void *ctx),
 int rec_proc_status(pid_t tid, char comm[16], pid_t *tgid, pid_t *ppid);
 /* The kernel text from /proc/kallsyms: _text and _etext (0 when hidden). */
 int rec_kernel_text(uint64_t *start, uint64_t *end);
+/* The loaded kernel modules of a /proc/modules file ("name size refs deps
+ * state address" lines; NULL: /proc/modules), fn called for each with its
+ * address and size; modules at address 0 (kptr_restrict) are left out.
+ * 0, fn's non-zero value, or -errno (no such file: 0, no modules). */
+int rec_modules(const char *path, int (*fn)(const char *name, uint64_t addr, uint64_t size, void *ctx),
+		void *ctx);
 
 /* The GNU build-id of an ELF file (libc only). Returns its length or -errno. */
 int rec_elf_build_id(const char *path, uint8_t *id, size_t max);
@@ -107,6 +113,7 @@ const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *
 void rec_scan_free(struct perfev_recorder *r);
 /* recorder_synth.c: the kernel map; COMM, FORK, MMAP2 of running processes. */
 int rec_synth_kernel(struct perfev_recorder *r);
+int rec_synth_modules(struct perfev_recorder *r);
 int rec_synth_processes(struct perfev_recorder *r);
 /* recorder_out.c: the output file. */
 int rec_out_open(struct perfev_recorder *r);

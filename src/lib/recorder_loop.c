@@ -74,7 +74,8 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 	if (!r)
 		return pv_error(EINVAL, "recorder: NULL");
 	int e = rec_out_begin(r);
-	if (e < 0 || (e = rec_synth_kernel(r)) < 0 || (e = rec_synth_processes(r)) < 0 ||
+	if (e < 0 || (e = rec_synth_kernel(r)) < 0 || (e = rec_synth_modules(r)) < 0 ||
+	    (e = rec_synth_processes(r)) < 0 ||
 	    (e = rec_out_round(r)) < 0)
 		return e;
 	if (r->child) {

@@ -144,3 +144,22 @@ int rec_kernel_text(uint64_t *start, uint64_t *end)
 	fclose(f);
 	return 0;
 }
+
+int rec_modules(const char *path, int (*fn)(const char *name, uint64_t addr, uint64_t size, void *ctx),
+		void *ctx)
+{
+	FILE *f = fopen(path ? path : "/proc/modules", "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno; /* a kernel without modules */
+	char line[4096];
+	int ret = 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char name[64], state[16];
+		unsigned long long size, addr;
+		if (sscanf(line, "%63s %llu %*s %*s %15s %llx", name, &size, state, &addr) != 4 || !addr || !size)
+			continue;
+		ret = fn(name, addr, size, ctx);
+	}
+	fclose(f);
+	return ret;
+}

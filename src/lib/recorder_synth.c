@@ -38,6 +38,27 @@ int rec_synth_kernel(struct perfev_recorder *r)
 	return emit(r, &rec);
 }
 
+static int synth_module(const char *name, uint64_t addr, uint64_t size, void *ctx)
+{
+	struct perfev_recorder *r = ctx;
+	char path[80];
+	snprintf(path, sizeof(path), "[%s]", name);
+	struct perfev_record rec = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL};
+	rec.u.mmap.pid = (uint32_t)-1;
+	rec.u.mmap.addr = addr;
+	rec.u.mmap.len = size;
+	rec.u.mmap.filename = path;
+	return emit(r, &rec);
+}
+
+/* The loaded modules, a kernel MMAP named "[module]" each, as perf records
+ * them: samples in a module fall in its map, so report and perf report name
+ * them through kallsyms (without, they lie outside every recorded map). */
+int rec_synth_modules(struct perfev_recorder *r)
+{
+	return rec_modules(NULL, synth_module, r); /* hidden addresses (0) are left out */
+}
+
 struct map_ctx {
 	struct perfev_recorder *r;
 	pid_t pid;

@@ -15,6 +15,9 @@
 #include <sys/mman.h>
 
 #define MAX_NOTES 256
+/* the reference symbols of a recorded kernel map ("[kernel.kallsyms]_text") */
+static const char *const kref_names[2] = {"_text", "_stext"};
+
 #define KERNEL_GIVE_BACK 32 /* kallsyms index lookups between give-backs */
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
@@ -200,47 +203,50 @@ static void load_kernel(struct perfev_symbolizer *s)
 	}
 }
 
-/* The address of kernel symbol name in the kallsyms we read (NULL file:
- * /proc/kallsyms, where _text and _stext are among the first lines); 0 if
- * it has none. */
-static uint64_t kallsyms_addr(const char *file, const char *name)
+/* Where _text and _stext are in the kallsyms we read (NULL file:
+ * /proc/kallsyms, where they are among the first lines); 0 for one it
+ * lacks. One pass, once per symbolizer. */
+static void kernel_refs(struct perfev_symbolizer *s)
 {
+	s->kref_read = true;
+	const char *file = s->opts.kallsyms;
+	if (file && !*file)
+		return;
 	FILE *f = fopen(file ? file : "/proc/kallsyms", "re");
 	if (!f)
-		return 0;
+		return;
 	char line[512];
-	uint64_t addr = 0;
-	size_t nl = strlen(name);
-	while (!addr && fgets(line, sizeof(line), f)) {
+	while ((!s->kref_now[0] || !s->kref_now[1]) && fgets(line, sizeof(line), f)) {
 		char *sp = strchr(line, ' ');
 		char *nm = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
-		if (nm && !strncmp(nm, name, nl) && (nm[nl] == '\n' || nm[nl] == '\t' || !nm[nl]))
-			addr = strtoull(line, NULL, 16);
+		size_t n = nm ? strcspn(nm, "\t\n") : 0;
+		for (int i = 0; i < 2; i++)
+			if (n == strlen(kref_names[i]) && !strncmp(nm, kref_names[i], n))
+				s->kref_now[i] = strtoull(line, NULL, 16);
 	}
 	fclose(f);
-	return addr;
 }
 
 /*
  * KASLR: a recording's kernel map names a reference symbol and where it
  * was then ("[kernel.kallsyms]_text", pgoff = _text's address, as perf and
- * perfev record write it). The same kernel booted again sits elsewhere, so
- * a recorded address is looked up moved by the difference, as perf's
- * kallsyms__delta moves its symbols. 0 when nothing moved or nothing says.
+ * perfev record write it; older perf: _stext). The same kernel booted again
+ * sits elsewhere, so a recorded address is looked up moved by the
+ * difference, as perf's kallsyms__delta moves its symbols. 0 when nothing
+ * moved or nothing says.
  */
 static int64_t kernel_delta(struct perfev_symbolizer *s, const struct perfev_map *map)
 {
-	if (!map || !map->pgoff || !map->path || strncmp(map->path, "[kernel.kallsyms]", 17) ||
-	    !map->path[17] || strlen(map->path + 17) >= sizeof(s->kref_name))
+	if (!map || !map->pgoff || !map->path || strncmp(map->path, "[kernel.kallsyms]", 17))
 		return 0;
-	const char *ref = map->path + 17;
-	if (s->kref_recorded != map->pgoff || strcmp(s->kref_name, ref) != 0) {
-		snprintf(s->kref_name, sizeof(s->kref_name), "%s", ref);
-		s->kref_recorded = map->pgoff;
-		uint64_t now = s->opts.kallsyms && !*s->opts.kallsyms ? 0 : kallsyms_addr(s->opts.kallsyms, ref);
-		s->kref_delta = now ? (int64_t)(now - map->pgoff) : 0;
+	for (int i = 0; i < 2; i++) {
+		if (strcmp(map->path + 17, kref_names[i]) != 0)
+			continue;
+		if (!s->kref_read)
+			kernel_refs(s);
+		return s->kref_now[i] ? (int64_t)(s->kref_now[i] - map->pgoff) : 0;
 	}
-	return s->kref_delta;
+	return 0;
 }
 
 static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *map, uint64_t ip,

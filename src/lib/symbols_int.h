@@ -185,11 +185,9 @@ struct perfev_symbolizer {
 	struct pv_ktab kernel;
 	struct pv_ktab kernel_cached; /* the cache, kept for its strings after kernel was read in full */
 	size_t kernel_lookups;
-	/* KASLR: the last recorded reference ("[kernel.kallsyms]_text" and its
-	 * address then) and how far the kernel moved since */
-	char kref_name[64];
-	uint64_t kref_recorded;
-	int64_t kref_delta;
+	/* KASLR: where _text and _stext are now (kernel_delta), read once */
+	bool kref_read;
+	uint64_t kref_now[2];
 	/* JIT maps per pid */
 	struct pv_jit *jits;
 	size_t nr_jits, cap_jits;

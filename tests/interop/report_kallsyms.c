@@ -136,3 +136,62 @@ Test(interop_report, kaslr_moved_running_kernel_named_like_perf, .timeout = 60)
 	cr_expect(strstr(r.out, "[k] schedule\n"), "%s", r.out);
 	run_result_free(&r);
 }
+
+/* A module's samples fall in its map, a kernel MMAP named "[module]" (how
+ * perf, and perfev record since it reads /proc/modules, record each loaded
+ * module): "[mymod]" their object, as perf says, and named from the
+ * module's kallsyms symbols, where perf 6.1 looks for the module's .ko
+ * file and, without one, shows offsets in the module. */
+Test(interop_report, module_samples_in_their_map, .timeout = 60)
+{
+	require_perf_tool();
+	static const char syms_text[] = "ffffffff81000000 T _text\n"
+					"ffffffff81000000 T _stext\n"
+					"ffffffff81004000 T schedule\n"
+					"ffffffff81006000 T _etext\n"
+					"ffffffffc0000000 t mod_init\t[mymod]\n"
+					"ffffffffc0000100 t mod_work\t[mymod]\n"
+					"ffffffffc0000400 t mod_exit\t[mymod]\n";
+	char data[4200], bare[4200], options[4400];
+	char *syms = report_write_kallsyms(syms_text);
+	snprintf(options, sizeof(options), "--kallsyms '%s' --no-children --sort dso,sym", syms);
+	for (int with_map = 0; with_map < 2; with_map++) {
+		char *path = with_map ? data : bare;
+		snprintf(path, sizeof(data), "%s/module%d.data", test_tmpdir(), with_map);
+		struct perfev_attr a;
+		struct perfev_perfdata_writer *w = report_crafted_writer(path, &a, 0);
+		report_put_kernel_map(w, &a, KBASE);
+		struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL,
+					  .has_sid = true};
+		r.u.mmap.pid = (uint32_t)-1;
+		r.u.mmap.addr = 0xffffffffc0000000ull;
+		r.u.mmap.len = 0x1000;
+		r.u.mmap.filename = "[mymod]";
+		r.sid.pid = -1;
+		if (with_map)
+			report_put_record(w, &r, &a);
+		report_put_comm(w, &a, PID, "modules", 1, false);
+		const uint64_t at[] = {0xffffffffc0000110ull, 0xffffffffc0000010ull, KBASE + 0x4010};
+		for (size_t k = 0; k < 3; k++)
+			report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, PID, at[k], 10 + k, 1000 * (k + 1), NULL, 0);
+		cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+	}
+	/* without the module's map its samples lie outside every recorded map:
+	 * unknown, in both tools (why perfev record writes one per module) */
+	report_expect_like_perf(bare, options, 0);
+	struct run_result b = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, bare, options);
+	cr_expect(!strstr(b.out, "mod_work"), "%s", b.out);
+	run_result_free(&b);
+	struct run_result o = run_cmd("%s report -q -i '%s' --stdio %s", PERFEV_BIN, data, options);
+	cr_assert_eq(o.status, 0, "%s", o.err);
+	cr_expect(strstr(o.out, "33.33%  [mymod]            [k] mod_init\n") &&
+			  strstr(o.out, "16.67%  [mymod]            [k] mod_work\n") &&
+			  strstr(o.out, "50.00%  [kernel.kallsyms]  [k] schedule\n"), "%s", o.out);
+	run_result_free(&o);
+	o = run_cmd("perf report -i '%s' --stdio %s 2>/dev/null", data, options);
+	cr_expect(strstr(o.out, "33.33%  [mymod]            [k] 0x0000000000000010\n") &&
+			  strstr(o.out, "16.67%  [mymod]            [k] 0x0000000000000110\n"),
+		  "perf: the same objects, offsets in the module: %s", o.out);
+	run_result_free(&o);
+	free(syms);
+}

@@ -530,3 +530,27 @@ Test(live_cli, filter_that_matches_nothing_says_so)
 	cr_assert(!strstr(r.err, "passed"), "a filter some samples pass: no note: %s", r.err);
 	run_result_free(&r);
 }
+
+/* A hardware trace perfev does not decode (Intel PT) is named, with what
+ * the report shows instead, file and pipe mode alike. */
+Test(live_cli, undecoded_hardware_trace_is_named)
+{
+	require_corpus();
+	const char *files[] = {"perf.data.intel_pt-4.14", "perf.data.piped.intel_pt-4.14"};
+	for (size_t i = 0; i < 2; i++) {
+		struct run_result r = run_cmd("%s report -i %s/%s --stdio", PERFEV, CORPUS_DIR, files[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		cr_expect(strstr(r.err, "holds 0.1 MB of Intel PT trace, which perfev does not decode: this report "
+				       "shows the sampled events only"), "%s: %s", files[i], r.err);
+		cr_expect(strstr(r.out, "  of event 'cycles'"), "%s", r.out);
+		run_result_free(&r);
+		/* script refuses: perf script's lines are the decoded trace's */
+		r = run_cmd("%s script -i %s/%s", PERFEV, CORPUS_DIR, files[i]);
+		cr_expect_neq(r.status, 0);
+		cr_expect(strstr(r.err, "perfev does not decode AUX traces"), "script %s: %s", files[i], r.err);
+		run_result_free(&r);
+	}
+	struct run_result r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --stdio", PERFEV, CORPUS_DIR);
+	cr_expect(!strstr(r.err, "trace"), "no trace, no note: %s", r.err);
+	run_result_free(&r);
+}

@@ -54,3 +54,50 @@ Test(unit_recorder_proc, build_id_matches_readelf)
 	if (rec_kernel_build_id(id, sizeof(id)) < 0)
 		cr_skip_test("no /sys/kernel/notes build-id");
 }
+
+struct mods {
+	char names[4][64];
+	uint64_t addr[4], size[4];
+	int n;
+};
+
+static int add_mod(const char *name, uint64_t addr, uint64_t size, void *ctx)
+{
+	struct mods *m = ctx;
+	if (m->n < 4) {
+		snprintf(m->names[m->n], sizeof(m->names[0]), "%s", name);
+		m->addr[m->n] = addr;
+		m->size[m->n] = size;
+	}
+	m->n++;
+	return 0;
+}
+
+/* /proc/modules as the recorder reads it for perf's module maps: name, size
+ * and address of each module; hidden addresses (0) and junk left out; a
+ * kernel without modules has no such file. */
+Test(unit_recorder_proc, loaded_modules)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/modules", test_tmpdir());
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("ext4 1056768 2 - Live 0xffffffffc0a41000\n"
+	      "crc16 12288 1 ext4, Live 0xffffffffc0a3c000\n"
+	      "hidden 4096 0 - Live 0x0000000000000000\n"
+	      "garbage line\n"
+	      "nvme 61440 3 - Live 0xffffffffc0a1a000 (E)\n", f);
+	fclose(f);
+	struct mods m = {0};
+	cr_assert_eq(rec_modules(path, add_mod, &m), 0);
+	cr_assert_eq(m.n, 3);
+	cr_expect_str_eq(m.names[0], "ext4");
+	cr_expect_eq(m.addr[0], 0xffffffffc0a41000ull);
+	cr_expect_eq(m.size[0], 1056768);
+	cr_expect_str_eq(m.names[1], "crc16");
+	cr_expect_str_eq(m.names[2], "nvme");
+	cr_expect_eq(m.addr[2], 0xffffffffc0a1a000ull);
+	struct mods none = {0};
+	cr_expect_eq(rec_modules("/nonexistent/modules", add_mod, &none), 0);
+	cr_expect_eq(none.n, 0);
+}
