@@ -217,6 +217,18 @@ size_t report_expect_like_perf(const char *data, const char *options, int slack)
 	return lines;
 }
 
+void report_expect_corpus_like_perf(const char *file, const char *options, int slack)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, file);
+	char *diff;
+	size_t lines;
+	int differ = report_diff_perf(path, options, &diff, &lines);
+	cr_expect_leq(differ, slack, "%s %s: %d of %zu lines differ from perf's:\n%.4000s", file, options, differ,
+		      lines, diff);
+	free(diff);
+}
+
 int report_diff_perf_ties_as_sets(const char *data, const char *options, char **diff_out, size_t *lines)
 {
 	return report_diff(data, options, true, diff_out, lines);

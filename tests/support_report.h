@@ -44,6 +44,10 @@ int report_diff_perf(const char *data, const char *options, char **diff_out, siz
  * the failure message); returns perf's line count. */
 size_t report_expect_like_perf(const char *data, const char *options, int slack);
 
+/* report_diff_perf on the corpus file `file` (CORPUS_DIR/file), expecting at
+ * most `slack` differing lines (the file, options and diff in the failure). */
+void report_expect_corpus_like_perf(const char *file, const char *options, int slack);
+
 struct perfev_perfdata_writer;
 struct perfev_record;
 struct perfev_attr;

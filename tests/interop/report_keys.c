@@ -23,16 +23,18 @@ struct key_case {
 
 static void corpus_cases(const struct key_case *cases, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++) {
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/%s", CORPUS_DIR, cases[i].file);
-		char *diff;
-		size_t lines;
-		int differ = report_diff_perf(path, cases[i].options, &diff, &lines);
-		cr_expect_leq(differ, cases[i].slack, "%s %s: %d of %zu lines differ from perf's:\n%.4000s",
-			      cases[i].file, cases[i].options, differ, lines, diff);
-		free(diff);
-	}
+	for (size_t i = 0; i < nr; i++)
+		report_expect_corpus_like_perf(cases[i].file, cases[i].options, cases[i].slack);
+}
+
+/* Records cmd with perf (record_options), compares every option's report. */
+static void record_like_perf(const char *record_options, const char *name, const char *cmd,
+			     const char *const *options, size_t nr)
+{
+	char *data = perf_record(record_options, name, cmd);
+	for (size_t i = 0; i < nr; i++)
+		report_expect_like_perf(data, options[i], 0);
+	free(data);
 }
 
 Test(interop_report_keys, cpu_corpus_like_perf, .timeout = 300)
@@ -61,8 +63,6 @@ Test(interop_report_keys, cpu_corpus_like_perf, .timeout = 300)
 
 Test(interop_report_keys, cpu_local_recording_like_perf, .timeout = 300)
 {
-	char *data = perf_record("-D 30 --sample-cpu -g -e cpu-clock -c 1000000", "keys_cpu.data",
-				 WORKLOAD("calls") " 300");
 	static const char *const options[] = {
 		"--sort cpu",
 		"--sort cpu --no-children",
@@ -74,9 +74,8 @@ Test(interop_report_keys, cpu_local_recording_like_perf, .timeout = 300)
 		"-F overhead,cpu,sym -g none",
 		"--sort pid,cpu,dso",
 	};
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-		report_expect_like_perf(data, options[i], 0);
-	free(data);
+	record_like_perf("-D 30 --sample-cpu -g -e cpu-clock -c 1000000", "keys_cpu.data", WORKLOAD("calls") " 300",
+			 options, sizeof(options) / sizeof(options[0]));
 }
 
 /* --json names each entry's CPU */
@@ -213,21 +212,16 @@ Test(interop_report_keys, srcfile_like_perf, .timeout = 300)
 		"-F overhead,srcfile,sym -g none",
 	};
 	size_t nopt = sizeof(options) / sizeof(options[0]);
-	char *data = perf_record("-D 30 -g -e cpu-clock -c 1000000", "keys_srcfile.data", WORKLOAD("calls") " 300");
-	for (size_t i = 0; i < nopt; i++)
-		report_expect_like_perf(data, options[i], 0);
-	free(data);
-	data = perf_record("-D 30 --call-graph dwarf -e cpu-clock -c 2000000", "keys_srcfile_dwarf.data",
-			   WORKLOAD("calls") " 200");
-	for (size_t i = 0; i < nopt; i++)
-		report_expect_like_perf(data, options[i], 0);
-	free(data);
+	record_like_perf("-D 30 -g -e cpu-clock -c 1000000", "keys_srcfile.data", WORKLOAD("calls") " 300", options,
+			 nopt);
+	record_like_perf("-D 30 --call-graph dwarf -e cpu-clock -c 2000000", "keys_srcfile_dwarf.data",
+			 WORKLOAD("calls") " 200", options, nopt);
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "sha256sum %s/zeros", test_tmpdir());
 	struct run_result r = run_cmd("head -c 30000000 /dev/zero > %s/zeros", test_tmpdir());
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_result_free(&r);
-	data = perf_record("-D 30 -g -e cpu-clock -c 500000", "keys_srcfile_nodebug.data", cmd);
+	char *data = perf_record("-D 30 -g -e cpu-clock -c 500000", "keys_srcfile_nodebug.data", cmd);
 	/* (sha256sum's own frames lack frame pointers: its chains' addresses
 	 * are garbage both tools name apart; -g none keeps to the key) */
 	report_expect_like_perf(data, "--sort srcfile", 0);
@@ -242,7 +236,6 @@ Test(interop_report_keys, srcfile_like_perf, .timeout = 300)
  * an "IPC   [IPC Coverage]" column of dashes without branch stacks. */
 Test(interop_report_keys, sort_symbol_adds_ipc_columns_like_perf, .timeout = 120)
 {
-	char *data = perf_record("-D 30 -g -e cpu-clock -c 1000000", "keys_symbol.data", WORKLOAD("calls") " 200");
 	static const char *const options[] = {
 		"--sort symbol -g none",
 		"--sort symbol",
@@ -251,9 +244,8 @@ Test(interop_report_keys, sort_symbol_adds_ipc_columns_like_perf, .timeout = 120
 		"--sort symbol -F overhead,sym -g none --no-children",
 		"-F overhead,symbol -g none --no-children",
 	};
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-		report_expect_like_perf(data, options[i], 0);
-	free(data);
+	record_like_perf("-D 30 -g -e cpu-clock -c 1000000", "keys_symbol.data", WORKLOAD("calls") " 200", options,
+			 sizeof(options) / sizeof(options[0]));
 }
 
 /* ---- dso_size ---------------------------------------------------------------------- */
@@ -263,19 +255,15 @@ Test(interop_report_keys, sort_symbol_adds_ipc_columns_like_perf, .timeout = 120
  * running kernel's map from kallsyms, another's from its own fixups). */
 Test(interop_report_keys, dso_size_like_perf, .timeout = 180)
 {
-	char *data = perf_record("-D 30 -g -e cpu-clock -c 1000000", "keys_dso_size.data", WORKLOAD("calls") " 200");
 	static const char *const options[] = {
 		"--sort dso_size,sym -g none --no-children --dsos calls",
 		"--sort dso,dso_size --no-children --dsos calls",
 		"-F overhead,dso_size,sym -g none --no-children --dsos calls",
 	};
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-		report_expect_like_perf(data, options[i], 0);
-	free(data);
+	record_like_perf("-D 30 -g -e cpu-clock -c 1000000", "keys_dso_size.data", WORKLOAD("calls") " 200",
+			 options, sizeof(options) / sizeof(options[0]));
 	require_corpus();
-	char path[4096];
 	/* another machine's libraries (94208, 2244608...): 2 rows differ, its
 	 * kernel's and a module's ("unknown" here) */
-	snprintf(path, sizeof(path), "%s/perf.data.systemwide.1-3.8", CORPUS_DIR);
-	report_expect_like_perf(path, "--sort dso_size,dso --no-children", 4);
+	report_expect_corpus_like_perf("perf.data.systemwide.1-3.8", "--sort dso_size,dso --no-children", 4);
 }
