@@ -306,7 +306,7 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 		pv_buf_printf(&b, "|%s", e->source_file ? e->source_file : "");
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
 		pv_buf_printf(&b, "|%llx", (unsigned long long)shown_ip(e));
-	else if (!e->symbol || ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile))
+	else if ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile) /* (keys without an address: none) */
 		pv_buf_printf(&b, "|%llx", (unsigned long long)e->rel_ip);
 	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
 	pv_buf_free(&b);

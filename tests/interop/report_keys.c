@@ -57,6 +57,11 @@ Test(interop_report_keys, cpu_corpus_like_perf, .timeout = 300)
 		{"perf.data.busy.1-3.8", "--sort cpu,sym", 0},
 		{"perf.data.callgraph-3.8", "--sort cpu", 0},
 		{"perf.data.callgraph-3.8", "--sort sym,cpu --no-children -g caller", 0},
+		/* event groups side by side: one row of every member per key (an
+		 * entry's first address made one row per member: 3 rows, not 1) */
+		{"perf.data.lost_samples-4.4", "--sort cpu", 0},
+		{"perf.data.lost_samples-4.4", "--sort comm", 0},
+		{"perf.data.group_desc-4.14", "--sort socket,comm", 0},
 	};
 	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
