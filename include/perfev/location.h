@@ -59,6 +59,7 @@ struct perfev_location {
 	 * frame, lines[nr_lines-1] the function that holds them (symbol). */
 	size_t nr_lines;
 	const struct perfev_source_line *lines;
+	uint64_t symsize;     /* the symbol's size (ELF st_size, else up to the next symbol); 0: unknown */
 };
 
 #ifdef __cplusplus

@@ -196,6 +196,9 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 /* the length of the mapping the frame is in (perf's dso_size, map__size):
  * the frames' perfev_profile_frame.map, one per object (the first seen) */
 #define PERFEV_KEY_DSO_SIZE (1u << 9)
+/* the size of the frame's symbol (perf's symbol_size: ELF st_size, else up
+ * to the next symbol), as perfev_profile_load resolved it */
+#define PERFEV_KEY_SYM_SIZE (1u << 10)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -221,6 +224,7 @@ struct perfev_profile_entry {
 	const char *first_symbol; /* the symbol of the first frame of the entry, keyed by it or
 				   * not (perf's entry keeps its first sample's); NULL unknown */
 	int64_t dso_size;     /* keyed by dso_size: its mapping's length, -1 none; else -1 */
+	int64_t sym_size;     /* keyed by symbol_size: its symbol's size, -1 unknown; else -1 */
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

@@ -19,7 +19,7 @@ static const char usage_text[] =
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, srcfile,\n"
-	"                        cpu, socket, dso_size (default comm,dso,sym)\n"
+	"                        cpu, socket, dso_size, symbol_size (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"

@@ -47,7 +47,7 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
 void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* The profile's sort keys (the others are tracepoint fields), for messages. */
-#define REPORT_SORT_KEYS "comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size"
+#define REPORT_SORT_KEYS "comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size"
 /* Whether name is one of them ("symbol" too). */
 bool report_is_sort_key(const char *name);
 

@@ -363,13 +363,13 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
  * sfile: the entry's source file (NULL: the frame's); dso_size: the length of
  * the frame's mapping (-1: none). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys, bool chain, const char *sfile, int64_t dso_size)
+			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
 		uint64_t ip, sfile;
 		int32_t pid, tid, cpu, socket;
-		int64_t dso_size;
+		int64_t dso_size, sym_size;
 		uint32_t line, flags;
 	} k;
 	memset(&k, 0, sizeof(k));
@@ -402,6 +402,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.socket = g->socket;
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
+	if (keys & PERFEV_KEY_SYM_SIZE)
+		k.sym_size = sym_size;
 	if (keys & PERFEV_KEY_SRCFILE) {
 		/* the table's source file (PERFEV_KEY_SRCFILE): a base name,
 		 * unknown for call-chain entries */
@@ -435,7 +437,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.tid = e->tid;
 	g.cpu = e->cpu;
 	g.socket = e->socket;
-	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size);
+	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -510,15 +512,17 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
 		/* (the length of the frame's mapping: perf's dso_size) */
 		int64_t msize = pf->map ? (int64_t)(p->maps[pf->map - 1].end - p->maps[pf->map - 1].start) : -1;
+		int64_t ssize = pf->sym && pf->sym_size ? (int64_t)pf->sym_size : -1; /* perf's symbol_size */
 		ent[id] = pf->cut ? -1
 				  : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children, NULL,
-									   msize)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize)) - 1;
+									   msize, ssize)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
-			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize)) - 1;
+			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize,
+								       ssize)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */

@@ -30,8 +30,10 @@ static const struct {
 	{"socket", "Socket", PERFEV_KEY_SOCKET},
 	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
 	{"dso_size", "DSO size", PERFEV_KEY_DSO_SIZE},
-	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without branches */
-	{"ipc_null", "IPC   [IPC Coverage]", 0},
+	{"symbol_size", "Symbol size", PERFEV_KEY_SYM_SIZE},
+	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
+	 * branches; it compares entries by symbol (sort__sym_cmp) */
+	{"ipc_null", "IPC   [IPC Coverage]", PERFEV_KEY_SYM},
 };
 
 bool report_is_sort_key(const char *name)
@@ -60,11 +62,11 @@ int report_parse_sort(struct report_view *v, const char *list)
 			free(copy);
 			return -EINVAL;
 		}
-		if (v->key_mask & sort_keys[i].mask)
+		if ((v->key_mask & sort_keys[i].mask) && strcmp(k, "ipc_null") != 0)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
 			break;
-		v->keys[v->nr_keys++] = sort_keys[i].mask == PERFEV_KEY_SYM ? "sym" : sort_keys[i].name;
+		v->keys[v->nr_keys++] = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
 		v->key_mask |= sort_keys[i].mask;
 	}
 	free(copy);
@@ -246,6 +248,11 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "%8d", (int)e->dso_size);
 		else
 			snprintf(buf, len, "%8s", "unknown");
+	} else if (!strcmp(key, "symbol_size")) {
+		if (e->sym_size >= 0) /* perf: "%*d" of symbol__size, in the header's width */
+			snprintf(buf, len, "%11d", (int)e->sym_size);
+		else
+			snprintf(buf, len, "%11s", "unknown");
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "srcfile")) {
@@ -298,8 +305,8 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 	struct pv_buf b = PV_BUF_INIT;
 	if (keys & (PERFEV_KEY_COMM | PERFEV_KEY_PID | PERFEV_KEY_TID))
 		pv_buf_printf(&b, "%s", e->comm ? e->comm : "");
-	pv_buf_printf(&b, "|%d|%d|%d|%d|%lld|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket,
-		      (long long)e->dso_size, e->dso ? e->dso : "",
+	pv_buf_printf(&b, "|%d|%d|%d|%d|%lld|%lld|%s|%s|%s|%u|%d%d", e->pid, e->tid, e->cpu, e->socket,
+		      (long long)e->dso_size, (long long)e->sym_size, e->dso ? e->dso : "",
 		      e->symbol ? e->symbol : "", e->srcfile ? e->srcfile : "", e->line,
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (keys & PERFEV_KEY_SRCFILE)
@@ -341,6 +348,8 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->socket > b->socket) - (a->socket < b->socket);
 	if (!strcmp(key, "dso_size"))
 		return (a->dso_size > b->dso_size) - (a->dso_size < b->dso_size);
+	if (!strcmp(key, "symbol_size")) /* (unknown counts as 0) */
+		return (PV_MAX(a->sym_size, 0) > PV_MAX(b->sym_size, 0)) - (PV_MAX(a->sym_size, 0) < PV_MAX(b->sym_size, 0));
 	if (!strcmp(key, "dso")) {
 		bool ua = !a->dso || !strcmp(a->dso, "[unknown]"), ub = !b->dso || !strcmp(b->dso, "[unknown]");
 		if (ua || ub)
@@ -586,7 +595,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
-		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size"))
+		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size") ||
+		    !strcmp(col->key, "symbol_size"))
 			continue; /* perf: the header's width, whatever the values ("-001") */
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
@@ -722,6 +732,8 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"socket\":%d", e[i].socket);
 		if (v->key_mask & PERFEV_KEY_DSO_SIZE)
 			pv_buf_printf(&b, ",\"dso_size\":%lld", (long long)e[i].dso_size);
+		if (v->key_mask & PERFEV_KEY_SYM_SIZE)
+			pv_buf_printf(&b, ",\"symbol_size\":%lld", (long long)e[i].sym_size);
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

@@ -205,9 +205,10 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 }
 
 static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
-			bool cut, uint32_t *out)
+			bool cut, uint64_t sym_size, uint32_t *out)
 {
 	struct pv_frame f = {0};
+	f.sym_size = sym_size;
 	f.self_sym = pv_strtab_intern(&p->strs, self_symbol);
 	if (self_symbol && !f.self_sym)
 		return -ENOMEM;
@@ -410,7 +411,13 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id)
 {
-	if (intern_frame(p, f, self_symbol, false, id) < 0)
+	return pv_profile_intern_frame_sized(p, f, self_symbol, 0, id);
+}
+
+int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
+				  const char *self_symbol, uint64_t sym_size, uint32_t *id)
+{
+	if (intern_frame(p, f, self_symbol, false, sym_size, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -430,7 +437,7 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, out) < 0)
+	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, out) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }

@@ -14,7 +14,7 @@ struct fkey {
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
 	uint64_t sfile; /* hash of the source file's base name, 0: unknown */
-	int64_t dso_size;
+	int64_t dso_size, sym_size;
 };
 
 struct flat {
@@ -51,8 +51,10 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 {
 	memset(k, 0, sizeof(*k));
 	k->pid = k->tid = k->cpu = k->socket = -1;
-	k->dso_size = -1;
+	k->dso_size = k->sym_size = -1;
 	unsigned keys = fl->keys;
+	if ((keys & PERFEV_KEY_SYM_SIZE) && f->sym && f->sym_size)
+		k->sym_size = (int64_t)f->sym_size;
 	if (keys & PERFEV_KEY_CPU)
 		k->cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
@@ -145,6 +147,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->cpu = k.cpu;
 	e->socket = k.socket;
 	e->dso_size = k.dso_size;
+	e->sym_size = k.sym_size;
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf */

@@ -45,6 +45,7 @@ struct pv_frame {
 	/* the ELF symbol of a function named by its DWARF name ("X (inlined)"):
 	 * perf's entry for the samples in it (string id, 0: sym's) */
 	uint32_t self_sym;
+	uint64_t sym_size; /* the symbol's size (perf's symbol_size), 0: unknown; not a key */
 };
 
 struct pv_group {
@@ -137,6 +138,9 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 /* The same for a frame whose own samples are perf's entry self_symbol (NULL: its symbol). */
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id);
+/* The same, with the size of the frame's symbol (perfev_location.symsize). */
+int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
+				  const char *self_symbol, uint64_t sym_size, uint32_t *id);
 /* The copy of frame id marked cut (see pv_frame.cut), interned. */
 int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out);
 /* Interns frame `id` of src (with its mapping and marks) into dst. */

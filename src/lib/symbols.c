@@ -264,8 +264,8 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 	int64_t delta = kernel_delta(s, map);
 	uint64_t look = ((flags & PERFEV_RESOLVE_RETURN_ADDR) ? ip - 1 : ip) + (uint64_t)delta;
 	const char *name, *module;
-	uint64_t start;
-	int r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+	uint64_t start, size = 0;
+	int r = pv_kallsyms_find_sized(&s->kernel, look, &name, &module, &start, &size);
 	/* the index's pages come back in 64 KB runs: give them back now and then */
 	if (s->kernel.map && ++s->kernel_lookups % KERNEL_GIVE_BACK == 0)
 		madvise(s->kernel.map, s->kernel.map_len, MADV_DONTNEED);
@@ -274,7 +274,7 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 		 * once; the cache's mapping stays for the names handed out */
 		s->kernel_cached = s->kernel;
 		pv_kallsyms_load(s, "/proc/kallsyms", NULL, &s->kernel);
-		r = pv_kallsyms_find(&s->kernel, look, &name, &module, &start);
+		r = pv_kallsyms_find_sized(&s->kernel, look, &name, &module, &start, &size);
 	}
 	if (r <= 0)
 		return 0;
@@ -282,6 +282,7 @@ static int resolve_kernel(struct perfev_symbolizer *s, const struct perfev_map *
 		loc->dso = module;
 	loc->symbol = name;
 	loc->symoff = ip + (uint64_t)delta - start;
+	loc->symsize = size;
 	return 1;
 }
 
@@ -321,6 +322,7 @@ static int resolve_jit(struct perfev_symbolizer *s, int pid, uint64_t ip, uint64
 	loc->rel_ip = ip;
 	loc->symbol = sym->name;
 	loc->symoff = ip - sym->start;
+	loc->symsize = sym->size;
 	return 1;
 }
 
@@ -345,6 +347,7 @@ static int resolve_in_dso(struct perfev_symbolizer *s, struct pv_dso *d, uint64_
 	if (sym) {
 		loc->symbol = sym_name(s, sym->name, flags);
 		loc->symoff = vaddr - sym->start;
+		loc->symsize = sym->size;
 	}
 	fill_lines(s, d, vlook, flags, loc);
 	return sym ? 1 : 0;

@@ -245,6 +245,10 @@ int pv_kallsyms_load(struct perfev_symbolizer *s, const char *path, const char *
  * cover addr (the full file would tell). */
 int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 		     const char **module, uint64_t *start);
+/* The same, with the symbol's size (up to the next symbol, capped at
+ * another module's) in *size. */
+int pv_kallsyms_find_sized(const struct pv_ktab *t, uint64_t addr, const char **name,
+			   const char **module, uint64_t *start, uint64_t *size);
 void pv_kallsyms_free(struct pv_ktab *t);
 
 /* symbols_kcache.c: the kallsyms index cache ($XDG_CACHE_HOME/perfev/).

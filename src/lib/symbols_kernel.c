@@ -203,6 +203,12 @@ _Static_assert(offsetof(struct pv_ksym, start) == 0, "pv_upper_bound keys on the
 int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 		     const char **module, uint64_t *start)
 {
+	return pv_kallsyms_find_sized(t, addr, name, module, start, NULL);
+}
+
+int pv_kallsyms_find_sized(const struct pv_ktab *t, uint64_t addr, const char **name,
+			   const char **module, uint64_t *start, uint64_t *size_out)
+{
 	size_t i = pv_upper_bound(t->syms, t->nr, sizeof(*t->syms), addr);
 	if (i == 0)
 		return t->partial ? -EAGAIN : 0;
@@ -226,6 +232,8 @@ int pv_kallsyms_find(const struct pv_ktab *t, uint64_t addr, const char **name,
 	*name = t->names + k->name;
 	*module = k->module ? t->modules[k->module - 1] : NULL;
 	*start = k->start;
+	if (size_out)
+		*size_out = size;
 	return 1;
 }
 

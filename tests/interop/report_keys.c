@@ -272,3 +272,24 @@ Test(interop_report_keys, dso_size_like_perf, .timeout = 180)
 	 * kernel's and a module's ("unknown" here) */
 	report_expect_corpus_like_perf("perf.data.systemwide.1-3.8", "--sort dso_size,dso --no-children", 4);
 }
+
+/* ---- symbol_size ------------------------------------------------------------------- */
+
+/* perf's symbol__size: ELF st_size, a kernel symbol up to the next one,
+ * "unknown" without a symbol; with the IPC columns its "symbol" brings,
+ * whose comparison (sort__sym_cmp) keeps symbols of one size apart. */
+Test(interop_report_keys, symbol_size_like_perf, .timeout = 180)
+{
+	static const char *const options[] = {
+		"--sort symbol_size -g none --no-children",
+		"--sort symbol_size",
+		"--sort symbol_size,dso",
+		"-F overhead,symbol_size,sym -g none --no-children",
+	};
+	record_like_perf("-D 30 -g -e cpu-clock -c 1000000", "keys_symbol_size.data", WORKLOAD("calls") " 200",
+			 options, sizeof(options) / sizeof(options[0]));
+	require_corpus();
+	/* unresolved symbols: "unknown", one row per address */
+	report_expect_corpus_like_perf("perf.data.systemwide.1-3.8", "--sort symbol_size -g none --no-children", 0);
+	report_expect_corpus_like_perf("perf.data.callgraph-3.8", "--sort symbol_size -g none --no-children", 0);
+}
