@@ -7,7 +7,8 @@
 # walked, DWARF-unwound), and `report --stdio` with nothing else (children
 # and call graphs, what most people run). Prints wall time, CPU time (user+sys of every
 # thread: the fair number on a shared machine) and peak RSS side by side,
-# with ratios for both times.
+# with ratios for both times, and per file a floor row: `cat` reading every
+# byte of it once (one thread), what no reader of the file can beat.
 # usage: bench/report.sh [BUILD_DIR=build] [WORK_DIR=/tmp/perfev-bench-report]
 set -euo pipefail
 cd "$(dirname "$0")/.."

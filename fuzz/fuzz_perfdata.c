@@ -1,5 +1,5 @@
-/* Fuzz target: the perf.data reader, the session and perfev script on a
- * whole file (file or pipe mode) held in a memory file. */
+/* Fuzz target: the perf.data reader, its header printer, the session and
+ * perfev script on a whole file (file or pipe mode) held in a memory file. */
 #define _GNU_SOURCE
 #include "perfev.h"
 #include <stdint.h>
@@ -33,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int32_t sockets[64];
 		perfev_perfdata_cpu_sockets(pd, sockets, 64);
 		FILE *null = fopen("/dev/null", "w");
+		perfev_perfdata_print_header(pd, null, false); /* perf report --header-only */
+		perfev_perfdata_print_header(pd, null, true);  /* and -I */
 		struct perfev_script_opts o = {.size = sizeof(o), .out = null, .show_task_events = true,
 					       .show_mmap_events = true, .show_switch_events = true,
 					       .show_lost_events = true};

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "perfev/abi.h"
 #include "perfev/record.h"
 
@@ -163,6 +164,14 @@ PERFEV_API const char *perfev_perfdata_feature_list(const struct perfev_perfdata
  * CPU count (perf then drops them all, but on s390 and aarch64).
  */
 PERFEV_API int perfev_perfdata_cpu_sockets(const struct perfev_perfdata *pd, int32_t *out, size_t max);
+/*
+ * Prints the file's header as `perf report --header-only` (perf 6.1) does,
+ * from "# ========" to "# ========\n#\n": layout, each feature in feature
+ * order, the features missing. The CPU/NUMA/cache/memory/hybrid topologies
+ * are "info available" unless full (perf's -I). File mode only (ENOTSUP
+ * for a pipe). 0 or -errno.
+ */
+PERFEV_API int perfev_perfdata_print_header(const struct perfev_perfdata *pd, FILE *out, bool full);
 /* The name perf gives a feature ("hostname", "build_id", ...). */
 PERFEV_API const char *perfev_feat_name(int feat);
 

@@ -90,6 +90,9 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
  * -EINVAL (perfev_errmsg() lists the names).
  */
 PERFEV_API int perfev_clockid_parse(const char *name);
+/* perf's name of a clock (the first of the list above: "monotonic"...), or
+ * "(not found)" as perf says it. */
+PERFEV_API const char *perfev_clockid_name(int clockid);
 /*
  * Records: writes the file header and what already exists, starts the
  * command, drains the rings until the command exits or perfev_recorder_stop

@@ -53,12 +53,15 @@ static const char usage_text[] =
 	"      --max-stack N     keep at most N entries of each call chain (default 127, as perf):\n"
 	"                        the innermost, or in caller order (--children, -g caller) the\n"
 	"                        outermost under the sampled address\n"
-	"  -q, --quiet           no notes about missing symbols\n";
+	"  -q, --quiet           no notes about missing symbols\n"
+	"      --header          the file's header (perf's --header format) before the report\n"
+	"      --header-only     the file's header only\n"
+	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -98,6 +101,9 @@ static const struct option options[] = {
 	{"branch-stack", no_argument, NULL, 'b'},
 	{"no-branch-stack", no_argument, NULL, O_NO_BRANCH},
 	{"max-stack", required_argument, NULL, O_MAX_STACK},
+	{"header", no_argument, NULL, O_HEADER},
+	{"header-only", no_argument, NULL, O_HEADER_ONLY},
+	{"show-info", no_argument, NULL, 'I'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -191,6 +197,8 @@ static int cmd_report(int argc, char **argv)
 	bool show_samples = false, show_period = false;
 	bool quiet = false;
 	int branch = -1; /* perf's tristate: -1 decides by the file */
+	int header = 0;   /* 1: --header, 2: --header-only */
+	bool show_info = false; /* -I: the header's topologies in full */
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
 	bool filtered = false;
@@ -198,7 +206,7 @@ static int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhI", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -278,6 +286,9 @@ static int cmd_report(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'b': branch = 1; break;
 		case O_NO_BRANCH: branch = 0; break;
+		case O_HEADER: header = header ? header : 1; break;
+		case O_HEADER_ONLY: header = 2; break;
+		case 'I': show_info = true; break;
 		case O_MAX_STACK: {
 			long ms = strtol(optarg, &end, 10);
 			if (end == optarg || *end || ms < 1 || ms > 1000000)
@@ -295,6 +306,19 @@ static int cmd_report(int argc, char **argv)
 	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
 	if (report_exports_check("report", &x))
 		return 1; /* before the work, not after it */
+	if (header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
+		struct perfev_perfdata *hp = strcmp(input, "-") ? perfev_perfdata_open(input) : NULL;
+		if (!hp)
+			return cli_error("report", "%s", strcmp(input, "-") ? perfev_errmsg() :
+					 "--header needs a file: a pipe-mode stream has no file header");
+		int hr = perfev_perfdata_print_header(hp, stdout, show_info);
+		perfev_perfdata_close(hp);
+		if (hr < 0)
+			return cli_error("report", "%s", perfev_errmsg());
+		if (header == 2)
+			return 0;
+		report_header_shown = true;
+	}
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;

@@ -119,6 +119,13 @@ static inline uint64_t report_shown_ip(const struct perfev_profile_entry *e)
 /* The same entries as JSON. */
 int report_print_json(const struct perfev_profile *p, const struct report_view *v, FILE *out);
 
+/* Set once --header printed the file's header: the report's first line,
+ * perf's hint to use --header, is then left out, as perf does. */
+extern bool report_header_shown;
+/* perf's "# To display the perf.data header info..." line and its "#",
+ * unless the header was shown. */
+void report_display_hint(FILE *out);
+
 /* The export files of report (and record, which exports what it recorded). */
 struct report_exports {
 	const char *flame, *pprof, *firefox, *folded; /* paths; NULL: not wanted ("-": stdout) */

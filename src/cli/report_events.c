@@ -31,7 +31,7 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 	for (size_t i = 0; i < nev; i++)
 		any += ev[i].samples;
 	if (!any) { /* perf: its first lines, then "The FILE data has no samples!" (exit 0) */
-		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+		report_display_hint(out);
 		fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record longer, or "
 			"at a higher frequency with -F)\n", input);
 		return 0;

@@ -489,9 +489,17 @@ static size_t comm_width(const struct report_section *s)
 	return w;
 }
 
+bool report_header_shown;
+
+void report_display_hint(FILE *out)
+{
+	if (!report_header_shown)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+}
+
 void report_print_preamble(const struct report_view *v, FILE *out)
 {
-	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+	report_display_hint(out);
 	static const char *const names[] = {"comm", "dso", "symbol"};
 	for (size_t c = 0; c < v->nr_cols; c++) {
 		const char *x = v->cols[c].type == COL_KEY ? elided(v, v->cols[c].key) : NULL;

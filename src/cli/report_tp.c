@@ -24,7 +24,19 @@ int report_tracepoint_sort(const char *input, const char *sort)
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("report", "%s", perfev_errmsg());
-	int r = perfev_tp_report(pd, sort, stdout);
+	/* with --header, perf's hint line (the library's first) is left out */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = report_header_shown ? open_memstream(&text, &len) : stdout;
+	int r = out ? perfev_tp_report(pd, sort, out) : -ENOMEM;
+	if (out && out != stdout) {
+		fclose(out);
+		static const char hint[] = "# To display the perf.data header info, please use --header/--header-only "
+					   "options.\n#\n";
+		size_t skip = len >= sizeof(hint) - 1 && !memcmp(text, hint, sizeof(hint) - 1) ? sizeof(hint) - 1 : 0;
+		fwrite(text + skip, 1, len - skip, stdout);
+		free(text);
+	}
 	perfev_perfdata_close(pd);
 	if (r == -ENOENT)
 		return cli_error("report", "%s (the keys are " REPORT_SORT_KEYS ", or "

@@ -11,18 +11,19 @@
 #define CLOCK_TAI 11
 #endif
 
+static const struct {
+	const char *name;
+	int id;
+} clocks[] = {
+	{"monotonic", CLOCK_MONOTONIC}, {"monotonic_raw", CLOCK_MONOTONIC_RAW},
+	{"realtime", CLOCK_REALTIME},   {"boottime", CLOCK_BOOTTIME},
+	{"tai", CLOCK_TAI},             {"mono", CLOCK_MONOTONIC},
+	{"raw", CLOCK_MONOTONIC_RAW},   {"real", CLOCK_REALTIME},
+	{"boot", CLOCK_BOOTTIME},
+};
+
 PERFEV_API int perfev_clockid_parse(const char *name)
 {
-	static const struct {
-		const char *name;
-		int id;
-	} clocks[] = {
-		{"monotonic", CLOCK_MONOTONIC}, {"monotonic_raw", CLOCK_MONOTONIC_RAW},
-		{"realtime", CLOCK_REALTIME},   {"boottime", CLOCK_BOOTTIME},
-		{"tai", CLOCK_TAI},             {"mono", CLOCK_MONOTONIC},
-		{"raw", CLOCK_MONOTONIC_RAW},   {"real", CLOCK_REALTIME},
-		{"boot", CLOCK_BOOTTIME},
-	};
 	if (!name || !*name)
 		return pv_error(EINVAL, "no clock given: use monotonic, monotonic_raw, realtime, boottime, "
 				"tai or a clock number");
@@ -41,4 +42,12 @@ PERFEV_API int perfev_clockid_parse(const char *name)
 			return clocks[i].id;
 	return pv_error(EINVAL, "unknown clockid '%s': use monotonic, monotonic_raw, realtime, boottime, "
 			"tai (or mono, raw, real, boot, or a clock number)", name);
+}
+
+PERFEV_API const char *perfev_clockid_name(int clockid)
+{
+	for (size_t i = 0; i < PV_ARRAY_SIZE(clocks); i++)
+		if (clocks[i].id == clockid)
+			return clocks[i].name;
+	return "(not found)";
 }

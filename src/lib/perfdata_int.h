@@ -29,6 +29,9 @@ void pv_feat_put_string(struct pv_buf *b, const char *s);
  * scratch copy owned by the caller's buffer (*out_storage, freed by caller). */
 const char *pv_feat_get_string(struct pv_cur *c);
 
+/* The file's descriptor (its stat for the header's "captured on"). */
+int pv_perfdata_fd(const struct perfev_perfdata *pd);
+
 /* Fills the host features perfev writes (indexes by feat id < PV_FEAT_WRITTEN). */
 void pv_host_features(struct pv_buf feats[PV_FEAT_WRITTEN], int argc, char *const *argv);
 

@@ -509,6 +509,8 @@ PERFEV_API bool perfev_perfdata_has_feature(const struct perfev_perfdata *pd, in
 	return feat >= 0 && feat < PERFEV_FEAT_MAX && pd->feat[feat].data;
 }
 
+int pv_perfdata_fd(const struct perfev_perfdata *pd) { return pd->fd; }
+
 PERFEV_API const void *perfev_perfdata_feature(const struct perfev_perfdata *pd, int feat, size_t *size)
 {
 	if (!perfev_perfdata_has_feature(pd, feat))

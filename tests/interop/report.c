@@ -709,3 +709,46 @@ Test(interop_report, several_processes_like_perf, .timeout = 120)
 	report_expect_like_perf(data, "-g callee", 4);
 	free(data);
 }
+
+/* --header-only and --header print the file's header as perf 6.1 does:
+ * layout, every feature in order (topologies as "info available"), the
+ * missing ones; --header then the report without perf's hint line. On
+ * perf's and perfev's recordings made here and on corpus files of perf 3.2
+ * to 6.x, with -I too (not armv7.perf_3.14-3.8, whose memory, cmdline and
+ * PMU mappings perf misreads as empty, nor branch_stack_spec, whose BPF
+ * programs perfev does not list, nor weight_struct, whose CPU ids perf
+ * takes as unavailable with -I). */
+Test(interop_report, header_like_perf, .timeout = 120)
+{
+	require_perf_tool();
+	char *data = perf_record("-g -e cpu-clock", "header.data", WORKLOAD("calls") " 20");
+	report_expect_like_perf(data, "--header-only", 0);
+	report_expect_like_perf(data, "--header --no-children --sort sym -g none", 0);
+	char own[4200];
+	snprintf(own, sizeof(own), "%s/own.data", test_tmpdir());
+	struct run_result r = run_cmd("%s record -q -g -e cpu-clock -o '%s' -- %s 20", PERFEV_BIN, own,
+				      WORKLOAD("calls"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	report_expect_like_perf(own, "--header-only", 0);
+	report_expect_like_perf(own, "--header-only -I", 0);
+	free(data);
+	require_corpus();
+	static const char *const files[] = {
+		"busy.0-3.8", "group_desc-4.14", "branch-4.14", "hybrid_topology", "weight_struct",
+		"intel_pt-4.14", "numatopology-3.2", "lost_samples-4.4", "callgraph-3.8",
+		"ctx_switch_namespaces-4.14", "i686-3.4", "armv7-3.4"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/perf.data.%s", CORPUS_DIR, files[i]);
+		report_expect_like_perf(path, "--header-only", 0);
+		/* -I: the topologies in full (weight_struct's CPU ids perf does not show) */
+		if (strcmp(files[i], "weight_struct") != 0)
+			report_expect_like_perf(path, "--header-only -I", 0);
+	}
+	/* a pipe has no file header: said, not guessed */
+	r = run_cmd("%s report --header-only -i - < %s/perf.data.piped.target-3.8", PERFEV_BIN, CORPUS_DIR);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "pipe-mode stream has no file header"), "%s", r.err);
+	run_result_free(&r);
+}
