@@ -305,6 +305,9 @@ static int cmd_report(int argc, char **argv)
 	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
 	if (report_exports_check("report", &x))
 		return 1; /* before the work, not after it */
+	if (header == 1 && (json || folded))
+		return cli_error("report", "--header prints perf's text header before a text report: not with "
+				 "%s (run --header-only separately)", json ? "--json" : "--folded");
 	if (header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
 		struct perfev_perfdata *hp = strcmp(input, "-") ? perfev_perfdata_open(input) : NULL;
 		if (!hp)

@@ -754,6 +754,11 @@ Test(interop_report, header_like_perf, .timeout = 120)
 		if (strcmp(files[i], "weight_struct") != 0)
 			report_expect_like_perf(path, "--header-only -I", 0);
 	}
+	/* JSON cannot carry perf's text header */
+	r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --header --json", PERFEV_BIN, CORPUS_DIR);
+	cr_expect_neq(r.status, 0);
+	cr_expect_str_eq(r.out, "");
+	run_result_free(&r);
 	/* a pipe has no file header: said, not guessed */
 	r = run_cmd("%s report --header-only -i - < %s/perf.data.piped.target-3.8", PERFEV_BIN, CORPUS_DIR);
 	cr_expect_neq(r.status, 0);
