@@ -43,6 +43,7 @@ static const char usage_text[] =
 	"                        first for --json and the exports)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"      --symfs DIR       binaries and debug files under DIR (the recording machine's)\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
 	"  -b, --branch-stack    perf's branch view: one row per branch of the samples' branch\n"
@@ -60,7 +61,7 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -103,6 +104,7 @@ static const struct option options[] = {
 	{"header", no_argument, NULL, O_HEADER},
 	{"header-only", no_argument, NULL, O_HEADER_ONLY},
 	{"show-info", no_argument, NULL, 'I'},
+	{"symfs", required_argument, NULL, O_SYMFS},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -280,6 +282,7 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
+		case O_SYMFS: lo.symfs = optarg; break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
