@@ -132,7 +132,8 @@ static int by_place(const void *a, const void *b, void *arg)
 struct gctx {
 	FILE *out;
 	struct trie *t;
-	uint64_t all;  /* what percentages are of (graph) */
+	uint64_t all;  /* what the thresholds are of (graph) */
+	uint64_t shown; /* what printed percentages are of (all but for --percentage relative) */
 	double min;    /* branches below this percent are left out */
 	bool rel;      /* perf's fractal: percentages of the parent */
 };
@@ -200,7 +201,8 @@ static size_t emit(const struct gctx *g, uint32_t at, struct pv_buf *prefix, boo
 	for (size_t i = 0; i < nk; i++) {
 		bool last = i == nk - 1 && !remaining;
 		fprintf(g->out, "%s|          \n", prefix->data);
-		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|", pct(t->n[kids[i]].w, total),
+		fprintf(g->out, "%s%s--%.2f%%--%s\n", prefix->data, last ? " " : "|",
+			pct(t->n[kids[i]].w, g->rel ? total : g->shown),
 			t->n[kids[i]].name);
 		pv_buf_puts(prefix, last ? "           " : "|          ");
 		lines += 2 + emit(g, kids[i], prefix, false);
@@ -271,9 +273,9 @@ static void print_paths(const struct gctx *g, bool folded)
 			chain[n++] = at;
 		/* folded: the path's own samples; flat: all through its end (perf's cumul) */
 		if (folded)
-			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->all));
+			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->shown));
 		else
-			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->all));
+			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->shown));
 		for (size_t k = n; k-- > 0;) {
 			if (folded)
 				fprintf(g->out, "%s%s", g->t->n[chain[k]].name, k ? ";" : "\n");
@@ -297,12 +299,12 @@ struct report_graphs {
 };
 
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct, bool skip_first, enum report_graph_mode mode)
+			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
 	struct trie *t = &g->t[i];
-	struct gctx gc = {out, t, all, min_pct, mode == GRAPH_FRACTAL};
+	struct gctx gc = {out, t, all, shown, min_pct, mode == GRAPH_FRACTAL};
 	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
 		print_paths(&gc, mode == GRAPH_FOLDED);
 		return;

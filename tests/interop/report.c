@@ -427,6 +427,12 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
+		/* --percentage relative: filtered samples out of the totals and the
+		 * Samples line, call-graph percentages still of every sample */
+		{"perf.data.callgraph-3.8", "--comms chrome --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--comms chrome -g caller --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--dsos libc-2.15.so --no-children -g none --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--pid 1 --no-children --percentage relative", 0},
 		/* pipe files carry no kernel version: both tools read this kernel's
 		 * kallsyms, moved by where _text was then and is now (KASLR) */
 		{"perf.data.piped.target-3.8", "--no-children -g none", 2},
