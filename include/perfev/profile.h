@@ -278,6 +278,9 @@ struct perfev_profile_load_opts {
 	 * false: the cursor in caller order (perf report's --children default),
 	 * true: in callee order (perf report --children -g callee). */
 	bool unmapped_levels_callee;
+	/* perf's --symfs: binaries and debug files under this directory
+	 * (perfev_symbolizer_opts.symfs); NULL: this machine's. */
+	const char *symfs;
 };
 
 struct perfev_profile_load_info {

@@ -52,6 +52,11 @@ struct perfev_symbolizer_opts {
 	 * PERFEV_NO_CACHE=1 (both), PERFEV_NO_KALLSYMS_CACHE=1 or
 	 * PERFEV_NO_DEBUG_CACHE=1. */
 	bool no_cache;
+	/* perf's --symfs: binaries and debug files are looked for under this
+	 * directory (a copy of the recording machine's files), the path as
+	 * mapped appended; the machine's own files are not used for mapped
+	 * paths (debug directories default to SYMFS/usr/lib/debug). */
+	const char *symfs;
 };
 
 /* perfev_symbolizer_resolve() flags. */

@@ -40,10 +40,13 @@ static const char usage_text[] =
 	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
 	"      --time START,END  keep samples within [START, END] (seconds of sample time)\n"
 	"      --value samples|period  what percentages measure (default: period, as perf)\n"
+	"      --percentage relative|absolute  with filters: percentages of the samples kept\n"
+	"                        (relative) or of all of them (absolute, the default)\n"
 	"      --event N         only the N-th event of the file (default: every event; the\n"
 	"                        first for --json and the exports)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"      --symfs DIR       binaries and debug files under DIR (the recording machine's)\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
 	"  -b, --branch-stack    perf's branch view: one row per branch of the samples' branch\n"
@@ -61,7 +64,7 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE };
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -104,6 +107,8 @@ static const struct option options[] = {
 	{"header", no_argument, NULL, O_HEADER},
 	{"header-only", no_argument, NULL, O_HEADER_ONLY},
 	{"show-info", no_argument, NULL, 'I'},
+	{"symfs", required_argument, NULL, O_SYMFS},
+	{"percentage", required_argument, NULL, O_PERCENTAGE},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -281,6 +286,13 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
+		case O_SYMFS: lo.symfs = optarg; break;
+		case O_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
+				return cli_error("report", "bad --percentage '%s': relative (of the samples the "
+						 "filters keep) or absolute (of all, the default)", optarg);
+			v.relative = !strcmp(optarg, "relative");
+			break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
@@ -306,6 +318,9 @@ static int cmd_report(int argc, char **argv)
 	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
 	if (report_exports_check("report", &x))
 		return 1; /* before the work, not after it */
+	if (header == 1 && (json || folded))
+		return cli_error("report", "--header prints perf's text header before a text report: not with "
+				 "%s (run --header-only separately)", json ? "--json" : "--folded");
 	if (header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
 		struct perfev_perfdata *hp = strcmp(input, "-") ? perfev_perfdata_open(input) : NULL;
 		if (!hp)

@@ -13,12 +13,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfev script [-i FILE|-] [-F FIELDS] [--json] [--show-task-events] [--show-mmap-events]\n"
 		"                     [--show-switch-events] [--show-lost-events] [--show-namespace-events]\n"
-		"                     [--show-round-events] [--kallsyms FILE]\n"
+		"                     [--show-round-events] [--kallsyms FILE] [--symfs DIR]\n"
 		"  -i FILE   the perf.data file to read (default perf.data; '-' reads a pipe-mode stream)\n"
 		"  -F FIELDS perf script's fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,\n"
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
 		"  --json    one JSON object per record, side-band records included\n"
-		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n");
+		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
+		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n");
 }
 
 /* The symbol columns (sym, symoff, dso, srcline) and symbolized callchains:
@@ -76,15 +77,16 @@ static int resolve_inline(void *ctx, struct perfev_session *session, const struc
 
 static int run(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS };
+	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS };
 	static const struct option lo[] = {
 		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
 		{"show-mmap-events", no_argument, 0, O_MMAP}, {"show-switch-events", no_argument, 0, O_SWITCH},
 		{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
 		{"show-round-events", no_argument, 0, O_ROUND}, {"kallsyms", required_argument, 0, O_KALLSYMS},
+		{"symfs", required_argument, 0, O_SYMFS},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	const char *input = NULL, *kallsyms = NULL;
+	const char *input = NULL, *kallsyms = NULL, *symfs = NULL;
 	struct perfev_script_opts o = {.size = sizeof(o)};
 	char why[1024];
 	int c;
@@ -102,6 +104,7 @@ static int run(int argc, char **argv)
 		case O_NS: o.show_namespace_events = true; break;
 		case O_ROUND: o.show_round_events = true; break;
 		case O_KALLSYMS: kallsyms = optarg; break;
+		case O_SYMFS: symfs = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option("script", usage, c, argv);
 		}
@@ -117,7 +120,7 @@ static int run(int argc, char **argv)
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
 	/* a kallsyms given is the recording kernel's, as perf takes it */
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = kallsyms};
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = kallsyms, .symfs = symfs};
 	struct resolver res = {.sym = perfev_symbolizer_new(&so),
 			       .kernel_syms = kallsyms || perfev_perfdata_kernel_is_running(pd)};
 	if (!res.sym) {

@@ -18,6 +18,7 @@ struct report_view {
 	size_t nr_keys;
 	unsigned key_mask;                 /* PERFEV_KEY_* */
 	bool children;
+	bool relative;     /* --percentage relative: filtered samples out of the totals, as perf */
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
 	/* perf's elision: a filter on one comm/dso/symbol drops that column and
@@ -99,9 +100,11 @@ void report_samples_unit(uint64_t n, char *buf, size_t len);
 struct report_graphs;
 struct report_graphs *report_graphs_build(const struct perfev_profile *p, const struct report_view *v,
 					  const struct perfev_profile_entry *e, size_t nr);
-/* Entry i's graph, percentages of `all`, branches under min_pct left out. */
+/* Entry i's graph, branches under min_pct of `all` left out, percentages
+ * printed of `shown` (perf's --percentage relative: `all` the samples
+ * kept, `shown` every sample; else both the same). */
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct, bool skip_first, enum report_graph_mode mode);
+			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
 /* The thread (pid << 32 | tid) entry i belongs to, as perf's hist entry. */

@@ -132,7 +132,8 @@ static int by_place(const void *a, const void *b, void *arg)
 struct gctx {
 	FILE *out;
 	struct trie *t;
-	uint64_t all;  /* what percentages are of (graph) */
+	uint64_t all;  /* what the thresholds are of (graph) */
+	uint64_t shown; /* what printed percentages are of (all but for --percentage relative) */
 	double min;    /* branches below this percent are left out */
 	bool rel;      /* perf's fractal: percentages of the parent */
 };
@@ -224,7 +225,7 @@ static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t
 		fputc('\n', g->out);
 		put_columns(g->out, margin, next, ncols);
 		fprintf(g->out, "%s--%.2f%%--%s\n", next & depth_bit(ncols) ? "|" : " ",
-			pct(t->n[kids[i]].w, total), t->n[kids[i]].name);
+			pct(t->n[kids[i]].w, g->rel ? total : g->shown), t->n[kids[i]].name);
 		lines += 2 + emit(g, kids[i], margin, ncols + 1, next, false);
 	}
 	if (remaining) {
@@ -293,9 +294,9 @@ static void print_paths(const struct gctx *g, bool folded)
 			chain[n++] = at;
 		/* folded: the path's own samples; flat: all through its end (perf's cumul) */
 		if (folded)
-			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->all));
+			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->shown));
 		else
-			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->all));
+			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->shown));
 		for (size_t k = n; k-- > 0;) {
 			if (folded)
 				fprintf(g->out, "%s%s", g->t->n[chain[k]].name, k ? ";" : "\n");
@@ -319,12 +320,12 @@ struct report_graphs {
 };
 
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 double min_pct, bool skip_first, enum report_graph_mode mode)
+			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
 	struct trie *t = &g->t[i];
-	struct gctx gc = {out, t, all, min_pct, mode == GRAPH_FRACTAL};
+	struct gctx gc = {out, t, all, shown, min_pct, mode == GRAPH_FRACTAL};
 	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
 		print_paths(&gc, mode == GRAPH_FOLDED);
 		return;

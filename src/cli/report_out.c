@@ -520,7 +520,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	size_t nr = 0, cap = 0;
 	struct pv_keymap kmap = {0};
 	int ret = 0;
-	uint64_t all[REPORT_MAX_MEMBERS], period = 0;
+	uint64_t all[REPORT_MAX_MEMBERS], period = 0, samples = s->samples;
 	for (size_t m = 0; m < nm; m++) {
 		/* all entries: perf sizes the columns before --percent-limit hides rows */
 		if (perfev_profile_flat(s->p[m], v->key_mask | PERFEV_KEY_SPLIT_UNRESOLVED, v->value, v->children, 0,
@@ -528,11 +528,17 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			ret = cli_error("report", "%s", perfev_errmsg());
 			goto out;
 		}
-		/* perf counts filtered samples in its totals (not --time's) */
-		all[m] = perfev_profile_total(s->p[m], v->value) + perfev_profile_hidden(s->p[m], v->value);
+		/* perf counts filtered samples in its totals (not --time's), unless
+		 * --percentage relative */
+		bool abs_ = !v->relative;
+		all[m] = perfev_profile_total(s->p[m], v->value) + abs_ * perfev_profile_hidden(s->p[m], v->value);
 		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD) +
-			  perfev_profile_hidden(s->p[m], PERFEV_VALUE_PERIOD);
+			  abs_ * perfev_profile_hidden(s->p[m], PERFEV_VALUE_PERIOD);
+		if (v->relative)
+			samples -= PV_MIN(samples, perfev_profile_filtered(s->p[m]));
 	}
+	/* perf's call-graph percentages stay of every sample with --percentage relative */
+	uint64_t shown0 = nm ? all[0] + (v->relative ? perfev_profile_hidden(s->p[0], v->value) : 0) : 0;
 	for (size_t m = 0; m < nm; m++) {
 		for (size_t i = 0; i < ne[m]; i++) {
 			uint64_t k = row_key(&e[m][i], v->key_mask);
@@ -585,7 +591,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	}
 
 	char sbuf[32];
-	report_samples_unit(s->samples, sbuf, sizeof(sbuf));
+	report_samples_unit(samples, sbuf, sizeof(sbuf));
 	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
 		(unsigned long long)period);
 	/* column widths: the header or the widest value */
@@ -684,8 +690,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		fputc('\n', out);
 		/* perf: no graph under the threshold (fractal's is of the parent) */
 		if (graphs && w->lead >= 0 && (v->graph_mode == GRAPH_FRACTAL || pct(ew, all[0]) >= v->graph_min))
-			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], v->graph_min, v->graph_skip_first,
-					    v->graph_mode);
+			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], shown0, v->graph_min,
+					    v->graph_skip_first, v->graph_mode);
 	}
 	fprintf(out, "\n\n");
 	report_graphs_free(graphs);

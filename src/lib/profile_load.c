@@ -864,7 +864,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 			o->note(o->note_ctx, msg);
 		}
 	}
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms,
+	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
 					    .no_cache = o->no_cache};
 	l->p = perfev_profile_new(o->group, o->flags);
 	l->sess = perfev_session_new();

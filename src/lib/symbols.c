@@ -32,7 +32,16 @@ PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_s
 	if (opts)
 		memcpy(&s->opts, opts, opts->size);
 	s->opts.size = sizeof(s->opts);
-	s->debug_dirs = strdup(s->opts.debug_dirs ? s->opts.debug_dirs : "/usr/lib/debug");
+	if (s->opts.symfs && !*s->opts.symfs)
+		s->opts.symfs = NULL;
+	/* the recording machine's kernel symbols too, as perf's --symfs */
+	if (s->opts.symfs && !s->opts.kallsyms &&
+	    asprintf(&s->symfs_kallsyms, "%s/proc/kallsyms", s->opts.symfs) >= 0)
+		s->opts.kallsyms = s->symfs_kallsyms;
+	if (s->opts.debug_dirs || !s->opts.symfs)
+		s->debug_dirs = strdup(s->opts.debug_dirs ? s->opts.debug_dirs : "/usr/lib/debug");
+	else if (asprintf(&s->debug_dirs, "%s/usr/lib/debug", s->opts.symfs) < 0)
+		s->debug_dirs = NULL;
 	s->pool = pv_strpool_new();
 	if (!s->debug_dirs || !s->pool) {
 		perfev_symbolizer_free(s);
@@ -62,6 +71,7 @@ PERFEV_API void perfev_symbolizer_free(struct perfev_symbolizer *s)
 	if (s->debuginfod)
 		debuginfod_end(s->debuginfod);
 	free(s->debug_dirs);
+	free(s->symfs_kallsyms);
 	pv_strpool_free(s->pool);
 	free(s);
 }

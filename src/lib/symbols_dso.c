@@ -221,9 +221,15 @@ static void find_binary(struct perfev_symbolizer *s, struct pv_dso *d, int pid, 
 		}
 		free(copy);
 	}
-	if (try_open(&d->bin, path, d->build_id, d->build_id_len, &mismatch))
+	if (s->opts.symfs && path[0] == '/') {
+		/* perf's --symfs: the recording machine's files, not ours */
+		snprintf(buf, sizeof(buf), "%s%s", s->opts.symfs, path);
+		if (try_open(&d->bin, buf, d->build_id, d->build_id_len, &mismatch))
+			return;
+	} else if (try_open(&d->bin, path, d->build_id, d->build_id_len, &mismatch)) {
 		return;
-	if (path[0] == '/') {
+	}
+	if (path[0] == '/' && !s->opts.symfs) {
 		if (pid > 0 && !s->opts.no_proc_root) {
 			snprintf(buf, sizeof(buf), "/proc/%d/root%s", pid, path);
 			if (try_open(&d->bin, buf, d->build_id, d->build_id_len, &mismatch))
@@ -314,10 +320,15 @@ static void find_debug(struct perfev_symbolizer *s, struct pv_dso *d)
 				snprintf(buf, sizeof(buf), "%s/.debug/%s", bdir, link);
 				if (try_debug(d, buf))
 					goto done;
+				/* DEBUGDIR/DIR/link, DIR as mapped (not under --symfs) */
+				const char *mdir = bdir;
+				size_t fl = s->opts.symfs ? strlen(s->opts.symfs) : 0;
+				if (fl && !strncmp(bdir, s->opts.symfs, fl))
+					mdir = bdir + fl;
 				char *copy = strdup(dirs);
 				for (char *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
 				     dir = strtok_r(NULL, ":", &save)) {
-					snprintf(buf, sizeof(buf), "%s%s/%s", dir, bdir, link);
+					snprintf(buf, sizeof(buf), "%s%s/%s", dir, mdir, link);
 					if (try_debug(d, buf)) {
 						free(copy);
 						goto done;

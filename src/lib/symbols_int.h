@@ -171,6 +171,7 @@ struct pv_jit {
 struct perfev_symbolizer {
 	struct perfev_symbolizer_opts opts;
 	char *debug_dirs;
+	char *symfs_kallsyms; /* --symfs without --kallsyms: SYMFS/proc/kallsyms */
 	struct pv_strpool *pool;
 	struct pv_u64map dsos; /* pooled key pointer -> struct pv_dso */
 	struct pv_u64map demangled[3]; /* per enum pv_demangle: pooled raw name -> pooled demangled */

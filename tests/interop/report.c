@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define TOP 20
 #define TOL 0.5
@@ -426,6 +427,12 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		/* anonymous executable memory: perf's JIT map, "[JIT] tid PID" */
 		{"perf.data.busy.1-3.8", "--no-children -g none", 2},
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
+		/* --percentage relative: filtered samples out of the totals and the
+		 * Samples line, call-graph percentages still of every sample */
+		{"perf.data.callgraph-3.8", "--comms chrome --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--comms chrome -g caller --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--dsos libc-2.15.so --no-children -g none --percentage relative", 0},
+		{"perf.data.callgraph-3.8", "--pid 1 --no-children --percentage relative", 0},
 		/* pipe files carry no kernel version: both tools read this kernel's
 		 * kallsyms, moved by where _text was then and is now (KASLR) */
 		{"perf.data.piped.target-3.8", "--no-children -g none", 2},
@@ -746,9 +753,56 @@ Test(interop_report, header_like_perf, .timeout = 120)
 		if (strcmp(files[i], "weight_struct") != 0)
 			report_expect_like_perf(path, "--header-only -I", 0);
 	}
+	/* JSON cannot carry perf's text header */
+	r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 --header --json", PERFEV_BIN, CORPUS_DIR);
+	cr_expect_neq(r.status, 0);
+	cr_expect_str_eq(r.out, "");
+	run_result_free(&r);
 	/* a pipe has no file header: said, not guessed */
 	r = run_cmd("%s report --header-only -i - < %s/perf.data.piped.target-3.8", PERFEV_BIN, CORPUS_DIR);
 	cr_expect_neq(r.status, 0);
 	cr_expect(strstr(r.err, "pipe-mode stream has no file header"), "%s", r.err);
 	run_result_free(&r);
+}
+
+/* --symfs: a recording read with the recording machine's files copied
+ * under a directory (the binary's path appended), as perf reads it: the
+ * binary found there, not in its own place (moved away here), and that
+ * machine's kallsyms (SYMFS/proc/kallsyms: none here, so unresolved, as
+ * in perf). */
+Test(interop_report, symfs_like_perf, .timeout = 120)
+{
+	require_perf_tool();
+	const char *dir = test_tmpdir();
+	char home[4200], run[4200], root[4200], cmd[16000];
+	snprintf(home, sizeof(home), "%s/home", dir);
+	snprintf(run, sizeof(run), "%s/run", dir);
+	snprintf(root, sizeof(root), "%s/root", dir);
+	cr_assert_eq(mkdir(home, 0700), 0);
+	cr_assert_eq(mkdir(run, 0700), 0);
+	setenv("HOME", home, 1); /* no build-id cache to find the binary in */
+	snprintf(cmd, sizeof(cmd), "cp %s %s/calls && mkdir -p %s%s", WORKLOAD("calls"), run, root, run);
+	struct run_result r = run_cmd("%s", cmd);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	snprintf(cmd, sizeof(cmd), "%s/calls 30", run);
+	char *data = perf_record("-N -g -e cpu-clock", "symfs.data", cmd);
+	r = run_cmd("mv %s/calls %s%s/calls", run, root, run);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	char options[4400];
+	snprintf(options, sizeof(options), "--symfs %s --no-children --sort dso,sym -g none", root);
+	report_expect_like_perf(data, options, 0);
+	snprintf(options, sizeof(options), "--symfs %s", root);
+	report_expect_like_perf(data, options, 0);
+	r = run_cmd("%s report -q -i %s --stdio --symfs %s --no-children --sort sym -g none", PERFEV_BIN, data, root);
+	cr_expect(strstr(r.out, "[.] leaf_a\n"), "%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i %s --stdio --no-children --sort sym -g none", PERFEV_BIN, data);
+	cr_expect(!strstr(r.out, "[.] leaf_a\n"), "without --symfs the moved binary is not found: %s", r.out);
+	run_result_free(&r);
+	r = run_cmd("%s script -i %s -F ip,sym --symfs %s", PERFEV_BIN, data, root);
+	cr_expect(strstr(r.out, " leaf_a\n"), "script --symfs: %s", r.out);
+	run_result_free(&r);
+	free(data);
 }
