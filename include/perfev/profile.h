@@ -281,6 +281,11 @@ struct perfev_profile_load_opts {
 	/* perf's --symfs: binaries and debug files under this directory
 	 * (perfev_symbolizer_opts.symfs); NULL: this machine's. */
 	const char *symfs;
+	/* perf report -C: only samples taken on these CPUs (perfev_cpus_parse),
+	 * the others left out before anything counts them, as perf drops them;
+	 * the file's events must record the CPU (EINVAL otherwise, and for a
+	 * CPU the recording machine did not have). NULL: every CPU. */
+	const struct perfev_cpus *cpus;
 };
 
 struct perfev_profile_load_info {

@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
 	"      --time START,END  keep samples within [START, END] (seconds of sample time)\n"
 	"      --value samples|period  what percentages measure (default: period, as perf)\n"
+	"  -C, --cpu LIST        only samples taken on these CPUs (0,2-3), the others left out\n"
+	"                        of every total, as perf\n"
 	"      --percentage relative|absolute  with filters: percentages of the samples kept\n"
 	"                        (relative) or of all of them (absolute, the default)\n"
 	"      --event N         only the N-th event of the file (default: every event; the\n"
@@ -65,6 +67,12 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE };
+static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
+static void free_cpu_filter(void)
+{
+	perfev_cpus_free(cpu_filter);
+	cpu_filter = NULL;
+}
 
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
@@ -109,6 +117,7 @@ static const struct option options[] = {
 	{"show-info", no_argument, NULL, 'I'},
 	{"symfs", required_argument, NULL, O_SYMFS},
 	{"percentage", required_argument, NULL, O_PERCENTAGE},
+	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
@@ -211,7 +220,7 @@ static int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhI", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -287,6 +296,14 @@ static int cmd_report(int argc, char **argv)
 		case O_NO_INLINE: lo.no_inline = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
 		case O_SYMFS: lo.symfs = optarg; break;
+		case 'C':
+			if (!cpu_filter && atexit(free_cpu_filter) != 0)
+				return cli_error("report", "out of memory");
+			free_cpu_filter();
+			if (!(cpu_filter = perfev_cpus_parse(optarg)))
+				return cli_error("report", "bad -C '%s': %s", optarg, perfev_errmsg());
+			lo.cpus = cpu_filter;
+			break;
 		case O_PERCENTAGE:
 			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
 				return cli_error("report", "bad --percentage '%s': relative (of the samples the "

@@ -432,6 +432,10 @@ Test(interop_report, corpus_files_like_perf, .timeout = 300)
 		{"perf.data.systemwide.5-3.4", "--no-children -g none", 2},
 		/* --percentage relative: filtered samples out of the totals and the
 		 * Samples line, call-graph percentages still of every sample */
+		/* -C: other CPUs' samples dropped before anything counts them */
+		{"perf.data.systemwide.1-3.8", "-C 1 --no-children", 0},
+		{"perf.data.systemwide.1-3.8", "-C 0,2-3", 0},
+		{"perf.data.systemwide.1-3.8", "-C 3 --sort cpu,sym", 0},
 		{"perf.data.callgraph-3.8", "--comms chrome --percentage relative", 0},
 		{"perf.data.callgraph-3.8", "--comms chrome -g caller --percentage relative", 0},
 		{"perf.data.callgraph-3.8", "--dsos libc-2.15.so --no-children -g none --percentage relative", 0},

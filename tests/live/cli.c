@@ -554,3 +554,25 @@ Test(live_cli, undecoded_hardware_trace_is_named)
 	cr_expect(!strstr(r.err, "trace"), "no trace, no note: %s", r.err);
 	run_result_free(&r);
 }
+
+/* -C on a file whose samples do not record their CPU, or with a CPU the
+ * recording machine did not have: one line each, the file named. */
+Test(live_cli, cpu_filter_refusals)
+{
+	require_corpus();
+	require_perf_tool();
+	struct run_result r = run_cmd("cd %s && perf record -q -e cpu-clock -o nocpu.data -- true 2>/dev/null; "
+				      "%s report -i nocpu.data -C 0", test_tmpdir(), PERFEV);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "nocpu.data: its samples do not say which CPU took them (record "
+			       "with -a, -C or --sample-cpu): remove the CPU filter\n"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -i %s/perf.data.systemwide.1-3.8 -C 9", PERFEV, CORPUS_DIR);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "CPU 9 was not there: the recording machine had 4 CPUs (0-3)\n"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -i %s/perf.data.systemwide.1-3.8 -C x", PERFEV, CORPUS_DIR);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "bad -C 'x'"), "%s", r.err);
+	run_result_free(&r);
+}
