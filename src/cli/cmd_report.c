@@ -193,6 +193,16 @@ static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t sa
 		(unsigned long long)samples, what);
 }
 
+/* -g on a file without call chains: perf refuses ("Selected -g ... But no
+ * callchain or branch data"); perfev shows the table and says why it has no
+ * graphs. */
+static void no_chains_note(const char *input, bool asked, bool chains, bool quiet)
+{
+	if (asked && !chains && !quiet)
+		fprintf(stderr, "perfev report: note: %s records no call chains, so -g has nothing to draw "
+			"(record with -g or --call-graph dwarf)\n", input);
+}
+
 static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
 {
 	if (!quiet && info->dwarf_samples)
@@ -423,6 +433,7 @@ static int cmd_report(int argc, char **argv)
 		for (size_t i = 0; i < nev; i++)
 			callchains |= ev[i].has_callchains;
 		v.children = children < 0 ? callchains : children;
+		no_chains_note(input, order_given && v.graph != GRAPH_NONE, callchains, quiet);
 		if (!order_given)
 			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
@@ -444,6 +455,7 @@ static int cmd_report(int argc, char **argv)
 	if (children < 0)
 		children = info.has_callchains;
 	v.children = children;
+	no_chains_note(input, order_given && v.graph != GRAPH_NONE, info.has_callchains, quiet);
 	if (!info.has_callchains)
 		v.graph = GRAPH_NONE;
 	else if (!order_given)

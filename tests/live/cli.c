@@ -576,3 +576,19 @@ Test(live_cli, cpu_filter_refusals)
 	cr_expect(strstr(r.err, "bad -C 'x'"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* -g on a file without call chains: the table, and a note saying why it has
+ * no graphs (perf refuses with "no callchain or branch data"). */
+Test(live_cli, graphs_asked_of_a_file_without_chains)
+{
+	require_corpus();
+	struct run_result r = run_cmd("%s report -i %s/perf.data.systemwide.1-3.8 -g caller", PERFEV, CORPUS_DIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "perf.data.systemwide.1-3.8 records no call chains, so -g has nothing to draw "
+			       "(record with -g or --call-graph dwarf)\n"), "%s", r.err);
+	cr_expect(strstr(r.out, "# Overhead"), "%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("%s report -i %s/perf.data.callgraph-3.8 -g caller", PERFEV, CORPUS_DIR);
+	cr_expect(!strstr(r.err, "no call chains"), "%s", r.err);
+	run_result_free(&r);
+}
