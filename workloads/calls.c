@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static volatile uint64_t sink;
 
@@ -61,6 +62,11 @@ int main(int argc, char **argv)
 		beta();
 		gamma_();
 	}
+	/* "quiet": no stdio at the end, whose libc code (inlined into printf,
+	 * down to fstat) the tools name apart: a sample there made interop
+	 * tests fail now and then */
+	if (argc > 2 && !strcmp(argv[2], "quiet"))
+		return 0;
 	printf("calls: %llu\n", (unsigned long long)(sink & 0xff));
 	return 0;
 }
