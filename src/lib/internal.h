@@ -63,6 +63,10 @@ int pv_pwrite_all(int fd, const void *data, size_t len, uint64_t off);
 /* Reads the first line of a small file, without its newline. */
 int pv_read_line(const char *path, char *buf, size_t len);
 int pv_read_i64(const char *path, int64_t *out);
+/* The addresses of the symbols names[0..n) in a kallsyms file (NULL:
+ * /proc/kallsyms), read until all are found: addrs[i] = 0 for one it lacks
+ * (or shows as 0: kptr_restrict). 0, or -errno when it cannot be opened. */
+int pv_kallsyms_addrs(const char *path, const char *const *names, size_t n, uint64_t *addrs);
 int pv_write_str(const char *path, const char *s);
 
 /* Does this process hold capability cap (CAP_PERFMON ...) in its effective set? */

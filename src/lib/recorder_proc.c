@@ -124,25 +124,11 @@ int rec_proc_status(pid_t tid, char comm[16], pid_t *tgid, pid_t *ppid)
 
 int rec_kernel_text(uint64_t *start, uint64_t *end)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	*start = *end = 0;
-	if (!f)
-		return pv_error(errno, "cannot read /proc/kallsyms: %s", strerror(errno));
-	char line[512];
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char t, name[256];
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
-			continue;
-		if (!strcmp(name, "_text"))
-			*start = a;
-		else if (!strcmp(name, "_etext"))
-			*end = a;
-		if (*start && *end)
-			break;
-	}
-	fclose(f);
-	return 0;
+	static const char *const names[] = {"_text", "_etext"};
+	uint64_t a[2];
+	int r = pv_kallsyms_addrs(NULL, names, 2, a);
+	*start = a[0], *end = a[1];
+	return r < 0 ? pv_error(-r, "cannot read /proc/kallsyms: %s", strerror(-r)) : 0;
 }
 
 int rec_modules(const char *path, int (*fn)(const char *name, uint64_t addr, uint64_t size, void *ctx),

@@ -219,22 +219,8 @@ static void load_kernel(struct perfev_symbolizer *s)
 static void kernel_refs(struct perfev_symbolizer *s)
 {
 	s->kref_read = true;
-	const char *file = s->opts.kallsyms;
-	if (file && !*file)
-		return;
-	FILE *f = fopen(file ? file : "/proc/kallsyms", "re");
-	if (!f)
-		return;
-	char line[512];
-	while ((!s->kref_now[0] || !s->kref_now[1]) && fgets(line, sizeof(line), f)) {
-		char *sp = strchr(line, ' ');
-		char *nm = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
-		size_t n = nm ? strcspn(nm, "\t\n") : 0;
-		for (int i = 0; i < 2; i++)
-			if (n == strlen(kref_names[i]) && !strncmp(nm, kref_names[i], n))
-				s->kref_now[i] = strtoull(line, NULL, 16);
-	}
-	fclose(f);
+	if (!s->opts.kallsyms || *s->opts.kallsyms)
+		pv_kallsyms_addrs(s->opts.kallsyms, kref_names, 2, s->kref_now);
 }
 
 /*

@@ -308,3 +308,24 @@ int pv_pwrite_all(int fd, const void *data, size_t len, uint64_t off)
 	}
 	return 0;
 }
+
+int pv_kallsyms_addrs(const char *path, const char *const *names, size_t n, uint64_t *addrs)
+{
+	memset(addrs, 0, n * sizeof(*addrs));
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	if (!f)
+		return -errno;
+	char line[512];
+	for (size_t found = 0; found < n && fgets(line, sizeof(line), f);) {
+		/* "ADDR T NAME[\t[MODULE]]" */
+		char *sp = strchr(line, ' ');
+		char *nm = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
+		size_t len = nm ? strcspn(nm, "\t\n") : 0;
+		for (size_t i = 0; i < n; i++)
+			if (!addrs[i] && len == strlen(names[i]) && !strncmp(nm, names[i], len) &&
+			    (addrs[i] = strtoull(line, NULL, 16)))
+				found++;
+	}
+	fclose(f);
+	return 0;
+}
