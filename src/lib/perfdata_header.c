@@ -11,6 +11,7 @@
 #include "perfev/perfdata.h"
 #include "perfev/recorder.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,13 +19,20 @@
 #include <sys/stat.h>
 #include <time.h>
 
-/* the features perf 6.1 knows, by bit, in its own spelling */
-static const char *const feat_upper[] = {
-	NULL, "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
-	"CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
-	"BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
-	"MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED",
-	"CPU_PMU_CAPS", "CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS"};
+/* the features perf 6.1 knows: bits 1 to PMU_CAPS */
+#define LAST_FEAT PERFEV_FEAT_PMU_CAPS
+
+/* perf's spelling of a feature's name: perfev_feat_name's, upper-cased
+ * ("CPU_TOPOLOGY") */
+static const char *feat_upper(int f, char *buf, size_t len)
+{
+	const char *n = perfev_feat_name(f);
+	size_t i = 0;
+	for (; n[i] && i + 1 < len; i++)
+		buf[i] = (char)toupper((unsigned char)n[i]);
+	buf[i] = '\0';
+	return buf;
+}
 
 struct bit_name {
 	uint64_t bit;
@@ -366,13 +374,13 @@ static void print_hybrid(FILE *out, struct pv_cur *c)
 	}
 }
 
-static void print_feature(FILE *out, const struct perfev_perfdata *pd, int f, bool full)
+static void print_feature(FILE *out, const struct perfev_perfdata *pd, const struct perfev_perfdata_info *info,
+			  int f, bool full)
 {
 	size_t size = 0;
 	const uint8_t *p = perfev_perfdata_feature(pd, f, &size);
 	bool swap = perfev_perfdata_is_swapped(pd);
-	struct perfev_perfdata_info in;
-	perfev_perfdata_info(pd, &in);
+	char up[32];
 	struct pv_cur c = {p, p ? p + size : NULL, swap, false, NULL};
 	const char *s = perfev_perfdata_feature_str(pd, f);
 	switch (f) {
@@ -383,9 +391,9 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, int f, bo
 	case PERFEV_FEAT_CPUDESC: fprintf(out, "# cpudesc : %s\n", s ? s : "(null)"); break;
 	case PERFEV_FEAT_CPUID: fprintf(out, "# cpuid : %s\n", s ? s : "(null)"); break;
 	case PERFEV_FEAT_NRCPUS:
-		fprintf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", in.nr_cpus_online, in.nr_cpus_avail);
+		fprintf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", info->nr_cpus_online, info->nr_cpus_avail);
 		break;
-	case PERFEV_FEAT_TOTAL_MEM: fprintf(out, "# total memory : %" PRIu64 " kB\n", in.total_mem_kb); break;
+	case PERFEV_FEAT_TOTAL_MEM: fprintf(out, "# total memory : %" PRIu64 " kB\n", info->total_mem_kb); break;
 	case PERFEV_FEAT_CMDLINE: print_cmdline(out, pd); break;
 	case PERFEV_FEAT_EVENT_DESC: print_event_desc(out, p, size, swap); break;
 	case PERFEV_FEAT_BRANCH_STACK: fputs("# contains samples with branch stack\n", out); break;
@@ -403,14 +411,14 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, int f, bo
 		break;
 	}
 	case PERFEV_FEAT_CLOCKID:
-		fprintf(out, "# clockid frequency: %" PRIu64 " MHz\n", in.clockid_res_ns * 1000);
+		fprintf(out, "# clockid frequency: %" PRIu64 " MHz\n", info->clockid_res_ns * 1000);
 		break;
 	case PERFEV_FEAT_DIR_FORMAT:
 		fprintf(out, "# directory data version : %" PRIu64 "\n", cur_u64(&c, "version"));
 		break;
 	case PERFEV_FEAT_COMPRESSED:
-		fprintf(out, "# compressed : %s, level = %d, ratio = %d\n", in.comp_type == 1 ? "Zstd" : "Unknown",
-			(int)in.comp_level, (int)in.comp_ratio);
+		fprintf(out, "# compressed : %s, level = %d, ratio = %d\n", info->comp_type == 1 ? "Zstd" : "Unknown",
+			(int)info->comp_level, (int)info->comp_ratio);
 		break;
 	case PERFEV_FEAT_CPU_PMU_CAPS: print_caps(out, &c, "cpu"); break;
 	case PERFEV_FEAT_PMU_CAPS: {
@@ -434,19 +442,19 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, int f, bo
 	}
 	case PERFEV_FEAT_CLOCK_DATA:
 		/* perf prints the reference time in its local time zone; ours too */
-		if (in.clock_tod_ns) {
-			time_t sec = (time_t)(in.clock_tod_ns / 1000000000);
-			int usec = (int)(in.clock_tod_ns % 1000000000 / 1000);
+		if (info->clock_tod_ns) {
+			time_t sec = (time_t)(info->clock_tod_ns / 1000000000);
+			int usec = (int)(info->clock_tod_ns % 1000000000 / 1000);
 			struct tm tm;
 			char date[64] = "<error>";
 			if (localtime_r(&sec, &tm))
 				strftime(date, sizeof(date), "%F %T", &tm);
 			char cname[32];
-			snprintf(cname, sizeof(cname), "%s", perfev_clockid_name((int)in.clockid));
-			fprintf(out, "# clockid: %s (%u)\n", cname, in.clockid);
+			snprintf(cname, sizeof(cname), "%s", perfev_clockid_name((int)info->clockid));
+			fprintf(out, "# clockid: %s (%u)\n", cname, info->clockid);
 			fprintf(out, "# reference time: %s.%06d = %ld.%06d (TOD) = %ld.%09ld (%s)\n", date, usec,
-				(long)sec, usec, (long)(in.clock_clockid_ns / 1000000000),
-				(long)(in.clock_clockid_ns % 1000000000), cname);
+				(long)sec, usec, (long)(info->clock_clockid_ns / 1000000000),
+				(long)(info->clock_clockid_ns % 1000000000), cname);
 		} else {
 			fputs("# reference time disabled\n", out);
 		}
@@ -457,9 +465,9 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, int f, bo
 	case PERFEV_FEAT_MEM_TOPOLOGY:
 	case PERFEV_FEAT_HYBRID_TOPOLOGY:
 		if (!full)
-			fprintf(out, "# %s info available, use -I to display\n", feat_upper[f]);
+			fprintf(out, "# %s info available, use -I to display\n", feat_upper(f, up, sizeof(up)));
 		else if (f == PERFEV_FEAT_CPU_TOPOLOGY)
-			print_cpu_topology(out, p, size, swap, in.nr_cpus_avail);
+			print_cpu_topology(out, p, size, swap, info->nr_cpus_avail);
 		else if (f == PERFEV_FEAT_NUMA_TOPOLOGY)
 			print_numa(out, &c);
 		else if (f == PERFEV_FEAT_CACHE)
@@ -493,13 +501,14 @@ PERFEV_API int perfev_perfdata_print_header(const struct perfev_perfdata *pd, FI
 	fprintf(out, "# data offset    : %" PRIu64 "\n", in.data_offset);
 	fprintf(out, "# data size      : %" PRIu64 "\n", in.data_size);
 	fprintf(out, "# feat offset    : %" PRIu64 "\n", in.data_offset + in.data_size);
-	for (int f = 1; f < (int)PV_ARRAY_SIZE(feat_upper); f++)
+	for (int f = 1; f <= LAST_FEAT; f++)
 		if (perfev_perfdata_has_feature(pd, f))
-			print_feature(out, pd, f, full);
+			print_feature(out, pd, &in, f, full);
 	fputs("# missing features: ", out);
-	for (int f = 1; f < (int)PV_ARRAY_SIZE(feat_upper); f++)
+	char up[32];
+	for (int f = 1; f <= LAST_FEAT; f++)
 		if (!perfev_perfdata_has_feature(pd, f))
-			fprintf(out, "%s ", feat_upper[f]);
+			fprintf(out, "%s ", feat_upper(f, up, sizeof(up)));
 	fputs("\n# ========\n#\n", out);
 	return 0;
 }
