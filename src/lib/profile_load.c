@@ -54,8 +54,9 @@ struct evp {
 
 struct loader {
 	const struct perfev_profile_load_opts *o;
-	uint64_t aux_bytes;  /* hardware trace (AUXTRACE) the file holds, undecoded */
-	int aux_type;        /* its AUXTRACE_INFO type, -1: none */
+	bool aux_seen;       /* the file holds a hardware trace (AUXTRACE_INFO, AUXTRACE), undecoded */
+	uint64_t aux_bytes;  /* its size */
+	uint32_t aux_type;   /* its AUXTRACE_INFO type */
 	struct perfev_profile_load_info *info;
 	struct perfev_profile *p;
 	struct perfev_perfdata *pd;
@@ -345,10 +346,12 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 			l->info->lost_samples += rec->u.lost_samples.lost;
 		break;
 	case PERFEV_RECORD_AUXTRACE_INFO:
-		l->aux_type = (int)rec->u.auxtrace_info.type;
+		l->aux_type = rec->u.auxtrace_info.type;
+		l->aux_seen = true;
 		break;
 	case PERFEV_RECORD_AUXTRACE:
 		l->aux_bytes += rec->u.auxtrace.size;
+		l->aux_seen = true;
 		break;
 	}
 }
@@ -359,10 +362,9 @@ static void aux_note(const struct loader *l, const char *path)
 {
 	static const char *const kinds[] = {"hardware", "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
 					    "s390 CPU-MSF", "HiSilicon PTT"};
-	if (!l->o->note || (!l->aux_bytes && l->aux_type < 0))
+	if (!l->o->note || !l->aux_seen)
 		return;
-	const char *kind = l->aux_type > 0 && (size_t)l->aux_type < PV_ARRAY_SIZE(kinds) ? kinds[l->aux_type]
-											 : kinds[0];
+	const char *kind = l->aux_type < PV_ARRAY_SIZE(kinds) ? kinds[l->aux_type] : kinds[0];
 	char msg[512];
 	snprintf(msg, sizeof(msg), "%s holds %.1f MB of %s trace, which perfev does not decode: this report "
 		 "shows the sampled events only (perf report and perf script decode it, given the traced binaries)", path,
@@ -989,7 +991,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	if (opts_init(&o, o0) < 0)
 		return NULL;
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .aux_type = -1};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
 	struct perfev_profile *ret = NULL;
 	if (load(&l, path, &o) == 0) {
 		ret = l.p;
@@ -1009,7 +1011,7 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 	if (opts_init(&o, o0) < 0)
 		return NULL;
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true, .aux_type = -1};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
 	struct perfev_profile_event *ev = NULL;
 	if (load(&l, path, &o) < 0)
 		goto out;
@@ -1050,7 +1052,7 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 	o.event = -1;
 	o.no_inline = true; /* one frame per address: the function's own symbol */
 	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx, .aux_type = -1};
+	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
 	int ret = load(&l, path, &o);
 	if (ret == 0 && done && done(ctx, &l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");
