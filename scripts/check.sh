@@ -43,6 +43,16 @@ if [ -x scripts/fuzz.sh ]; then
 fi
 
 if [ "$status" -ne 0 ]; then
+  # The logs are long and CI shows their ends: repeat each failure here,
+  # with the assertion messages criterion printed just before it.
+  for log in build/tests.log build-asan/tests.log; do
+    [ -f "$log" ] || continue
+    if grep -q '^\[FAIL\]' "$log"; then
+      echo "=== failures in $log ==="
+      awk '/^\[RUN \]/ { n = 0 } { buf[n++] = $0 }
+           /^\[FAIL\]/ { for (i = (n > 80 ? n - 80 : 0); i < n; i++) print buf[i]; n = 0 }' "$log"
+    fi
+  done
   echo "=== CHECK FAILED ==="
   exit 1
 fi
