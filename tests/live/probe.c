@@ -80,8 +80,10 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 	if (access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
 		cr_skip_test("no tracefs uprobe_events here");
 	for (int how = 0; how < 2; how++) {
-		int ready[2];
-		cr_assert(pipe(ready) == 0);
+		/* ready: the child's probe exists; go: the parent has seen it (the
+		 * child must not exit before that, or the check below races it) */
+		int ready[2], go[2];
+		cr_assert(pipe(ready) == 0 && pipe(go) == 0);
 		pid_t pid = fork();
 		cr_assert_geq(pid, 0);
 		if (pid == 0) {
@@ -95,22 +97,27 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 			int fd = perfev_open(perfev_evsel_attr(e), 0, -1, -1, 0);
 			if (fd < 0)
 				_exit(4);
+			close(go[1]);
 			if (write(ready[1], "x", 1) != 1)
 				_exit(5);
-			if (how == 1) {
-				perfev_evlist_free(l); /* the attr is copied: the fd stays open */
-				exit(0); /* atexit path, fd still open */
-			}
-			pause();
-			_exit(6);
+			char gc;
+			/* how 0: SIGINT arrives while this waits */
+			if (read(go[0], &gc, 1) != 1)
+				_exit(6);
+			perfev_evlist_free(l); /* the attr is copied: the fd stays open */
+			exit(0); /* atexit path, fd still open */
 		}
 		close(ready[1]);
+		close(go[0]);
 		char c;
 		cr_assert_eq(read(ready[0], &c, 1), 1, "the child could not create its probe");
 		close(ready[0]);
 		cr_assert(probe_events_mention(pid), "the child's probe is not in uprobe_events");
 		if (how == 0)
 			kill(pid, SIGINT);
+		else
+			cr_assert_eq(write(go[1], "g", 1), 1);
+		close(go[1]);
 		int st;
 		waitpid(pid, &st, 0);
 		if (how == 0)
