@@ -50,7 +50,13 @@ struct perfev_tasks {
 	size_t *dhash;     /* name hash -> first dso, SIZE_MAX empty */
 	size_t dcap;
 	size_t vdso;       /* the "[vdso]" dso, SIZE_MAX until made */
+	size_t nr_maps;    /* over all processes, against PV_TASKS_MAX_MAPS */
 };
+
+/* Every FORK of a new process copies its parent's maps, as perf does: a
+ * hostile file of forks under a process of many maps would otherwise
+ * grow without bound (perf's own memory grows the same way). */
+#define PV_TASKS_MAX_MAPS (16u << 20)
 
 static size_t hash32(int32_t v, size_t cap) { return ((uint32_t)v * 2654435761u) & (cap - 1); }
 
@@ -380,6 +386,8 @@ static int process_mmap(struct perfev_tasks *t, const struct perfev_record *r)
 		name = buf;
 	}
 	size_t group = th->group;
+	if (++t->nr_maps > PV_TASKS_MAX_MAPS)
+		return -E2BIG;
 	if (!strcmp(name, "[vdso]")) {
 		m.pgoff = 0; /* the vdso: one file, no id */
 		if (t->vdso == SIZE_MAX && findnew_dso(t, name, 0, 0, 0, 0, &t->vdso) < 0)
@@ -421,6 +429,8 @@ static int process_fork(struct perfev_tasks *t, const struct perfev_record *r)
 		return 0;
 	/* a new process starts with a copy of its parent's maps, inserted as they are */
 	size_t cg = th->group, pg = parent->group;
+	if ((t->nr_maps += t->g[pg].nr) > PV_TASKS_MAX_MAPS)
+		return -E2BIG;
 	for (size_t i = 0; i < t->g[pg].nr; i++) {
 		struct tmap m = t->g[pg].m[i];
 		if (group_insert(&t->g[cg], &m) < 0)
@@ -453,6 +463,10 @@ PERFEV_API int perfev_tasks_process(struct perfev_tasks *t, const struct perfev_
 	default:
 		break;
 	}
+	if (err == -E2BIG)
+		return pv_error(E2BIG, "more than %u maps made for the task tree (forks copy their parent's "
+				"maps): the recording is too big or corrupt for --mmaps; --tasks still works",
+				PV_TASKS_MAX_MAPS);
 	return err < 0 ? pv_error(ENOMEM, "out of memory building the task tree") : 0;
 }
 
