@@ -236,6 +236,11 @@ PERFEV_API int perfev_perfdata_event_stats(const struct perfev_perfdata *pd, siz
  * them). 0 or -errno.
  */
 PERFEV_API int perfev_perfdata_print_stats(const struct perfev_perfdata *pd, FILE *out);
+/* The same counts as one JSON object (a line): {"aux_area_excluded": bool,
+ * "total": N, "records": {"MMAP": n, ...} (the types seen, perf's names),
+ * "events": [{"name": ..., "samples": n, "lost_samples": n}, ...] (every
+ * event, those without samples too)}. 0 or -errno. */
+PERFEV_API int perfev_perfdata_print_stats_json(const struct perfev_perfdata *pd, FILE *out);
 
 /* The event name perf would derive from an attr ("cycles", "cpu-clock:u", "raw 0x1c4"). */
 PERFEV_API int perfev_attr_name(const struct perfev_attr *attr, char *buf, size_t len);

@@ -64,6 +64,7 @@ static const char usage_text[] =
 	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n"
 	"      --stats           the count of each record type in the file and of each event's\n"
 	"                        samples and lost samples (perf's --stats), instead of a report\n"
+	"                        (with --json: as one JSON object)\n"
 	"      --tasks           the recorded processes and threads as a tree (perf's --tasks)\n"
 	"      --mmaps           --tasks with each task's memory maps\n";
 
@@ -376,8 +377,8 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (stats || inspect) /* perf's inspection modes print instead of the report */
 		return report_inspect(input, stats, inspect == O_MMAPS ? 2 : inspect ? 1 : 0,
-				      json ? "--json" : folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
-				      firefox ? "--firefox" : NULL);
+				      folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
+				      firefox ? "--firefox" : json ? "--json" : NULL);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;

@@ -16,7 +16,7 @@ static int count_nothing(void *ctx, const struct perfev_record *r)
 	return 0;
 }
 
-static int report_stats_file(const char *input)
+static int report_stats_file(const char *input, bool json)
 {
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
@@ -26,7 +26,7 @@ static int report_stats_file(const char *input)
 	int ret = perfev_perfdata_process(pd, &ro, count_nothing, NULL);
 	if (ret < 0) {
 		ret = cli_error("report", "%s", perfev_errmsg());
-	} else if (perfev_perfdata_print_stats(pd, stdout) < 0) {
+	} else if ((json ? perfev_perfdata_print_stats_json(pd, stdout) : perfev_perfdata_print_stats(pd, stdout)) < 0) {
 		ret = cli_error("report", "%s", perfev_errmsg());
 	}
 	if (perfev_perfdata_unclean(pd)) /* perf reads such a file up to its last record too */
@@ -47,13 +47,15 @@ static int report_tasks_file(const char *input, bool maps)
 
 int report_inspect(const char *input, bool stats, int tasks, const char *other)
 {
+	bool json = other && !strcmp(other, "--json");
 	if (stats && tasks)
 		return cli_error("report", "--stats counts records, --%s lists tasks: give one of them "
 				 "(perf refuses them together too)", tasks == 2 ? "mmaps" : "tasks");
-	if (other)
-		return cli_error("report", "--%s prints perf's text only: drop %s (or run the report "
-				 "separately for it)", stats ? "stats" : tasks == 2 ? "mmaps" : "tasks", other);
+	if (other && !(stats && json))
+		return cli_error("report", "--%s prints perf's text%s: drop %s (or run the report "
+				 "separately for it)", stats ? "stats" : tasks == 2 ? "mmaps" : "tasks",
+				 stats ? " (or JSON, with --json)" : " only", other);
 	if (stats)
-		return report_stats_file(input);
+		return report_stats_file(input, json);
 	return report_tasks_file(input, tasks == 2);
 }

@@ -168,7 +168,8 @@ Test(interop_report_stats, wrong_combinations_are_refused)
 	static const char *const bad[][2] = {
 		{"--stats --tasks", "give one of them"},
 		{"--stats --mmaps", "give one of them"},
-		{"--stats --json", "--json"},
+		{"--tasks --json", "--json"},
+		{"--stats --json --folded", "--folded"},
 		{"--mmaps --folded", "--folded"},
 		{"--tasks --flame x.svg", "--flame"},
 	};
@@ -179,4 +180,18 @@ Test(interop_report_stats, wrong_combinations_are_refused)
 		cr_expect(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
 		run_result_free(&r);
 	}
+}
+
+Test(interop_report_stats, stats_as_json)
+{
+	require_corpus();
+	const char *f = CORPUS_DIR "/perf.data.lost_samples-4.4";
+	struct run_result r = run_cmd("%s report -i '%s' --stats --json", PERFEV_BIN, f);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* the text's numbers (checked against perf above), every event */
+	cr_expect(strstr(r.out, "\"total\": 243, \"records\": {\"MMAP\": 39, \"COMM\": 3, \"EXIT\": 1, "
+				"\"SAMPLE\": 191, \"MMAP2\": 6, \"LOST_SAMPLES\": 2, \"FINISHED_ROUND\": 1}"), "%s", r.out);
+	cr_expect(strstr(r.out, "{\"name\": \"instructions:pp\", \"samples\": 80, \"lost_samples\": 0}"), "%s", r.out);
+	cr_expect(r.out_len && r.out[0] == '{' && r.out[r.out_len - 2] == '}', "one object: %s", r.out);
+	run_result_free(&r);
 }
