@@ -113,6 +113,11 @@ Test(interop_report_stats, perf_record_like_perf, .timeout = 300)
 	char *data = perf_record("-e cpu-clock -g", "perf.data", FORKER);
 	all_modes(data);
 	free(data);
+	/* a group read by PERF_SAMPLE_READ (leader sampling): each member's samples counted */
+	data = perf_record("-e '{cpu-clock,task-clock}:S'", "perf-group.data",
+			   "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'");
+	expect_like_perf(data, "--stats");
+	free(data);
 	/* perf 6.1 --buildid-mmap: its maps' "inode" is what the id fields hold (build-id bytes) */
 	data = perf_record("-e cpu-clock --buildid-mmap", "perf-bid.data", FORKER);
 	expect_like_perf(data, "--mmaps");
