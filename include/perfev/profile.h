@@ -225,6 +225,10 @@ struct perfev_profile_entry {
 				   * not (perf's entry keeps its first sample's); NULL unknown */
 	int64_t dso_size;     /* keyed by dso_size: its mapping's length, -1 none; else -1 */
 	int64_t sym_size;     /* keyed by symbol_size: its symbol's size, -1 unknown; else -1 */
+	/* keyed by tid: the thread's name at the end of the file (perf's "pid"
+	 * column names a thread so); keyed by pid: the process's main thread's.
+	 * NULL when not keyed or unknown (then comm is the samples'). */
+	const char *thread_comm, *process_comm;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

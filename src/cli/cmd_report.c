@@ -18,7 +18,8 @@ static const char usage_text[] =
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
-	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, srcfile,\n"
+	"  -s, --sort KEYS       comma-separated: comm, pid (perf's: the thread), tgid (the\n"
+	"                        process), dso, sym, srcline, srcfile,\n"
 	"                        cpu, socket, dso_size, symbol_size (default comm,dso,sym)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
@@ -205,11 +206,14 @@ static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t sa
 /* -g on a file without call chains: perf refuses ("Selected -g ... But no
  * callchain or branch data"); perfev shows the table and says why it has no
  * graphs. */
-static void no_chains_note(const char *input, bool asked, bool chains, bool quiet)
+/* -g or --children asked of a file without call chains: perf draws nothing
+ * and drops the Children column (it would equal Self); say why */
+static void no_chains_note(const char *input, bool graph, bool children, bool chains, bool quiet)
 {
-	if (asked && !chains && !quiet)
-		fprintf(stderr, "perfev report: note: %s records no call chains, so -g has nothing to draw "
-			"(record with -g or --call-graph dwarf)\n", input);
+	if ((graph || children) && !chains && !quiet)
+		fprintf(stderr, "perfev report: note: %s records no call chains, so %s has nothing to %s "
+			"(record with -g or --call-graph dwarf)\n", input,
+			graph ? "-g" : "--children", graph ? "draw" : "add");
 }
 
 static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
@@ -450,8 +454,8 @@ static int cmd_report(int argc, char **argv)
 		bool callchains = false;
 		for (size_t i = 0; i < nev; i++)
 			callchains |= ev[i].has_callchains;
-		v.children = children < 0 ? callchains : children;
-		no_chains_note(input, order_given && v.graph != GRAPH_NONE, callchains, quiet);
+		v.children = children != 0 && callchains;
+		no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, callchains, quiet);
 		if (!order_given)
 			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
@@ -470,10 +474,9 @@ static int cmd_report(int argc, char **argv)
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
-	if (children < 0)
-		children = info.has_callchains;
+	no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, info.has_callchains, quiet);
+	children = children != 0 && info.has_callchains;
 	v.children = children;
-	no_chains_note(input, order_given && v.graph != GRAPH_NONE, info.has_callchains, quiet);
 	if (!info.has_callchains)
 		v.graph = GRAPH_NONE;
 	else if (!order_given)
