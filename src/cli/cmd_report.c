@@ -62,12 +62,17 @@ static const char usage_text[] =
 	"  -q, --quiet           no notes about missing symbols\n"
 	"      --header          the file's header (perf's --header format) before the report\n"
 	"      --header-only     the file's header only\n"
-	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n";
+	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n"
+	"      --stats           the count of each record type in the file and of each event's\n"
+	"                        samples and lost samples (perf's --stats), instead of a report\n"
+	"                        (with --json: as one JSON object)\n"
+	"      --tasks           the recorded processes and threads as a tree (perf's --tasks)\n"
+	"      --mmaps           --tasks with each task's memory maps\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -120,6 +125,10 @@ static const struct option options[] = {
 	{"percentage", required_argument, NULL, O_PERCENTAGE},
 	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"stats", no_argument, NULL, O_STATS},
+	{"stat", no_argument, NULL, O_STATS},
+	{"tasks", no_argument, NULL, O_TASKS},
+	{"mmaps", no_argument, NULL, O_MMAPS},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
@@ -227,6 +236,8 @@ static int cmd_report(int argc, char **argv)
 	int branch = -1; /* perf's tristate: -1 decides by the file */
 	int header = 0;   /* 1: --header, 2: --header-only */
 	bool show_info = false; /* -I: the header's topologies in full */
+	int inspect = 0;        /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
+	bool stats = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
 	bool filtered = false;
@@ -332,6 +343,9 @@ static int cmd_report(int argc, char **argv)
 		case O_HEADER: header = header ? header : 1; break;
 		case O_HEADER_ONLY: header = 2; break;
 		case 'I': show_info = true; break;
+		case O_STATS: stats = true; break;
+		case O_TASKS: inspect = inspect == O_MMAPS ? O_MMAPS : O_TASKS; break;
+		case O_MMAPS: inspect = O_MMAPS; break;
 		case O_MAX_STACK: {
 			long ms = strtol(optarg, &end, 10);
 			if (end == optarg || *end || ms < 1 || ms > 1000000)
@@ -365,6 +379,10 @@ static int cmd_report(int argc, char **argv)
 			return 0;
 		report_header_shown = true;
 	}
+	if (stats || inspect) /* perf's inspection modes print instead of the report */
+		return report_inspect(input, stats, inspect == O_MMAPS ? 2 : inspect ? 1 : 0,
+				      folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
+				      firefox ? "--firefox" : json ? "--json" : NULL);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;
