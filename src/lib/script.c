@@ -210,6 +210,8 @@ bool pv_script_resolve(struct pv_script *s, const struct perfev_record *r, uint8
 	return resolve_at(s, s->o->resolve, r, cpumode, addr, map, loc);
 }
 
+static uint64_t map_rel(const struct perfev_map *m, uint64_t ip);
+
 /* sym, symoff, dso, srcline of one address */
 static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode, uint64_t addr)
 {
@@ -240,6 +242,14 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 		/* perf shows the file's base name (its srcline_full_filename is off) */
 		const char *file = loc.lines[loc.nr_lines - 1].file, *slash = strrchr(file, '/');
 		P("\n  %s:%u", slash ? slash + 1 : file, loc.lines[loc.nr_lines - 1].line);
+	} else if ((f & F_SRCLINE) && map) {
+		/* no line: perf's map__srcline shows the object's short name and the
+		 * address in it ([kernel.kallsyms][ffffffff81000130], libc.so.6[2724a]) */
+		char kbuf[256];
+		const char *dso = pv_script_dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+		const char *slash = dso ? strrchr(dso, '/') : NULL;
+		P("\n  %s[%llx]", slash ? slash + 1 : dso ? dso : "[unknown]",
+		  (unsigned long long)(kernel_mode(cpumode) ? addr : map_rel(map, addr)));
 	}
 }
 
