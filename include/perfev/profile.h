@@ -51,6 +51,15 @@ enum perfev_profile_group {
  * desc's cpu): needed by PERFEV_KEY_CPU/PERFEV_KEY_SOCKET; without it every
  * group's cpu is -1 */
 #define PERFEV_PROFILE_KEEP_CPU (1u << 2)
+/* perf report's branch mode under sort keys (hist.c iter_add_next_branch_entry):
+ * perfev_profile_load makes every branch of a sample's branch stack a sample
+ * of value 1 whose one frame is the branch's target, resolved in the
+ * process's maps then the kernel's, an unknown one keyed and shown by its
+ * absolute address, at the level ([k]/[.]) of the sample; samples without
+ * branch stacks are left out. perfev_profile_flat keys such frames by
+ * object and symbol (the level the first sample's), unknown ones by address
+ * alone (the object too only under PERFEV_KEY_DSO). */
+#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 3)
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -225,6 +234,9 @@ struct perfev_profile_entry {
 				   * not (perf's entry keeps its first sample's); NULL unknown */
 	int64_t dso_size;     /* keyed by dso_size: its mapping's length, -1 none; else -1 */
 	int64_t sym_size;     /* keyed by symbol_size: its symbol's size, -1 unknown; else -1 */
+	/* the command of the entry's first sample (perf's entry keeps its first
+	 * sample's thread, whose filters hide or show it whole) */
+	const char *first_comm;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

@@ -24,6 +24,9 @@ struct report_view {
 	/* perf's elision: a filter on one comm/dso/symbol drops that column and
 	 * names it in the header ("# dso: libc.so.6"); NULL: not filtered */
 	const char *only_comm, *only_dso, *only_sym;
+	/* perf's --comms LIST in its branch mode: the entries whose first
+	 * sample's command is listed, whole (NULL: all) */
+	const char *first_comms;
 	enum report_graph_mode graph_mode;
 	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
@@ -91,6 +94,8 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
  * asked for (-b). */
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
 		       bool samples, bool period, const char *comms, bool asked, bool json);
+/* Whether comm is one of list's comma-separated names. */
+bool report_comm_listed(const char *list, const char *comm);
 /* A path's last component, as perf names objects ("[unknown]" for NULL). */
 const char *report_basename(const char *path);
 /* perf's convert_unit of a sample count: "191 ", "6K" (a blank for no unit). */
