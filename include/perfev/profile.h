@@ -370,9 +370,26 @@ struct perfev_branch_row {
 	uint64_t count;          /* branches */
 };
 
-/* One event of a branch table; rows in perf's order (count descending, then
- * command, source object (descending), source and target symbol (known
- * first, by start address; unknown ones by address), cycles (descending)). */
+/* What makes branches one row (perf report's branch sort keys): a row per
+ * distinct value of the keys given, ends not keyed are the first branch's. */
+enum perfev_branch_key {
+	PERFEV_BKEY_COMM,     /* the sample's command (perf's comm) */
+	PERFEV_BKEY_DSO_FROM, /* the source's object (dso_from) */
+	PERFEV_BKEY_DSO_TO,   /* the target's object (dso_to) */
+	PERFEV_BKEY_SYM_FROM, /* the source's symbol, an unknown one by its address (symbol_from) */
+	PERFEV_BKEY_SYM_TO,   /* the target's symbol (symbol_to) */
+	PERFEV_BKEY_CYCLES,   /* basic block cycles (cycles) */
+	/* the target's symbol as perf's sym key compares it (its object
+	 * first): the key of perf's IPC column (ipc_lbr), which a --sort naming
+	 * "symbol" gets in its branch mode */
+	PERFEV_BKEY_TARGET,
+	PERFEV_BKEY_NR,
+};
+
+/* One event of a branch table; rows in perf's order: count descending, then
+ * by each key in the order given: command ascending, objects descending
+ * (outside any map first), symbols known first, by start address, unknown
+ * ones by address, cycles descending. */
 struct perfev_branch_event {
 	char name[128];
 	uint64_t samples;  /* samples with a branch stack */
@@ -401,6 +418,13 @@ PERFEV_API int perfev_branch_table_wanted(const char *path);
 PERFEV_API struct perfev_branch_table *perfev_branch_table_load(const char *path,
 								 const struct perfev_profile_load_opts *o,
 								 struct perfev_profile_load_info *info);
+/* The same with rows by keys[0..nr) (perfev_branch_table_load's: perf's
+ * default, comm, dso_from, symbol_from, symbol_to, cycles). nr 0 or a key
+ * out of range: EINVAL. */
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char *path,
+								      const struct perfev_profile_load_opts *o,
+								      const enum perfev_branch_key *keys, size_t nr,
+								      struct perfev_profile_load_info *info);
 /* The file's events, in its order (those without branches: nr 0). */
 PERFEV_API size_t perfev_branch_table_nr_events(const struct perfev_branch_table *t);
 PERFEV_API const struct perfev_branch_event *perfev_branch_table_event(const struct perfev_branch_table *t,

@@ -376,6 +376,13 @@ static int cmd_report(int argc, char **argv)
 		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
 	/* perf's branch mode under --sort/-F: the keys of every branch's target */
 	bool branch_keys = branch > 0 && (sort_given || fields);
+	if (branch_keys && ((sort_given && report_names_branch_key(sort)) || (fields && report_names_branch_key(fields)))) {
+		if (fields) /* (perf takes them in -F too) */
+			return cli_error("report", "perfev takes perf's branch keys (dso_from, symbol_to...) in "
+					 "--sort only, without -F: give them as --sort KEYS");
+		v.branch_sort = sort; /* the branch table, by these keys */
+		branch_keys = false;
+	}
 	if (branch_keys) {
 		if (!table || other_filter || lo.event >= 0)
 			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "

@@ -243,11 +243,24 @@ Test(interop_report_branch, crafted_sort_keys_like_perf, .timeout = 60)
 	perfev_profile_free(p);
 	require_perf_tool();
 	static const char *const sorts[] = {"--sort sym", "--sort dso,sym", "--sort comm,dso", "-F overhead,sym",
-					    "--sort pid,sym -n", "--sort sym --comms zother"};
+					    "--sort pid,sym -n", "--sort sym --comms zother",
+					    /* perf's branch keys (perf 6.1 crashes with symbol_from/to on
+					     * branches of cycles or outside any map, as these are) */
+					    "--sort dso_from,dso_to", "--sort comm,dso_to,cycles -n",
+					    "--sort cycles,dso_from --comms zother"};
 	for (size_t i = 0; i < NELEM(sorts); i++) {
 		snprintf(options, sizeof(options), "--kallsyms '%s' %s", syms, sorts[i]);
 		report_expect_like_perf(data, options, 0);
 	}
+	/* symbol_from,symbol_to: perfev's rows (perf cannot say), the IPC column
+	 * of a known target 0 (perf's, without an annotation) */
+	struct run_result r = run_cmd("%s report -q -i '%s' --kallsyms '%s' --stdio --sort symbol_from,symbol_to",
+				      PERFEV_BIN, data, syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "# Overhead  Source Symbol") && strstr(r.out, "IPC   [IPC Coverage]") &&
+		  strstr(r.out, "[H] 0x0000000000001234") && strstr(r.out, "[k] alpha_second") &&
+		  strstr(r.out, "0.00  [  0.0%]") && strstr(r.out, "[H] 0000000000000000"), "%s", r.out);
+	run_result_free(&r);
 }
 
 /* A recording of branch stacks without samples: by default the sample

@@ -64,6 +64,31 @@ Test(interop_report_branch_keys, corpus_options_like_perf, .timeout = 600)
 		}
 }
 
+/* perf's branch keys (the branch table by the keys given; with "symbol" in
+ * the list perf's IPC column, which keys rows by the target's symbol too).
+ * Not on branch-4.14, where perf 6.1 crashes with symbol_from/symbol_to
+ * (SIGSEGV), but for the objects. */
+Test(interop_report_branch_keys, corpus_branch_keys_like_perf, .timeout = 600)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const options[] = {
+		"--sort dso_from,dso_to",
+		"--sort symbol_from,symbol_to",
+		"--sort symbol_from",
+		"--sort comm,symbol_to,cycles",
+		"--sort cycles,dso_to -n --show-total-period",
+		"--sort symbol_from --comms perf",
+		"--sort dso_to,comm --comms perf,swapper --percent-limit 0.1",
+	};
+	for (size_t i = 0; i < NELEM(branch_files); i++)
+		for (size_t o = 0; o < NELEM(options); o++) {
+			if (i == 0 && strstr(options[o], "symbol"))
+				continue;
+			report_expect_corpus_like_perf(branch_files[i], options[o], 0);
+		}
+}
+
 /* What the branch mode does not take under --sort: an error naming the fix. */
 Test(interop_report_branch_keys, refused_with_the_fix)
 {
@@ -75,6 +100,16 @@ Test(interop_report_branch_keys, refused_with_the_fix)
 					      CORPUS_DIR, refused[i]);
 		cr_expect_neq(r.status, 0, "%s: %s", refused[i], r.out);
 		cr_expect(strstr(r.err, "--no-branch-stack"), "%s: %s", refused[i], r.err);
+		run_result_free(&r);
+	}
+	/* perf's branch keys perfev does not sort by, mixed with the targets' keys, or in -F */
+	static const char *const keys[] = {"--sort mispredict", "--sort symbol_from,dso", "-F overhead,symbol_from"};
+	for (size_t i = 0; i < NELEM(keys); i++) {
+		struct run_result r = run_cmd("%s report -q -i '%s/perf.data.branch-4.14' --stdio %s", PERFEV_BIN,
+					      CORPUS_DIR, keys[i]);
+		cr_expect_neq(r.status, 0, "%s: %s", keys[i], r.out);
+		cr_expect(strstr(r.err, "perfev report:") && strstr(r.err, keys[i][2] == 'F' ? "-F" : "sort"), "%s: %s",
+			  keys[i], r.err);
 		run_result_free(&r);
 	}
 	/* -b --sort on a file without branch stacks */
