@@ -20,8 +20,11 @@ static const struct {
 	unsigned mask;
 } sort_keys[] = {
 	{"comm", "Command", PERFEV_KEY_COMM},
-	{"pid", "    Pid:Command", PERFEV_KEY_PID},
+	/* perf's pid is the thread (sort_thread: its tid and last name); tgid
+	 * (perf 6.15's) the process, named as its main thread */
+	{"pid", "    Pid:Command", PERFEV_KEY_TID},
 	{"tid", "    Tid:Command", PERFEV_KEY_TID},
+	{"tgid", "   Tgid:Command", PERFEV_KEY_PID},
 	{"dso", "Shared Object", PERFEV_KEY_DSO},
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
@@ -240,10 +243,12 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 {
 	if (!strcmp(key, "comm"))
 		snprintf(buf, len, "%s", e->comm ? e->comm : "[unknown]");
-	else if (!strcmp(key, "pid"))
-		snprintf(buf, len, "%7d:%s", e->pid, e->comm ? e->comm : "[unknown]");
-	else if (!strcmp(key, "tid"))
-		snprintf(buf, len, "%7d:%s", e->tid, e->comm ? e->comm : "[unknown]");
+	else if (!strcmp(key, "pid") || !strcmp(key, "tid"))
+		snprintf(buf, len, "%7d:%s", e->tid,
+			 e->thread_comm ? e->thread_comm : e->comm ? e->comm : "[unknown]");
+	else if (!strcmp(key, "tgid"))
+		snprintf(buf, len, "%7d:%s", e->pid,
+			 e->process_comm ? e->process_comm : e->comm ? e->comm : "[unknown]");
 	else if (!strcmp(key, "dso"))
 		snprintf(buf, len, "%s", report_basename(e->dso));
 	else if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
@@ -353,9 +358,9 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 {
 	if (!strcmp(key, "comm"))
 		return strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
-	if (!strcmp(key, "pid"))
+	if (!strcmp(key, "tgid"))
 		return (a->pid > b->pid) - (a->pid < b->pid);
-	if (!strcmp(key, "tid"))
+	if (!strcmp(key, "pid") || !strcmp(key, "tid"))
 		return (a->tid > b->tid) - (a->tid < b->tid);
 	if (!strcmp(key, "cpu"))
 		return (a->cpu > b->cpu) - (a->cpu < b->cpu);

@@ -73,7 +73,10 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->pid = g->pid;
 	if (keys & PERFEV_KEY_TID)
 		k->tid = g->tid;
-	if (keys & (PERFEV_KEY_DSO | PERFEV_KEY_SYM))
+	/* perf's sym key compares the objects of known symbols only (sort.c
+	 * sort__sym_cmp): unknown ones of two objects at one address are one
+	 * entry unless dso is a key of its own */
+	if ((keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && f->sym))
 		k->dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;
@@ -84,13 +87,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->inlined = f->inlined;
 		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
 			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
-		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS) {
-			/* perf's sort__sym_cmp: [k]/[.] is the sample's, no key; an
-			 * unknown target by its address alone */
-			k->kernel = 0;
-			if (!f->sym && !(keys & PERFEV_KEY_DSO))
-				k->dso = 0;
-		}
+		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS)
+			k->kernel = 0; /* perf's sort__sym_cmp: [k]/[.] is the sample's, no key */
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k->file = f->file;
@@ -152,14 +150,19 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->first_comm = pv_strtab_get(&p->strs, g->comm);
 	e->pid = k.pid;
 	e->tid = k.tid;
+	if (fl->keys & PERFEV_KEY_TID)
+		e->thread_comm = pv_strtab_get(&p->strs, g->thread_comm);
+	if (fl->keys & PERFEV_KEY_PID)
+		e->process_comm = pv_strtab_get(&p->strs, g->process_comm);
 	e->cpu = k.cpu;
 	e->socket = k.socket;
 	e->dso_size = k.dso_size;
 	e->sym_size = k.sym_size;
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
-	/* srcline rows without a line name the DSO, as perf */
-	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
+	/* srcline rows without a line name the DSO, as perf; an unknown
+	 * symbol's entry (keyed without it) keeps its first frame's */
+	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SYM)) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);
 	e->first_symbol = pv_strtab_get(&p->strs, f->sym);
 	e->srcfile = pv_strtab_get(&p->strs, k.file);

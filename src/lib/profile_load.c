@@ -869,6 +869,8 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
 		struct pv_group *g = &p->groups[i];
 		const char *c = g->tid >= 0 ? perfev_session_comm(l->sess, (uint32_t)g->tid) : NULL;
 		g->thread_comm = c ? pv_strtab_intern(&p->strs, c) : 0;
+		c = g->pid >= 0 ? perfev_session_comm(l->sess, (uint32_t)g->pid) : NULL;
+		g->process_comm = c ? pv_strtab_intern(&p->strs, c) : 0;
 	}
 }
 

@@ -51,6 +51,7 @@ Test(interop_report_branch_keys, corpus_options_like_perf, .timeout = 600)
 		"-b --sort sym",
 		"--sort dso,sym --children",
 		"--sort cpu,sym",
+		"--sort pid,sym",
 		"-F overhead,sample,comm,dso --sort dso",
 		"--sort sym --comms perf",
 		"--sort comm,sym --comms perf,swapper,echo",
@@ -58,7 +59,7 @@ Test(interop_report_branch_keys, corpus_options_like_perf, .timeout = 600)
 	};
 	for (size_t i = 0; i < NELEM(branch_files); i++)
 		for (size_t o = 0; o < NELEM(options); o++) {
-			if (i >= 3 && o >= 2 && o <= 5)
+			if (i >= 3 && o >= 2 && o <= 6)
 				continue; /* (those once on the small files suffice) */
 			report_expect_corpus_like_perf(branch_files[i], options[o], 0);
 		}
