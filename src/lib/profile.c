@@ -158,7 +158,7 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 {
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
-	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || a->ip == b->ip) &&
+	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || (a->ip == b->ip && a->rel_ip == b->rel_ip)) &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
