@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "report.h"
 #include "perfev.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -19,7 +20,10 @@ static const char usage_text[] =
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, srcfile,\n"
-	"                        cpu, socket, dso_size, symbol_size (default comm,dso,sym)\n"
+	"                        cpu, socket, dso_size, symbol_size, weight, local_weight, ins_lat,\n"
+	"                        local_ins_lat, p_stage_cyc, local_p_stage_cyc, time, addr, and\n"
+	"                        the columns overhead, sample, period (default comm,dso,sym)\n"
+	"      --time-quantum T  what the time key cuts sample times to: N[ns|us|ms|s] (100ms)\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
@@ -66,7 +70,7 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_TIME_QUANTUM };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -117,11 +121,55 @@ static const struct option options[] = {
 	{"show-info", no_argument, NULL, 'I'},
 	{"symfs", required_argument, NULL, O_SYMFS},
 	{"percentage", required_argument, NULL, O_PERCENTAGE},
+	{"time-quantum", required_argument, NULL, O_TIME_QUANTUM},
 	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
+
+/* perf's --time-quantum: N, Nns, Nus, Nms or Ns (a bare number is ns) */
+static int parse_time_quantum(const char *arg, uint64_t *ns)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 0);
+	while (*end == ' ')
+		end++;
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	for (size_t i = 0; end != arg && !errno && n && i < PV_ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].unit) && n <= UINT64_MAX / units[i].mult) {
+			*ns = n * units[i].mult;
+			return 0;
+		}
+	return cli_error("report", "cannot parse the time quantum '%s': give a positive number with "
+			 "ns, us, ms or s (e.g. --time-quantum 10ms)", arg);
+}
+
+/* perf's --sort may name output columns (overhead, sample, period): a
+ * --sort holding any is taken as -F overhead,LIST (its columns in that
+ * order, the entries sorted by them). The fields, or NULL. */
+static char *sort_as_fields(const char *sort)
+{
+	static const char *const cols[] = {"overhead", "sample", "period"};
+	bool any = false;
+	for (size_t i = 0; i < PV_ARRAY_SIZE(cols); i++) {
+		size_t n = strlen(cols[i]);
+		for (const char *at = strstr(sort, cols[i]); at && !any; at = strstr(at + 1, cols[i]))
+			any = (at == sort || at[-1] == ',') && (at[n] == ',' || !at[n]);
+	}
+	if (!any)
+		return NULL;
+	struct pv_buf b = PV_BUF_INIT;
+	pv_buf_puts(&b, "overhead");
+	char *copy = strdup(sort), *save = NULL;
+	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save))
+		if (strcmp(k, "overhead") != 0)
+			pv_buf_printf(&b, ",%s", k);
+	free(copy);
+	return b.data;
+}
 
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
 static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
@@ -320,6 +368,10 @@ static int cmd_report(int argc, char **argv)
 						 "filters keep) or absolute (of all, the default)", optarg);
 			v.relative = !strcmp(optarg, "relative");
 			break;
+		case O_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &lo.time_quantum) < 0)
+				return 1;
+			break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
@@ -394,7 +446,14 @@ static int cmd_report(int argc, char **argv)
 			return cli_error("report", "out of memory");
 		sort = sort_ipc;
 	}
-	int parsed = report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
+	static char *sort_fields; /* (kept to the end: fields points into it) */
+	free(sort_fields);
+	sort_fields = sort_given && !fields ? sort_as_fields(sort) : NULL;
+	if (sort_fields) {
+		fields = sort_fields;
+		sort_given = false;
+	}
+	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
 	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
 	free(sort_ipc);
 	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
@@ -405,6 +464,12 @@ static int cmd_report(int argc, char **argv)
 	lo.srclines = (v.key_mask & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0 || pprof;
 	if (v.key_mask & (PERFEV_KEY_CPU | PERFEV_KEY_SOCKET)) /* groups apart per CPU only when shown */
 		lo.flags |= PERFEV_PROFILE_KEEP_CPU;
+	if (v.key_mask & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC))
+		lo.flags |= PERFEV_PROFILE_KEEP_WEIGHTS; /* (likewise per sample) */
+	if (v.key_mask & PERFEV_KEY_TIME)
+		lo.flags |= PERFEV_PROFILE_KEEP_TIME;
+	if (v.key_mask & PERFEV_KEY_ADDR)
+		lo.flags |= PERFEV_PROFILE_KEEP_ADDR;
 	if (firefox)
 		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
 	/* Stacks cost most of the time (DWARF unwinding above all): skip them

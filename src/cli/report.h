@@ -48,7 +48,9 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
 void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* The profile's sort keys (the others are tracepoint fields), for messages. */
-#define REPORT_SORT_KEYS "comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size"
+#define REPORT_SORT_KEYS \
+	"comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size, weight, " \
+	"local_weight, ins_lat, local_ins_lat, p_stage_cyc, local_p_stage_cyc, time, addr"
 /* Whether name is one of them ("symbol" too). */
 bool report_is_sort_key(const char *name);
 

@@ -372,6 +372,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		int32_t pid, tid, cpu, socket;
 		int64_t dso_size, sym_size;
 		uint32_t line, flags;
+		uint64_t weight, ins_lat, p_stage_cyc, time, addr;
 	} k;
 	memset(&k, 0, sizeof(k));
 	const struct perfev_profile_frame *f = &n->frame;
@@ -401,6 +402,16 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k.socket = g->socket;
+	if (keys & PERFEV_KEY_WEIGHT)
+		k.weight = g->weight;
+	if (keys & PERFEV_KEY_INS_LAT)
+		k.ins_lat = g->ins_lat;
+	if (keys & PERFEV_KEY_P_STAGE_CYC)
+		k.p_stage_cyc = g->p_stage_cyc;
+	if (keys & PERFEV_KEY_TIME)
+		k.time = g->time;
+	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: its frame's, see profile_flat.c) */
+		k.addr = chain ? f->ip : g->addr;
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
 	if (keys & PERFEV_KEY_SYM_SIZE)
@@ -438,6 +449,11 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.tid = e->tid;
 	g.cpu = e->cpu;
 	g.socket = e->socket;
+	g.weight = e->weight;
+	g.ins_lat = e->ins_lat;
+	g.p_stage_cyc = e->p_stage_cyc;
+	g.time = e->time;
+	g.addr = e->addr;
 	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size);
 }
 
@@ -583,7 +599,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			long en = mine ? sent[path[own]] : ent[path[i]];
 			/* (perf's call-chain entries lack the socket: with one other
 			 * than 0 every frame adds its path, see profile_flat.c) */
-			bool every = en >= 0 && (v->key_mask & PERFEV_KEY_SOCKET) && e[en].socket != 0;
+			bool every = en >= 0 && (((v->key_mask & PERFEV_KEY_SOCKET) && e[en].socket != 0) ||
+						 (e[en].weight | e[en].ins_lat | e[en].p_stage_cyc | e[en].time));
 			if (en < 0 || (seen[en] && !every) || (!v->children && !mine))
 				continue;
 			seen[en] = 1;

@@ -31,6 +31,15 @@ static const struct {
 	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
 	{"dso_size", "DSO size", PERFEV_KEY_DSO_SIZE},
 	{"symbol_size", "Symbol size", PERFEV_KEY_SYM_SIZE},
+	{"weight", "Weight", PERFEV_KEY_WEIGHT},
+	{"local_weight", "Local Weight", PERFEV_KEY_WEIGHT},
+	{"ins_lat", "INSTR Latency", PERFEV_KEY_INS_LAT},
+	{"local_ins_lat", "Local INSTR Latency", PERFEV_KEY_INS_LAT},
+	{"time", "Time", PERFEV_KEY_TIME},
+	{"addr", "Address", PERFEV_KEY_ADDR},
+	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
+	{"p_stage_cyc", NULL, 0},
+	{"local_p_stage_cyc", NULL, 0},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
 	 * branches; it compares entries by symbol (sort__sym_cmp) */
 	{"ipc_null", "IPC   [IPC Coverage]", PERFEV_KEY_SYM},
@@ -38,6 +47,8 @@ static const struct {
 
 bool report_is_sort_key(const char *name)
 {
+	if (!strcmp(name, "overhead") || !strcmp(name, "sample") || !strcmp(name, "period"))
+		return true; /* (columns --sort takes: see cmd_report.c's sort_as_fields) */
 	for (size_t i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
 		if (!strcmp(name, sort_keys[i].name))
 			return true;
@@ -49,6 +60,7 @@ int report_parse_sort(struct report_view *v, const char *list)
 	v->nr_keys = 0;
 	v->key_mask = 0;
 	char *copy = strdup(list), *save = NULL;
+	size_t given = 0;
 	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		while (*k == ' ')
 			k++;
@@ -56,24 +68,43 @@ int report_parse_sort(struct report_view *v, const char *list)
 		for (i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
 			if (strcmp(k, sort_keys[i].name) == 0)
 				break;
+		given++;
 		if (i == PV_ARRAY_SIZE(sort_keys)) {
 			cli_error("report", "unknown sort key '%s': use " REPORT_SORT_KEYS
 				  " (e.g. --sort comm,dso,sym)", k);
 			free(copy);
 			return -EINVAL;
 		}
-		if ((v->key_mask & sort_keys[i].mask) && strcmp(k, "ipc_null") != 0)
+		const char *name = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
+		bool taken = !sort_keys[i].header; /* (perf: each key once) */
+		for (size_t j = 0; j < v->nr_keys && !taken; j++)
+			taken = !strcmp(v->keys[j], name) && strcmp(name, "ipc_null") != 0;
+		if (taken)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
 			break;
-		v->keys[v->nr_keys++] = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
+		v->keys[v->nr_keys++] = name;
 		v->key_mask |= sort_keys[i].mask;
 	}
 	free(copy);
-	if (!v->nr_keys) {
+	if (!given) {
 		cli_error("report", "empty --sort list: give keys, e.g. --sort sym");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The widths perf gives these keys' columns whatever their values (0: by the values). */
+static size_t fixed_width(const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t width;
+	} w[] = {{"weight", 12}, {"local_weight", 12}, {"ins_lat", 13}, {"local_ins_lat", 13},
+		 {"time", 12}, {"addr", 18}};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(w); i++)
+		if (!strcmp(key, w[i].key))
+			return w[i].width;
 	return 0;
 }
 
@@ -253,6 +284,22 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "%11d", (int)e->sym_size);
 		else
 			snprintf(buf, len, "%11s", "unknown");
+	} else if (!strcmp(key, "weight") || !strcmp(key, "local_weight")) {
+		/* perf: "%-*llu" of the entry's first sample's weight, times its samples for weight */
+		uint64_t w = e->weight * (key[0] == 'w' ? e->self[PERFEV_VALUE_SAMPLES] : 1);
+		snprintf(buf, len, "%-12llu", (unsigned long long)w);
+	} else if (!strcmp(key, "ins_lat") || !strcmp(key, "local_ins_lat")) {
+		/* perf: "%-*u" of a u64 (its low 32 bits, on x86-64) */
+		uint64_t w = e->ins_lat * (key[0] == 'i' ? e->self[PERFEV_VALUE_SAMPLES] : 1);
+		snprintf(buf, len, "%-*u", key[0] == 'i' ? 13 : 19, (unsigned)w);
+	} else if (!strcmp(key, "time")) {
+		/* perf: timestamp__scnprintf_usec cut to the column's 12 characters ("%-.*s") */
+		char t[48];
+		snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(e->time / 1000000000u),
+			 (unsigned long long)(e->time % 1000000000u / 1000u));
+		snprintf(buf, len, "%-.12s", t);
+	} else if (!strcmp(key, "addr")) {
+		snprintf(buf, len, "%-#18llx", (unsigned long long)e->addr); /* perf: "%-#*llx" */
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "srcfile")) {
@@ -311,6 +358,10 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (keys & PERFEV_KEY_SRCFILE)
 		pv_buf_printf(&b, "|%s", e->source_file ? e->source_file : "");
+	if (keys & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR))
+		pv_buf_printf(&b, "|%llu|%llu|%llu|%llu|%llx", (unsigned long long)e->weight,
+			      (unsigned long long)e->ins_lat, (unsigned long long)e->p_stage_cyc,
+			      (unsigned long long)e->time, (unsigned long long)e->addr);
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
 		pv_buf_printf(&b, "|%llx", (unsigned long long)shown_ip(e));
 	else if ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile) /* (keys without an address: none) */
@@ -348,6 +399,15 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->socket > b->socket) - (a->socket < b->socket);
 	if (!strcmp(key, "dso_size"))
 		return (a->dso_size > b->dso_size) - (a->dso_size < b->dso_size);
+	/* perf: the weights (the first sample's) descending, times and addresses ascending */
+	if (!strcmp(key, "weight") || !strcmp(key, "local_weight"))
+		return (a->weight < b->weight) - (a->weight > b->weight);
+	if (!strcmp(key, "ins_lat") || !strcmp(key, "local_ins_lat"))
+		return (a->ins_lat < b->ins_lat) - (a->ins_lat > b->ins_lat);
+	if (!strcmp(key, "time"))
+		return (a->time > b->time) - (a->time < b->time);
+	if (!strcmp(key, "addr"))
+		return ((int64_t)a->addr > (int64_t)b->addr) - ((int64_t)a->addr < (int64_t)b->addr);
 	if (!strcmp(key, "symbol_size")) /* (unknown counts as 0) */
 		return (PV_MAX(a->sym_size, 0) > PV_MAX(b->sym_size, 0)) - (PV_MAX(a->sym_size, 0) < PV_MAX(b->sym_size, 0));
 	if (!strcmp(key, "dso")) {
@@ -612,6 +672,11 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size") ||
 		    !strcmp(col->key, "symbol_size"))
 			continue; /* perf: the header's width, whatever the values ("-001") */
+		size_t fixed = fixed_width(col->key);
+		if (fixed) { /* perf: hists__calc_col_len's width, whatever the values */
+			width[c] = PV_MAX(width[c], fixed);
+			continue;
+		}
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
 			size_t len = strlen(buf);
@@ -681,8 +746,9 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
 				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
+			/* (the time: "%-.*s" cuts it to the column, pads nothing) */
 			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline") ||
-					  !strcmp(col->key, "srcfile")))
+					  !strcmp(col->key, "srcfile") || !strcmp(col->key, "time")))
 				fputs(buf, out);
 			else
 				fprintf(out, "%-*s", (int)width[c], buf);
@@ -748,6 +814,14 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"dso_size\":%lld", (long long)e[i].dso_size);
 		if (v->key_mask & PERFEV_KEY_SYM_SIZE)
 			pv_buf_printf(&b, ",\"symbol_size\":%lld", (long long)e[i].sym_size);
+		if (v->key_mask & PERFEV_KEY_WEIGHT)
+			pv_buf_printf(&b, ",\"local_weight\":%llu", (unsigned long long)e[i].weight);
+		if (v->key_mask & PERFEV_KEY_INS_LAT)
+			pv_buf_printf(&b, ",\"local_ins_lat\":%llu", (unsigned long long)e[i].ins_lat);
+		if (v->key_mask & PERFEV_KEY_TIME)
+			pv_buf_printf(&b, ",\"time\":%llu", (unsigned long long)e[i].time);
+		if (v->key_mask & PERFEV_KEY_ADDR)
+			pv_buf_printf(&b, ",\"addr\":%llu", (unsigned long long)e[i].addr);
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

@@ -240,7 +240,12 @@ static uint64_t group_hash(const struct pv_group *g)
 {
 	/* the key only (thread_comm is filled in after the samples) */
 	int32_t k[4] = {g->pid, g->tid, (int32_t)g->comm, g->cpu};
-	return pv_hash_bytes(k, sizeof(k));
+	uint64_t h = pv_hash_bytes(k, sizeof(k));
+	if (g->weight | g->ins_lat | g->p_stage_cyc | g->time | g->addr) {
+		uint64_t x[6] = {h, g->weight, g->ins_lat, g->p_stage_cyc, g->time, g->addr};
+		h = pv_hash_bytes(x, sizeof(x));
+	}
+	return h;
 }
 static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 {
@@ -249,7 +254,9 @@ static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 static bool group_eq(const struct perfev_profile *p, uint32_t id, const void *key)
 {
 	const struct pv_group *a = &p->groups[id], *b = key;
-	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu;
+	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu &&
+	       a->weight == b->weight && a->ins_lat == b->ins_lat && a->p_stage_cyc == b->p_stage_cyc &&
+	       a->time == b->time && a->addr == b->addr;
 }
 
 /* The sample's CPU as the profile keeps it: -1 unless asked (and given). */
@@ -261,12 +268,38 @@ static int32_t sample_cpu(const struct perfev_profile *p, const struct perfev_sa
 	return s->cpu < 0 ? -1 : s->cpu;
 }
 
+#define DESC_HAS(s, field) ((s)->size >= offsetof(struct perfev_sample_desc, field) + sizeof((s)->field))
+
+/* The per-sample keys the profile keeps (PV_PROFILE_SAMPLE_KEYS). */
+static void sample_keys(const struct perfev_profile *p, const struct perfev_sample_desc *s, struct pv_group *g)
+{
+	if (p->flags & PERFEV_PROFILE_KEEP_WEIGHTS) {
+		g->weight = s->weight;
+		g->ins_lat = DESC_HAS(s, ins_lat) ? s->ins_lat : 0;
+		g->p_stage_cyc = DESC_HAS(s, p_stage_cyc) ? s->p_stage_cyc : 0;
+	}
+	if (p->flags & PERFEV_PROFILE_KEEP_TIME) { /* perf's hist_time */
+		uint64_t q = p->time_quantum ? p->time_quantum : 100000000ull;
+		g->time = s->time / q * q;
+	}
+	if ((p->flags & PERFEV_PROFILE_KEEP_ADDR) && DESC_HAS(s, ip))
+		g->addr = s->ip;
+}
+
+PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64_t ns)
+{
+	if (p)
+		p->time_quantum = ns;
+}
+
 static int intern_group(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *out)
 {
 	struct pv_group g;
 	memset(&g, 0, sizeof(g));
 	g.pid = g.tid = -1;
 	g.cpu = sample_cpu(p, s);
+	if (p->flags & PV_PROFILE_SAMPLE_KEYS)
+		sample_keys(p, s, &g);
 	uint32_t comm = pv_strtab_intern(&p->strs, s->comm ? s->comm : unknown);
 	if (!comm)
 		return -ENOMEM;
@@ -665,6 +698,11 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 		out->tid = g->tid;
 		out->cpu = g->cpu;
 		out->socket = pv_profile_socket(p, g->cpu);
+		out->weight = g->weight;
+		out->ins_lat = g->ins_lat;
+		out->p_stage_cyc = g->p_stage_cyc;
+		out->time = g->time;
+		out->addr = g->addr;
 	} else {
 		out->kind = PERFEV_NODE_FRAME;
 		pv_frame_public(p, &p->frames[n->what], &out->frame);
@@ -692,6 +730,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 	struct perfev_profile *d = perfev_profile_new(group, flags & ~PERFEV_PROFILE_KEEP_SAMPLES);
 	if (!d)
 		return NULL;
+	d->time_quantum = 1; /* the groups' times are cut already */
 	if (perfev_profile_set_sockets(d, p->sockets, p->nr_sockets) < 0) {
 		perfev_profile_free(d);
 		return NULL;
@@ -734,7 +773,9 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 			}
 		const struct pv_group *g = &p->groups[p->nodes[at].what & ~PV_NODE_GROUP_BIT];
 		struct perfev_sample_desc s = {.size = sizeof(s), .pid = g->pid, .tid = g->tid,
-					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu};
+					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu,
+					       .weight = g->weight, .ins_lat = g->ins_lat,
+					       .p_stage_cyc = g->p_stage_cyc, .time = g->time, .ip = g->addr};
 		if (pv_profile_add_values(d, &s, stack, nr, n->self, false) < 0)
 			goto oom;
 	}

@@ -15,11 +15,15 @@ struct fkey {
 	uint64_t ip; /* unknown symbols are keyed by address */
 	uint64_t sfile; /* hash of the source file's base name, 0: unknown */
 	int64_t dso_size, sym_size;
+	/* (last: hashed and compared only when keyed by them, see ksize) */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
 };
+#define PV_SAMPLE_KEYS (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR)
 
 struct flat {
 	const struct perfev_profile *p;
 	unsigned keys;
+	size_t ksize; /* the bytes of a key that count */
 	struct fkey *keyv;
 	struct perfev_profile_entry *ents;
 	size_t nr, cap;
@@ -67,6 +71,16 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		const char *sf = source_file(fl->p, f, chain);
 		k->sfile = *sf ? pv_hash_bytes(sf, strlen(sf)) : 0;
 	}
+	if (keys & PERFEV_KEY_WEIGHT)
+		k->weight = g->weight;
+	if (keys & PERFEV_KEY_INS_LAT)
+		k->ins_lat = g->ins_lat;
+	if (keys & PERFEV_KEY_P_STAGE_CYC)
+		k->p_stage_cyc = g->p_stage_cyc;
+	if (keys & PERFEV_KEY_TIME)
+		k->time = g->time;
+	if (keys & PERFEV_KEY_ADDR) /* perf: a call-chain entry's is its frame's */
+		k->addr = chain ? f->ip : g->addr;
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -99,7 +113,7 @@ static int rehash(struct flat *fl, size_t ncap)
 	if (!h)
 		return -ENOMEM;
 	for (size_t id = 0; id < fl->nr; id++) {
-		size_t i = pv_hash_bytes(&fl->keyv[id], sizeof(struct fkey)) & (ncap - 1);
+		size_t i = pv_hash_bytes(&fl->keyv[id], fl->ksize) & (ncap - 1);
 		while (h[i])
 			i = (i + 1) & (ncap - 1);
 		h[i] = (uint32_t)id + 1;
@@ -117,7 +131,10 @@ static int rehash(struct flat *fl, size_t ncap)
  * (430% Children). Whether entry e counts so. */
 static bool counts_every_frame(const struct flat *fl, long e)
 {
-	return (fl->keys & PERFEV_KEY_SOCKET) && fl->keyv[e].socket != 0;
+	/* (the weights and the time are missing from those entries alike) */
+	const struct fkey *k = &fl->keyv[e];
+	return ((fl->keys & PERFEV_KEY_SOCKET) && k->socket != 0) ||
+	       (k->weight | k->ins_lat | k->p_stage_cyc | k->time) != 0;
 }
 
 /* The entry for a key (created on first sight); -1 on ENOMEM. */
@@ -127,9 +144,9 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	make_key(fl, g, f, chain, &k);
 	if ((fl->nr + 1) * 2 > fl->hcap && rehash(fl, fl->hcap ? fl->hcap * 2 : 1024) < 0)
 		return -1;
-	size_t i = pv_hash_bytes(&k, sizeof(k)) & (fl->hcap - 1);
+	size_t i = pv_hash_bytes(&k, fl->ksize) & (fl->hcap - 1);
 	while (fl->hash[i]) {
-		if (memcmp(&fl->keyv[fl->hash[i] - 1], &k, sizeof(k)) == 0)
+		if (memcmp(&fl->keyv[fl->hash[i] - 1], &k, fl->ksize) == 0)
 			return fl->hash[i] - 1;
 		i = (i + 1) & (fl->hcap - 1);
 	}
@@ -148,6 +165,11 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->socket = k.socket;
 	e->dso_size = k.dso_size;
 	e->sym_size = k.sym_size;
+	e->weight = k.weight;
+	e->ins_lat = k.ins_lat;
+	e->p_stage_cyc = k.p_stage_cyc;
+	e->time = k.time;
+	e->addr = k.addr;
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf */
@@ -197,7 +219,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	if (p->flags & PERFEV_PROFILE_CALLEE)
 		return pv_error(EINVAL, "profile_flat: needs a caller-rooted profile "
 				"(derive one without PERFEV_PROFILE_CALLEE)");
-	struct flat fl = {.p = p, .keys = keys};
+	struct flat fl = {.p = p, .keys = keys,
+			  .ksize = keys & PV_SAMPLE_KEYS ? sizeof(struct fkey) : offsetof(struct fkey, weight)};
 	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
 	uint32_t *active = NULL, *grp = NULL;
 	uint8_t *chained = NULL; /* entries some node is keyed to (split: call-chain entries) */

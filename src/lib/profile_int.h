@@ -53,6 +53,8 @@ struct pv_group {
 	uint32_t comm;
 	uint32_t thread_comm; /* the thread's name at the end of the file (0: unknown) */
 	int32_t cpu;          /* the samples' CPU with PERFEV_PROFILE_KEEP_CPU, else -1 */
+	/* with PERFEV_PROFILE_KEEP_WEIGHTS / _TIME / _ADDR, else 0 */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
 };
 
 #define PV_NODE_GROUP_BIT 0x80000000u
@@ -107,7 +109,12 @@ struct perfev_profile {
 	struct pv_strtab objs;
 	int32_t *sockets; /* socket of each CPU (perfev_profile_set_sockets) */
 	size_t nr_sockets;
+	uint64_t time_quantum; /* PERFEV_PROFILE_KEEP_TIME's, ns (0: 100 ms) */
 };
+
+/* The profile keeps per-sample keys in its groups (groups cannot be cached
+ * per thread by loaders). */
+#define PV_PROFILE_SAMPLE_KEYS (PERFEV_PROFILE_KEEP_WEIGHTS | PERFEV_PROFILE_KEEP_TIME | PERFEV_PROFILE_KEEP_ADDR)
 
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)

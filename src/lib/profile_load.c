@@ -111,6 +111,8 @@ static struct evp *evp_for(struct loader *l, size_t idx)
 	struct evp *e = &l->evs[idx];
 	if (!e->p) {
 		e->p = perfev_profile_new(l->o->group, l->o->flags);
+		if (e->p)
+			perfev_profile_set_time_quantum(e->p, l->o->time_quantum);
 		if (!e->p || (l->o->filter && perfev_profile_set_filter(e->p, l->o->filter) < 0))
 			return NULL;
 	}
@@ -639,7 +641,14 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight,
-				       .cpu = -1};
+				       .cpu = -1, .ip = s->ip};
+	if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		/* perf (x86): var1_dw the weight, var2_w the instruction latency;
+		 * var3_w is powerpc's pipeline stage cycles */
+		d.weight = s->weight & 0xffffffffu;
+		d.ins_lat = (s->weight >> 32) & 0xffff;
+		d.p_stage_cyc = s->weight >> 48;
+	}
 	/* (only when kept: else the group cache below never misses for it) */
 	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && (s->sample_type & PERF_SAMPLE_CPU))
 		d.cpu = (int32_t)s->cpu;
@@ -693,7 +702,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (attr && !attr->freq)
 			period = attr->sample_period;
 	}
-	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
+	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, d.weight};
 	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
 		/* filters see the frames by value: expand ids back (filtered runs only) */
@@ -711,7 +720,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
 		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
-		    d.cpu != ep->last_cpu || !ep->last_group) {
+		    d.cpu != ep->last_cpu || !ep->last_group || (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
 			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
 				return -ENOMEM;
 			ep->last_tid = s->tid;
@@ -722,7 +731,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
-	if (s->tid != l->last_tid || comm != l->last_comm || d.cpu != l->last_cpu || !l->last_group) {
+	if (s->tid != l->last_tid || comm != l->last_comm || d.cpu != l->last_cpu || !l->last_group ||
+	    (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
 		if (pv_profile_group_id(p, &d, &l->last_group) < 0)
 			return -ENOMEM;
 		l->last_tid = s->tid;
@@ -899,6 +909,8 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
 					    .no_cache = o->no_cache};
 	l->p = perfev_profile_new(o->group, o->flags);
+	if (l->p)
+		perfev_profile_set_time_quantum(l->p, o->time_quantum);
 	l->sess = perfev_session_new();
 	l->sym = perfev_symbolizer_new(&so);
 	if (!l->p || !l->sess || !l->sym) {
