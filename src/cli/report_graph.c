@@ -362,9 +362,11 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
  * chain, the entries perf makes from call-chain frames (an unknown symbol by
  * the address as sampled), else a sample's own (by the address in the object).
  * sfile: the entry's source file (NULL: the frame's); dso_size: the length of
- * the frame's mapping (-1: none). */
+ * the frame's mapping (-1: none); chain_addr: the address perf keys the
+ * call-chain entry of the frame by (pv_chain_addr). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size)
+			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size,
+			 uint64_t chain_addr)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
@@ -410,8 +412,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.p_stage_cyc = g->p_stage_cyc;
 	if (keys & PERFEV_KEY_TIME)
 		k.time = g->time;
-	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: its frame's, see profile_flat.c) */
-		k.addr = chain ? f->ip : g->addr;
+	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: see pv_chain_addr) */
+		k.addr = chain ? chain_addr : g->addr;
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
 	if (keys & PERFEV_KEY_SYM_SIZE)
@@ -454,7 +456,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.p_stage_cyc = e->p_stage_cyc;
 	g.time = e->time;
 	g.addr = e->addr;
-	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size);
+	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -532,14 +534,14 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		int64_t ssize = pf->sym && pf->sym_size ? (int64_t)pf->sym_size : -1; /* perf's symbol_size */
 		ent[id] = pf->cut ? -1
 				  : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children, NULL,
-									   msize, ssize)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize)) - 1;
+									   msize, ssize, pv_chain_addr(p, pf))) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize, 0)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
 			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize,
-								       ssize)) - 1;
+								       ssize, 0)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */

@@ -136,7 +136,9 @@ static uint32_t table_find(const struct perfev_profile *p, const uint32_t *tab, 
 }
 
 /* ---- frames ---------------------------------------------------------------- */
-static uint64_t frame_hash(const struct pv_frame *f)
+/* by_ip: every address its own frame (PERFEV_PROFILE_KEEP_ADDR: perf's
+ * addr key keys call-chain entries by their frames' addresses) */
+static uint64_t frame_hash(const struct pv_frame *f, bool by_ip)
 {
 	struct {
 		uint32_t sym, dso, file, line;
@@ -146,19 +148,20 @@ static uint64_t frame_hash(const struct pv_frame *f)
 	} k;
 	memset(&k, 0, sizeof(k));
 	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
-	k.ip = f->sym ? 0 : f->ip; /* unknown symbols are told apart by address */
+	k.ip = f->sym && !by_ip ? 0 : f->ip; /* unknown symbols are told apart by address */
 	k.inl = f->inlined, k.kern = f->kernel, k.cut = f->cut;
 	return pv_hash_bytes(&k, sizeof(k));
 }
 static uint64_t frame_hash_id(const struct perfev_profile *p, uint32_t id)
 {
-	return frame_hash(&p->frames[id]);
+	return frame_hash(&p->frames[id], p->flags & PERFEV_PROFILE_KEEP_ADDR);
 }
 static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *key)
 {
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
-	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || a->ip == b->ip) &&
+	       a->inlined == b->inlined && a->kernel == b->kernel &&
+	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || a->ip == b->ip) &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
@@ -188,7 +191,8 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 			 p->frame_hcap ? p->frame_hcap * 2 : 1024) < 0)
 		return -ENOMEM;
 	size_t slot;
-	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(f), f, frame_eq, &slot);
+	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(f, p->flags & PERFEV_PROFILE_KEEP_ADDR), f,
+				 frame_eq, &slot);
 	if (id) {
 		*out = id;
 		return 0;

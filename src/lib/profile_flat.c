@@ -79,8 +79,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->p_stage_cyc = g->p_stage_cyc;
 	if (keys & PERFEV_KEY_TIME)
 		k->time = g->time;
-	if (keys & PERFEV_KEY_ADDR) /* perf: a call-chain entry's is its frame's */
-		k->addr = chain ? f->ip : g->addr;
+	if (keys & PERFEV_KEY_ADDR)
+		k->addr = chain ? pv_chain_addr(fl->p, f) : g->addr;
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -273,7 +273,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
 		} else if ((tf->cut || (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED)) ||
-			    (children && source_file_split(&fl, tf))) &&
+			    (children && (source_file_split(&fl, tf) || (keys & PERFEV_KEY_ADDR)))) &&
 			   n->self[PERFEV_VALUE_SAMPLES]) {
 			/* perf: the sample's own entry by the address in the object's terms
 			 * (a cut leaf: its only entry), its total these samples (unless the

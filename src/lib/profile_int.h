@@ -122,6 +122,18 @@ static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t 
 	return cpu >= 0 && (size_t)cpu < p->nr_sockets ? p->sockets[cpu] : -1;
 }
 
+/* perf's addr key of the entry it makes from call-chain frame f: the
+ * frame's address "unmapped" once more (map__unmap_ip of an address its
+ * call chains keep as sampled): shifted by the mapping's start less its
+ * offset, in user space (the kernel's maps are the identity). */
+static inline uint64_t pv_chain_addr(const struct perfev_profile *p, const struct pv_frame *f)
+{
+	if (f->kernel || !f->map)
+		return f->ip;
+	const struct pv_pmap *m = &p->maps[f->map - 1];
+	return f->ip + m->start - m->pgoff;
+}
+
 static inline bool pv_node_is_group(const struct pv_node *n)
 {
 	return (n->what & PV_NODE_GROUP_BIT) != 0;
