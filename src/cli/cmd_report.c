@@ -369,7 +369,7 @@ static int cmd_report(int argc, char **argv)
 			v.relative = !strcmp(optarg, "relative");
 			break;
 		case O_TIME_QUANTUM:
-			if (parse_time_quantum(optarg, &lo.time_quantum) < 0)
+			if (parse_time_quantum(optarg, &lo.time_quantum) != 0)
 				return 1;
 			break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
@@ -452,9 +452,11 @@ static int cmd_report(int argc, char **argv)
 	if (sort_fields) {
 		fields = sort_fields;
 		sort_given = false;
+		v.fields_from_sort = true;
 	}
 	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
-	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
+	v.graph_skip_first = (sort_given || v.fields_from_sort) && (!fields || v.fields_from_sort) &&
+			     !strncmp(sort, "sym", 3);
 	free(sort_ipc);
 	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
 		return 1;

@@ -37,6 +37,9 @@ struct report_view {
 	const char *self_header;           /* "Self" beside Children in perf's default layout, else "Overhead" */
 	const char *sort_first[REPORT_MAX_KEYS]; /* --sort keys given with -F: perf sorts by them first */
 	size_t nr_sort_first;
+	/* the fields came from a --sort naming columns (period, sample): perf
+	 * puts Children (and "Self") before them as in its default layout */
+	bool fields_from_sort;
 };
 
 /* perf's -F FIELDS before loading: checks the names and makes its keys the

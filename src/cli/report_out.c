@@ -212,6 +212,10 @@ void report_set_columns(struct report_view *v, const char *fields, bool samples,
 			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
 		return;
 	}
+	if (v->fields_from_sort && v->children) {
+		v->cols[v->nr_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		v->self_header = "Self";
+	}
 	/* the fields in their order (checked by report_parse_fields), then --sort's other keys */
 	char *copy = strdup(fields), *save = NULL;
 	for (char *f = strtok_r(copy, ",", &save); f && v->nr_cols < PV_ARRAY_SIZE(v->cols);
