@@ -60,6 +60,21 @@ enum perfev_profile_group {
 #define PERFEV_PROFILE_KEEP_TIME (1u << 4)
 /* ... by the sampled address (sample desc's ip): PERFEV_KEY_ADDR */
 #define PERFEV_PROFILE_KEEP_ADDR (1u << 5)
+/* ... by their memory access (sample desc's mem): PERFEV_KEY_MEM and the
+ * other data-side keys (perf report --mem-mode). A sample's WEIGHT value
+ * is then perf's cost: its weight, 1 when 0 (perfev_profile_load). */
+#define PERFEV_PROFILE_KEEP_MEM (1u << 6)
+
+/* The data side of a memory access sample (perf's mem_info). */
+struct perfev_mem_access {
+	uint64_t data_src;        /* PERF_SAMPLE_DATA_SRC (union perf_mem_data_src) */
+	uint64_t addr;            /* PERF_SAMPLE_ADDR: the data address */
+	uint64_t phys_addr;       /* PERF_SAMPLE_PHYS_ADDR, 0: none */
+	uint64_t data_page_size;  /* PERF_SAMPLE_DATA_PAGE_SIZE, 0: none */
+	const char *dso;          /* the object mapped at addr ("//anon"...), NULL: none */
+	uint64_t dso_addr;        /* addr in that mapping's terms (perf's al_addr), else addr */
+	bool shared;              /* a shared, not executable file mapping of user space */
+};
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -96,6 +111,8 @@ struct perfev_sample_desc {
 	 * sampled address */
 	uint64_t ins_lat, p_stage_cyc;
 	uint64_t ip;
+	/* read only by profiles with PERFEV_PROFILE_KEEP_MEM (copied); NULL: none */
+	const struct perfev_mem_access *mem;
 };
 
 /* Which samples a profile accepts; zero/NULL fields match everything. */
@@ -189,6 +206,7 @@ struct perfev_profile_node {
 	 * PERFEV_PROFILE_KEEP_WEIGHTS), time cut to the quantum (KEEP_TIME),
 	 * sampled address (KEEP_ADDR); else 0 */
 	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	struct perfev_mem_access mem; /* GROUP nodes with PERFEV_PROFILE_KEEP_MEM, else zero */
 };
 
 PERFEV_API size_t perfev_profile_nr_nodes(const struct perfev_profile *p);
@@ -235,6 +253,21 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 #define PERFEV_KEY_P_STAGE_CYC (1u << 13)
 #define PERFEV_KEY_TIME (1u << 14)
 #define PERFEV_KEY_ADDR (1u << 15)
+/* perf --mem-mode's keys of the memory access (PERFEV_PROFILE_KEEP_MEM):
+ * data_src's level (mem_lvl only, as perf compares), snoop, TLB, lock and
+ * block bits; the data address (symbol_daddr), the object mapped there
+ * (dso_daddr), its 64-byte cache line in the mapping's terms (dcacheline),
+ * the physical address, the data page size. */
+#define PERFEV_KEY_MEM (1u << 17)
+#define PERFEV_KEY_SNOOP (1u << 18)
+#define PERFEV_KEY_TLB (1u << 19)
+#define PERFEV_KEY_LOCKED (1u << 20)
+#define PERFEV_KEY_BLOCKED (1u << 21)
+#define PERFEV_KEY_SYM_DADDR (1u << 22)
+#define PERFEV_KEY_DSO_DADDR (1u << 23)
+#define PERFEV_KEY_DCACHELINE (1u << 24)
+#define PERFEV_KEY_PHYS_DADDR (1u << 25)
+#define PERFEV_KEY_DATA_PAGE_SIZE (1u << 26)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -265,6 +298,9 @@ struct perfev_profile_entry {
 	 * local_weight; its weight is this times self[SAMPLES]), ins_lat,
 	 * p_stage_cyc, time cut to the quantum, sampled address; else 0 */
 	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* keyed by a memory key: the access of the entry's first sample (its dso
+	 * a path, NULL: none); else zero */
+	struct perfev_mem_access mem;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

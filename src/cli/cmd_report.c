@@ -24,6 +24,9 @@ static const char usage_text[] =
 	"                        local_ins_lat, p_stage_cyc, local_p_stage_cyc, time, addr, and\n"
 	"                        the columns overhead, sample, period (default comm,dso,sym)\n"
 	"      --time-quantum T  what the time key cuts sample times to: N[ns|us|ms|s] (100ms)\n"
+	"      --mem-mode        perf's memory access view: percentages of the samples' weights,\n"
+	"                        the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr,\n"
+	"                        dcacheline, phys_daddr, data_page_size (default " REPORT_MEM_SORT ")\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
@@ -70,7 +73,7 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_TIME_QUANTUM };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_TIME_QUANTUM, O_MEM_MODE };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -122,6 +125,7 @@ static const struct option options[] = {
 	{"symfs", required_argument, NULL, O_SYMFS},
 	{"percentage", required_argument, NULL, O_PERCENTAGE},
 	{"time-quantum", required_argument, NULL, O_TIME_QUANTUM},
+	{"mem-mode", no_argument, NULL, O_MEM_MODE},
 	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
@@ -368,6 +372,7 @@ static int cmd_report(int argc, char **argv)
 						 "filters keep) or absolute (of all, the default)", optarg);
 			v.relative = !strcmp(optarg, "relative");
 			break;
+		case O_MEM_MODE: v.mem_mode = true; break;
 		case O_TIME_QUANTUM:
 			if (parse_time_quantum(optarg, &lo.time_quantum) != 0)
 				return 1;
@@ -438,6 +443,13 @@ static int cmd_report(int argc, char **argv)
 		if (tr != -ENOENT)
 			return tr;
 	}
+	if (v.mem_mode) { /* perf: weights as periods, no children */
+		if (!sort_given)
+			sort = REPORT_MEM_SORT;
+		children = 0;
+		v.value = PERFEV_VALUE_WEIGHT;
+		lo.flags |= PERFEV_PROFILE_KEEP_MEM;
+	}
 	/* perf (builtin-report.c): a --sort naming "symbol" (symbol, symbol_size)
 	 * gets the IPC columns, "-" for samples without branch stacks */
 	char *sort_ipc = NULL;
@@ -446,6 +458,8 @@ static int cmd_report(int argc, char **argv)
 			return cli_error("report", "out of memory");
 		sort = sort_ipc;
 	}
+	if (v.mem_mode && sort_given) /* (perf's header names its sort order with the IPC key added) */
+		v.sort_order = sort;
 	static char *sort_fields; /* (kept to the end: fields points into it) */
 	free(sort_fields);
 	sort_fields = sort_given && !fields ? sort_as_fields(sort) : NULL;
@@ -457,7 +471,13 @@ static int cmd_report(int argc, char **argv)
 	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
 	v.graph_skip_first = (sort_given || v.fields_from_sort) && (!fields || v.fields_from_sort) &&
 			     !strncmp(sort, "sym", 3);
-	free(sort_ipc);
+	static char *sort_order_kept; /* (the header prints it after the profile is read) */
+	free(sort_order_kept);
+	sort_order_kept = NULL;
+	if (v.sort_order && v.sort_order == sort_ipc)
+		sort_order_kept = sort_ipc;
+	else
+		free(sort_ipc);
 	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
 		return 1;
 	lo.filter = filtered ? &filter : NULL;

@@ -358,6 +358,37 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 		fputc('\n', out);
 }
 
+/* What perf's memory keys compare of an access (as profile_flat.c's mem_key), as one hash. */
+static uint64_t mem_key(const struct perfev_mem_access *m, unsigned keys, bool kernel, int32_t pid)
+{
+	union perf_mem_data_src d = {.val = m->data_src};
+	uint64_t k[11] = {0};
+	if (keys & PERFEV_KEY_MEM)
+		k[0] = d.mem_lvl;
+	if (keys & PERFEV_KEY_SNOOP)
+		k[1] = d.mem_snoop;
+	if (keys & PERFEV_KEY_TLB)
+		k[2] = d.mem_dtlb;
+	if (keys & PERFEV_KEY_LOCKED)
+		k[3] = d.mem_lock;
+	if (keys & PERFEV_KEY_BLOCKED)
+		k[4] = d.mem_blk;
+	if (keys & PERFEV_KEY_SYM_DADDR)
+		k[5] = m->addr;
+	if (keys & (PERFEV_KEY_SYM_DADDR | PERFEV_KEY_DSO_DADDR | PERFEV_KEY_DCACHELINE))
+		k[6] = m->dso ? pv_hash_bytes(m->dso, strlen(m->dso)) : 0;
+	if (keys & PERFEV_KEY_PHYS_DADDR)
+		k[7] = m->phys_addr;
+	if (keys & PERFEV_KEY_DATA_PAGE_SIZE)
+		k[8] = m->data_page_size;
+	if (keys & PERFEV_KEY_DCACHELINE) {
+		k[9] = m->dso_addr & ~63ull;
+		k[10] = kernel; /* (perf's process of anonymous lines: not told apart, see README) */
+		(void)pid;
+	}
+	return pv_hash_bytes(k, sizeof(k));
+}
+
 /* What identifies the entry of a frame node, as one hash (see node_is):
  * chain, the entries perf makes from call-chain frames (an unknown symbol by
  * the address as sampled), else a sample's own (by the address in the object).
@@ -374,7 +405,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		int32_t pid, tid, cpu, socket;
 		int64_t dso_size, sym_size;
 		uint32_t line, flags;
-		uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+		uint64_t weight, ins_lat, p_stage_cyc, time, addr, mem;
 	} k;
 	memset(&k, 0, sizeof(k));
 	const struct perfev_profile_frame *f = &n->frame;
@@ -414,6 +445,8 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.time = g->time;
 	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: see pv_chain_addr) */
 		k.addr = chain ? chain_addr : g->addr;
+	if (keys & REPORT_MEM_KEYS)
+		k.mem = mem_key(&g->mem, keys, f->kernel, g->pid);
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
 	if (keys & PERFEV_KEY_SYM_SIZE)
@@ -456,6 +489,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.p_stage_cyc = e->p_stage_cyc;
 	g.time = e->time;
 	g.addr = e->addr;
+	g.mem = e->mem;
 	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0);
 }
 

@@ -38,6 +38,16 @@ static const struct {
 	{"time", "Time", PERFEV_KEY_TIME},
 	{"addr", "Address", PERFEV_KEY_ADDR},
 	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
+	{"mem", "Memory access", PERFEV_KEY_MEM},
+	{"snoop", "Snoop", PERFEV_KEY_SNOOP},
+	{"tlb", "TLB access", PERFEV_KEY_TLB},
+	{"locked", "Locked", PERFEV_KEY_LOCKED},
+	{"blocked", "Blocked", PERFEV_KEY_BLOCKED},
+	{"symbol_daddr", "Data Symbol", PERFEV_KEY_SYM_DADDR},
+	{"dso_daddr", "Data Object", PERFEV_KEY_DSO_DADDR},
+	{"dcacheline", "Data Cacheline", PERFEV_KEY_DCACHELINE},
+	{"phys_daddr", "Data Physical Address", PERFEV_KEY_PHYS_DADDR},
+	{"data_page_size", "Data Page Size", PERFEV_KEY_DATA_PAGE_SIZE},
 	{"p_stage_cyc", NULL, 0},
 	{"local_p_stage_cyc", NULL, 0},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
@@ -69,6 +79,12 @@ int report_parse_sort(struct report_view *v, const char *list)
 			if (strcmp(k, sort_keys[i].name) == 0)
 				break;
 		given++;
+		if (i < PV_ARRAY_SIZE(sort_keys) && (sort_keys[i].mask & REPORT_MEM_KEYS) && !v->mem_mode) {
+			cli_error("report", "sort key '%s' is one of perf's memory keys: add --mem-mode "
+				  "(perf report --mem-mode, for samples with PERF_SAMPLE_DATA_SRC)", k);
+			free(copy);
+			return -EINVAL;
+		}
 		if (i == PV_ARRAY_SIZE(sort_keys)) {
 			cli_error("report", "unknown sort key '%s': use " REPORT_SORT_KEYS
 				  " (e.g. --sort comm,dso,sym)", k);
@@ -101,11 +117,25 @@ static size_t fixed_width(const char *key)
 		const char *key;
 		size_t width;
 	} w[] = {{"weight", 12}, {"local_weight", 12}, {"ins_lat", 13}, {"local_ins_lat", 13},
-		 {"time", 12}, {"addr", 18}};
+		 {"time", 12}, {"addr", 18}, {"mem", 24}, {"snoop", 12}, {"tlb", 22}, {"locked", 6},
+		 {"blocked", 10}, {"symbol_daddr", 22}, {"dcacheline", 22}, {"phys_daddr", 22},
+		 {"data_page_size", 22}};
 	for (size_t i = 0; i < PV_ARRAY_SIZE(w); i++)
 		if (!strcmp(key, w[i].key))
 			return w[i].width;
 	return 0;
+}
+
+/* The keys perf prints without padding ("%.*s", or a symbol's form): a
+ * last column of them has no trailing blanks (the others pad to the next). */
+static bool unpadded(const char *key)
+{
+	static const char *const k[] = {"sym", "srcline", "srcfile", "time", "locked", "blocked", "dcacheline",
+					"symbol_daddr"};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(k); i++)
+		if (!strcmp(key, k[i]))
+			return true;
+	return false;
 }
 
 static int value_field(const char *f)
@@ -259,6 +289,33 @@ const char *report_basename(const char *path)
 
 #define shown_ip report_shown_ip
 
+/* One field of data_src as perf's perf_mem__*_scnprintf words it: the text
+ * after tag ("LVL", "SNP", "TLB", "LCK", "BLK") in perf script's form. */
+static void data_src_field(uint64_t data_src, const char *tag, char *buf, size_t len)
+{
+	char all[512], t[8];
+	perfev_data_src_str(all, sizeof(all), data_src);
+	snprintf(t, sizeof(t), "|%s ", tag);
+	const char *at = strstr(all, t);
+	const char *s = at ? at + strlen(t) : "";
+	size_t n = strcspn(s, "|");
+	snprintf(buf, len, "%.*s", (int)n, s);
+}
+
+/* perf's get_page_size_name: "N/A", else unit_number__scnprintf ("4K"). */
+static void page_size_name(uint64_t n, char *buf, size_t len)
+{
+	if (!n) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	static const char unit[] = "BKMG";
+	int i = 0;
+	while (n / 1024 > 1 && i < 3)
+		n /= 1024, i++;
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, unit[i]);
+}
+
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
 {
@@ -304,6 +361,30 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 		snprintf(buf, len, "%-.12s", t);
 	} else if (!strcmp(key, "addr")) {
 		snprintf(buf, len, "%-#18llx", (unsigned long long)e->addr); /* perf: "%-#*llx" */
+	} else if (!strcmp(key, "mem") || !strcmp(key, "snoop") || !strcmp(key, "tlb") || !strcmp(key, "locked") ||
+		   !strcmp(key, "blocked")) {
+		static const char *const tags[][2] = {{"mem", "LVL"}, {"snoop", "SNP"}, {"tlb", "TLB"},
+						      {"locked", "LCK"}, {"blocked", "BLK"}};
+		char f[256];
+		for (size_t i = 0; i < PV_ARRAY_SIZE(tags); i++)
+			if (!strcmp(key, tags[i][0]))
+				data_src_field(e->mem.data_src, tags[i][1], f, sizeof(f));
+		/* perf: "%-*s", locked and blocked "%.*s" */
+		snprintf(buf, len, "%-*s", key[0] == 'l' || key[0] == 'b' ? 0 : (int)fixed_width(key), f);
+	} else if (!strcmp(key, "symbol_daddr")) { /* (data symbols are not resolved: the address) */
+		snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)e->mem.addr);
+	} else if (!strcmp(key, "dso_daddr")) {
+		snprintf(buf, len, "%s", e->mem.dso ? report_basename(e->mem.dso) : "[unknown]");
+	} else if (!strcmp(key, "dcacheline")) {
+		/* perf: [s] shared file data, [X] outside any map, else the sample's level */
+		char level = e->mem.shared ? 's' : !e->mem.dso ? 'X' : e->kernel ? 'k' : '.';
+		snprintf(buf, len, "[%c] %#.16llx", level, (unsigned long long)(e->mem.dso_addr & ~63ull));
+	} else if (!strcmp(key, "phys_daddr")) {
+		snprintf(buf, len, "[%c] %-#.16llx", e->kernel ? 'k' : '.', (unsigned long long)e->mem.phys_addr);
+	} else if (!strcmp(key, "data_page_size")) {
+		char f[32];
+		page_size_name(e->mem.data_page_size, f, sizeof(f));
+		snprintf(buf, len, "%-22s", f);
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "srcfile")) {
@@ -362,6 +443,11 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (keys & PERFEV_KEY_SRCFILE)
 		pv_buf_printf(&b, "|%s", e->source_file ? e->source_file : "");
+	if (keys & REPORT_MEM_KEYS)
+		pv_buf_printf(&b, "|%llx|%llx|%llx|%llx|%llx|%s|%d", (unsigned long long)e->mem.data_src,
+			      (unsigned long long)e->mem.addr, (unsigned long long)e->mem.dso_addr,
+			      (unsigned long long)e->mem.phys_addr, (unsigned long long)e->mem.data_page_size,
+			      e->mem.dso ? e->mem.dso : "", e->mem.shared);
 	if (keys & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR))
 		pv_buf_printf(&b, "|%llu|%llu|%llu|%llu|%llx", (unsigned long long)e->weight,
 			      (unsigned long long)e->ins_lat, (unsigned long long)e->p_stage_cyc,
@@ -412,6 +498,34 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->time > b->time) - (a->time < b->time);
 	if (!strcmp(key, "addr"))
 		return ((int64_t)a->addr > (int64_t)b->addr) - ((int64_t)a->addr < (int64_t)b->addr);
+	if (!strcmp(key, "mem") || !strcmp(key, "snoop") || !strcmp(key, "tlb") || !strcmp(key, "locked") ||
+	    !strcmp(key, "blocked")) { /* perf: the field's bits ascending */
+		union perf_mem_data_src x = {.val = a->mem.data_src}, y = {.val = b->mem.data_src};
+		uint64_t fx = key[0] == 'm' ? x.mem_lvl : key[0] == 's' ? x.mem_snoop : key[0] == 't' ? x.mem_dtlb
+			    : key[0] == 'l' ? x.mem_lock : x.mem_blk;
+		uint64_t fy = key[0] == 'm' ? y.mem_lvl : key[0] == 's' ? y.mem_snoop : key[0] == 't' ? y.mem_dtlb
+			    : key[0] == 'l' ? y.mem_lock : y.mem_blk;
+		return (fx > fy) - (fx < fy);
+	}
+	if (!strcmp(key, "symbol_daddr"))
+		return ((int64_t)a->mem.addr > (int64_t)b->mem.addr) - ((int64_t)a->mem.addr < (int64_t)b->mem.addr);
+	if (!strcmp(key, "phys_daddr"))
+		return (a->mem.phys_addr > b->mem.phys_addr) - (a->mem.phys_addr < b->mem.phys_addr);
+	if (!strcmp(key, "data_page_size"))
+		return (a->mem.data_page_size > b->mem.data_page_size) - (a->mem.data_page_size < b->mem.data_page_size);
+	if (!strcmp(key, "dso_daddr")) { /* perf: unknown first, then names descending */
+		if (!a->mem.dso || !b->mem.dso)
+			return !b->mem.dso - !a->mem.dso;
+		return -strcmp(report_basename(a->mem.dso), report_basename(b->mem.dso));
+	}
+	if (!strcmp(key, "dcacheline")) { /* perf: kernel first, mapped first, lines ascending */
+		if (a->kernel != b->kernel)
+			return b->kernel - a->kernel;
+		if (!a->mem.dso != !b->mem.dso)
+			return !a->mem.dso - !b->mem.dso;
+		uint64_t x = a->mem.dso_addr & ~63ull, y = b->mem.dso_addr & ~63ull;
+		return (x > y) - (x < y);
+	}
 	if (!strcmp(key, "symbol_size")) /* (unknown counts as 0) */
 		return (PV_MAX(a->sym_size, 0) > PV_MAX(b->sym_size, 0)) - (PV_MAX(a->sym_size, 0) < PV_MAX(b->sym_size, 0));
 	if (!strcmp(key, "dso")) {
@@ -585,6 +699,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	struct pv_keymap kmap = {0};
 	int ret = 0;
 	uint64_t all[REPORT_MAX_MEMBERS], period = 0, samples = s->samples;
+	/* perf --mem-mode: the samples' weights ("cost") are their periods */
+	enum perfev_profile_value pv = v->mem_mode ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_PERIOD;
 	for (size_t m = 0; m < nm; m++) {
 		/* all entries: perf sizes the columns before --percent-limit hides rows */
 		if (perfev_profile_flat(s->p[m], v->key_mask | PERFEV_KEY_SPLIT_UNRESOLVED, v->value, v->children, 0,
@@ -596,8 +712,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		 * --percentage relative */
 		bool abs_ = !v->relative;
 		all[m] = perfev_profile_total(s->p[m], v->value) + abs_ * perfev_profile_hidden(s->p[m], v->value);
-		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD) +
-			  abs_ * perfev_profile_hidden(s->p[m], PERFEV_VALUE_PERIOD);
+		period += perfev_profile_total(s->p[m], pv) + abs_ * perfev_profile_hidden(s->p[m], pv);
 		if (v->relative)
 			samples -= PV_MIN(samples, perfev_profile_filtered(s->p[m]));
 	}
@@ -635,7 +750,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			rows[at - 1].self[m] = e[m][i].self[v->value];
 			rows[at - 1].total[m] = e[m][i].total[v->value];
 			rows[at - 1].samples[m] = e[m][i].self[PERFEV_VALUE_SAMPLES];
-			rows[at - 1].period[m] = e[m][i].self[PERFEV_VALUE_PERIOD];
+			rows[at - 1].period[m] = e[m][i].self[pv];
 		}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
@@ -656,8 +771,12 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 
 	char sbuf[32];
 	report_samples_unit(samples, sbuf, sizeof(sbuf));
-	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
-		(unsigned long long)period);
+	if (v->mem_mode)
+		fprintf(out, "# Samples: %s of %s\n# Total weight : %llu\n# Sort order   : %s\n#\n", sbuf, s->title,
+			(unsigned long long)period, v->sort_order ? v->sort_order : REPORT_MEM_SORT);
+	else
+		fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
+			(unsigned long long)period);
 	/* column widths: the header or the widest value */
 	size_t width[REPORT_MAX_KEYS + 4];
 	char buf[4096];
@@ -668,6 +787,13 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			continue;
 		}
 		width[c] = strlen(header_of(col->key));
+		if (!strcmp(col->key, "dso_daddr")) { /* perf: the objects' names, 16 with one unknown */
+			for (size_t r = 0; r < nr; r++) {
+				const char *d = rows[r].e->mem.dso;
+				width[c] = PV_MAX(width[c], d ? strlen(report_basename(d)) : 16);
+			}
+			continue;
+		}
 		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
 			size_t cw = comm_width(s);
 			width[c] = cw > width[c] ? cw : width[c];
@@ -751,8 +877,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
 			/* (the time: "%-.*s" cuts it to the column, pads nothing) */
-			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline") ||
-					  !strcmp(col->key, "srcfile") || !strcmp(col->key, "time")))
+			if (c == last && unpadded(col->key))
 				fputs(buf, out);
 			else
 				fprintf(out, "%-*s", (int)width[c], buf);

@@ -249,6 +249,10 @@ static uint64_t group_hash(const struct pv_group *g)
 		uint64_t x[6] = {h, g->weight, g->ins_lat, g->p_stage_cyc, g->time, g->addr};
 		h = pv_hash_bytes(x, sizeof(x));
 	}
+	if (g->data_src | g->daddr | g->phys_addr | g->data_page_size | g->daddr_dso) {
+		uint64_t x[6] = {h, g->data_src, g->daddr, g->phys_addr, g->data_page_size, g->daddr_dso};
+		h = pv_hash_bytes(x, sizeof(x));
+	}
 	return h;
 }
 static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
@@ -260,7 +264,10 @@ static bool group_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 	const struct pv_group *a = &p->groups[id], *b = key;
 	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu &&
 	       a->weight == b->weight && a->ins_lat == b->ins_lat && a->p_stage_cyc == b->p_stage_cyc &&
-	       a->time == b->time && a->addr == b->addr;
+	       a->time == b->time && a->addr == b->addr && a->data_src == b->data_src && a->daddr == b->daddr &&
+	       a->phys_addr == b->phys_addr && a->data_page_size == b->data_page_size &&
+	       a->daddr_al == b->daddr_al && a->daddr_dso == b->daddr_dso &&
+	       a->daddr_shared == b->daddr_shared;
 }
 
 /* The sample's CPU as the profile keeps it: -1 unless asked (and given). */
@@ -274,9 +281,20 @@ static int32_t sample_cpu(const struct perfev_profile *p, const struct perfev_sa
 
 #define DESC_HAS(s, field) ((s)->size >= offsetof(struct perfev_sample_desc, field) + sizeof((s)->field))
 
-/* The per-sample keys the profile keeps (PV_PROFILE_SAMPLE_KEYS). */
-static void sample_keys(const struct perfev_profile *p, const struct perfev_sample_desc *s, struct pv_group *g)
+/* The per-sample keys the profile keeps (PV_PROFILE_SAMPLE_KEYS); -ENOMEM. */
+static int sample_keys(struct perfev_profile *p, const struct perfev_sample_desc *s, struct pv_group *g)
 {
+	const struct perfev_mem_access *m = DESC_HAS(s, mem) ? s->mem : NULL;
+	if ((p->flags & PERFEV_PROFILE_KEEP_MEM) && m) {
+		g->data_src = m->data_src;
+		g->daddr = m->addr;
+		g->phys_addr = m->phys_addr;
+		g->data_page_size = m->data_page_size;
+		g->daddr_al = m->dso_addr;
+		g->daddr_shared = m->shared;
+		if (m->dso && !(g->daddr_dso = pv_strtab_intern(&p->strs, m->dso)))
+			return -ENOMEM;
+	}
 	if (p->flags & PERFEV_PROFILE_KEEP_WEIGHTS) {
 		g->weight = s->weight;
 		g->ins_lat = DESC_HAS(s, ins_lat) ? s->ins_lat : 0;
@@ -288,6 +306,7 @@ static void sample_keys(const struct perfev_profile *p, const struct perfev_samp
 	}
 	if ((p->flags & PERFEV_PROFILE_KEEP_ADDR) && DESC_HAS(s, ip))
 		g->addr = s->ip;
+	return 0;
 }
 
 PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64_t ns)
@@ -302,8 +321,8 @@ static int intern_group(struct perfev_profile *p, const struct perfev_sample_des
 	memset(&g, 0, sizeof(g));
 	g.pid = g.tid = -1;
 	g.cpu = sample_cpu(p, s);
-	if (p->flags & PV_PROFILE_SAMPLE_KEYS)
-		sample_keys(p, s, &g);
+	if ((p->flags & PV_PROFILE_SAMPLE_KEYS) && sample_keys(p, s, &g) < 0)
+		return -ENOMEM;
 	uint32_t comm = pv_strtab_intern(&p->strs, s->comm ? s->comm : unknown);
 	if (!comm)
 		return -ENOMEM;
@@ -707,6 +726,7 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 		out->p_stage_cyc = g->p_stage_cyc;
 		out->time = g->time;
 		out->addr = g->addr;
+		pv_group_mem(p, g, &out->mem);
 	} else {
 		out->kind = PERFEV_NODE_FRAME;
 		pv_frame_public(p, &p->frames[n->what], &out->frame);
@@ -780,6 +800,9 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu,
 					       .weight = g->weight, .ins_lat = g->ins_lat,
 					       .p_stage_cyc = g->p_stage_cyc, .time = g->time, .ip = g->addr};
+		struct perfev_mem_access mem;
+		pv_group_mem(p, g, &mem);
+		s.mem = &mem;
 		if (pv_profile_add_values(d, &s, stack, nr, n->self, false) < 0)
 			goto oom;
 	}

@@ -17,8 +17,20 @@ struct fkey {
 	int64_t dso_size, sym_size;
 	/* (last: hashed and compared only when keyed by them, see ksize) */
 	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* the memory keys: data_src's fields, data and physical address, page
+	 * size, the data cache line (and its object, process, mode) */
+	uint64_t m_lvl, m_snoop, m_tlb, m_lock, m_blk, daddr, phys, page, dcl;
+	uint32_t ddso, dcl_dso;
+	int32_t dcl_pid;
+	uint32_t dcl_mode;
 };
-#define PV_SAMPLE_KEYS (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR)
+#define PV_SAMPLE_KEYS                                                                                     \
+	(PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR | \
+	 PV_MEM_KEYS)
+#define PV_MEM_KEYS                                                                                   \
+	(PERFEV_KEY_MEM | PERFEV_KEY_SNOOP | PERFEV_KEY_TLB | PERFEV_KEY_LOCKED | PERFEV_KEY_BLOCKED |   \
+	 PERFEV_KEY_SYM_DADDR | PERFEV_KEY_DSO_DADDR | PERFEV_KEY_DCACHELINE | PERFEV_KEY_PHYS_DADDR | \
+	 PERFEV_KEY_DATA_PAGE_SIZE)
 
 struct flat {
 	const struct perfev_profile *p;
@@ -30,6 +42,42 @@ struct flat {
 	uint32_t *hash;
 	size_t hcap;
 };
+
+/* The memory keys of group g (see PERFEV_KEY_MEM): what perf's comparisons
+ * read of its mem_info. */
+static void mem_key(const struct flat *fl, const struct pv_group *g, const struct pv_frame *f, struct fkey *k)
+{
+	unsigned keys = fl->keys;
+	union perf_mem_data_src d = {.val = g->data_src};
+	if (keys & PERFEV_KEY_MEM)
+		k->m_lvl = d.mem_lvl;
+	if (keys & PERFEV_KEY_SNOOP)
+		k->m_snoop = d.mem_snoop;
+	if (keys & PERFEV_KEY_TLB)
+		k->m_tlb = d.mem_dtlb;
+	if (keys & PERFEV_KEY_LOCKED)
+		k->m_lock = d.mem_lock;
+	if (keys & PERFEV_KEY_BLOCKED)
+		k->m_blk = d.mem_blk;
+	if (keys & PERFEV_KEY_SYM_DADDR) {
+		k->daddr = g->daddr;
+		k->ddso = g->daddr_dso;
+	}
+	if (keys & PERFEV_KEY_DSO_DADDR)
+		k->ddso = g->daddr_dso;
+	if (keys & PERFEV_KEY_PHYS_DADDR)
+		k->phys = g->phys_addr;
+	if (keys & PERFEV_KEY_DATA_PAGE_SIZE)
+		k->page = g->data_page_size;
+	if (keys & PERFEV_KEY_DCACHELINE) {
+		/* perf: by mode, object, process (user anonymous memory), line */
+		k->dcl_mode = f->kernel;
+		k->dcl_dso = g->daddr_dso;
+		k->dcl_pid = -1; /* (perf's process of anonymous lines: not told apart, see README) */
+		k->dcl = g->daddr_al & ~63ull;
+	}
+}
+
 
 /* The base name perf's srcfile key gives frame f ("" unknown, see
  * PERFEV_KEY_SRCFILE); chain: of a call-chain entry. */
@@ -81,6 +129,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->time = g->time;
 	if (keys & PERFEV_KEY_ADDR)
 		k->addr = chain ? pv_chain_addr(fl->p, f) : g->addr;
+	if (keys & PV_MEM_KEYS)
+		mem_key(fl, g, f, k);
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -170,6 +220,8 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->p_stage_cyc = k.p_stage_cyc;
 	e->time = k.time;
 	e->addr = k.addr;
+	if (fl->keys & PV_MEM_KEYS)
+		pv_group_mem(p, g, &e->mem);
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf */

@@ -55,6 +55,10 @@ struct pv_group {
 	int32_t cpu;          /* the samples' CPU with PERFEV_PROFILE_KEEP_CPU, else -1 */
 	/* with PERFEV_PROFILE_KEEP_WEIGHTS / _TIME / _ADDR, else 0 */
 	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* with PERFEV_PROFILE_KEEP_MEM (perfev_mem_access), else 0 */
+	uint64_t data_src, daddr, phys_addr, data_page_size, daddr_al;
+	uint32_t daddr_dso; /* string id, 0: none */
+	uint8_t daddr_shared;
 };
 
 #define PV_NODE_GROUP_BIT 0x80000000u
@@ -114,7 +118,8 @@ struct perfev_profile {
 
 /* The profile keeps per-sample keys in its groups (groups cannot be cached
  * per thread by loaders). */
-#define PV_PROFILE_SAMPLE_KEYS (PERFEV_PROFILE_KEEP_WEIGHTS | PERFEV_PROFILE_KEEP_TIME | PERFEV_PROFILE_KEEP_ADDR)
+#define PV_PROFILE_SAMPLE_KEYS \
+	(PERFEV_PROFILE_KEEP_WEIGHTS | PERFEV_PROFILE_KEEP_TIME | PERFEV_PROFILE_KEEP_ADDR | PERFEV_PROFILE_KEEP_MEM)
 
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
@@ -132,6 +137,19 @@ static inline uint64_t pv_chain_addr(const struct perfev_profile *p, const struc
 		return f->ip;
 	const struct pv_pmap *m = &p->maps[f->map - 1];
 	return f->ip + m->start - m->pgoff;
+}
+
+/* The memory access a group keeps (PERFEV_PROFILE_KEEP_MEM). */
+static inline void pv_group_mem(const struct perfev_profile *p, const struct pv_group *g,
+				struct perfev_mem_access *m)
+{
+	m->data_src = g->data_src;
+	m->addr = g->daddr;
+	m->phys_addr = g->phys_addr;
+	m->data_page_size = g->data_page_size;
+	m->dso = pv_strtab_get(&p->strs, g->daddr_dso);
+	m->dso_addr = g->daddr_al;
+	m->shared = g->daddr_shared;
 }
 
 static inline bool pv_node_is_group(const struct pv_node *n)
