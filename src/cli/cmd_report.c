@@ -467,6 +467,7 @@ static int cmd_report(int argc, char **argv)
 		fields = sort_fields;
 		sort_given = false;
 		v.fields_from_sort = true;
+		v.sort_list = sort;
 	}
 	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
 	v.graph_skip_first = (sort_given || v.fields_from_sort) && (!fields || v.fields_from_sort) &&
@@ -474,7 +475,7 @@ static int cmd_report(int argc, char **argv)
 	static char *sort_order_kept; /* (the header prints it after the profile is read) */
 	free(sort_order_kept);
 	sort_order_kept = NULL;
-	if (v.sort_order && v.sort_order == sort_ipc)
+	if ((v.sort_order && v.sort_order == sort_ipc) || (v.sort_list && v.sort_list == sort_ipc))
 		sort_order_kept = sort_ipc;
 	else
 		free(sort_ipc);

@@ -40,6 +40,11 @@ struct report_view {
 	/* the fields came from a --sort naming columns (period, sample): perf
 	 * puts Children (and "Self") before them as in its default layout */
 	bool fields_from_sort;
+	/* then perf sorts by the --sort list as given (overhead first unless
+	 * named, Children before all): its columns, made by report_set_columns */
+	const char *sort_list;
+	struct report_col sort_cols[REPORT_MAX_KEYS + 4];
+	size_t nr_sort_cols;
 	/* perf report --mem-mode: the memory keys, percentages of the samples'
 	 * weights, its header ("Total weight", "Sort order": sort_order) */
 	bool mem_mode;

@@ -246,6 +246,32 @@ void report_set_columns(struct report_view *v, const char *fields, bool samples,
 		v->cols[v->nr_cols++] = (struct report_col){COL_CHILDREN, NULL};
 		v->self_header = "Self";
 	}
+	v->nr_sort_cols = 0;
+	if (v->fields_from_sort && v->sort_list) {
+		/* perf's setup_overhead: "overhead" (and "overhead_children") put
+		 * first unless the list names it; the entries sorted in that order */
+		if (v->children)
+			v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		char *list = strdup(v->sort_list), *save = NULL;
+		bool named = false;
+		for (char *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save))
+			named |= !strcmp(f, "overhead");
+		if (!named)
+			v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_SELF, NULL};
+		free(list);
+		list = strdup(v->sort_list);
+		save = NULL;
+		for (char *f = strtok_r(list, ",", &save); f && v->nr_sort_cols < PV_ARRAY_SIZE(v->sort_cols);
+		     f = strtok_r(NULL, ",", &save)) {
+			int t = value_field(f);
+			for (size_t k = 0; t < 0 && k < v->nr_keys; k++)
+				if (!strcmp(v->keys[k], f) || (!strcmp(f, "symbol") && !strcmp(v->keys[k], "sym")))
+					v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+			if (t >= 0)
+				v->sort_cols[v->nr_sort_cols++] = (struct report_col){t, NULL};
+		}
+		free(list);
+	}
 	/* the fields in their order (checked by report_parse_fields), then --sort's other keys */
 	char *copy = strdup(fields), *save = NULL;
 	for (char *f = strtok_r(copy, ",", &save); f && v->nr_cols < PV_ARRAY_SIZE(v->cols);
@@ -554,8 +580,11 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	/* perf: --sort keys given with -F first, then the columns in order, then the keys */
 	for (size_t k = 0; k < v->nr_sort_first && !c; k++)
 		c = cmp_key(a->e, b->e, v->sort_first[k]);
-	for (size_t i = 0; i < v->nr_cols && !c; i++) {
-		switch (v->cols[i].type) {
+	/* (the --sort list's order when it named columns, else the columns') */
+	const struct report_col *cols = v->nr_sort_cols ? v->sort_cols : v->cols;
+	size_t ncols = v->nr_sort_cols ? v->nr_sort_cols : v->nr_cols;
+	for (size_t i = 0; i < ncols && !c; i++) {
+		switch (cols[i].type) {
 		case COL_CHILDREN:
 			c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
 			/* perf puts the caller above its callee, within one thread */
@@ -576,7 +605,7 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 				c = cmp_u64(a->period[m], b->period[m]);
 			break;
 		case COL_KEY:
-			c = cmp_key(a->e, b->e, v->cols[i].key);
+			c = cmp_key(a->e, b->e, cols[i].key);
 			break;
 		}
 	}

@@ -148,7 +148,7 @@ static uint64_t frame_hash(const struct pv_frame *f, bool by_ip)
 	} k;
 	memset(&k, 0, sizeof(k));
 	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
-	k.ip = f->sym && !by_ip ? 0 : f->ip; /* unknown symbols are told apart by address */
+	k.ip = f->sym && !by_ip ? 0 : f->ip + (by_ip ? f->map_bias : 0); /* unknown symbols are told apart by address */
 	k.inl = f->inlined, k.kern = f->kernel, k.cut = f->cut;
 	return pv_hash_bytes(&k, sizeof(k));
 }
@@ -161,7 +161,7 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
 	       a->inlined == b->inlined && a->kernel == b->kernel &&
-	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || a->ip == b->ip) &&
+	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || a->ip == b->ip) && a->map_bias == b->map_bias &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
@@ -208,8 +208,9 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 	return 0;
 }
 
+/* bias: the frame's map_bias (NULL: from in->map, see pv_frame.map_bias) */
 static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
-			bool cut, uint64_t sym_size, uint32_t *out)
+			bool cut, uint64_t sym_size, const uint64_t *bias, uint32_t *out)
 {
 	struct pv_frame f = {0};
 	f.sym_size = sym_size;
@@ -227,6 +228,12 @@ static int intern_frame(struct perfev_profile *p, const struct perfev_profile_fr
 	f.cut = cut;
 	f.ip = in->ip;
 	f.rel_ip = in->rel_ip;
+	if (!(p->flags & PERFEV_PROFILE_KEEP_ADDR))
+		f.map_bias = 0;
+	else if (bias)
+		f.map_bias = *bias;
+	else if (in->map && in->dso && strcmp(in->dso, "[kernel.kallsyms]") != 0)
+		f.map_bias = in->kernel ? in->map->start : in->map->start - in->map->pgoff;
 	return intern_pv_frame(p, &f, in->map, out);
 }
 
@@ -473,7 +480,7 @@ int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_p
 int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				  const char *self_symbol, uint64_t sym_size, uint32_t *id)
 {
-	if (intern_frame(p, f, self_symbol, false, sym_size, id) < 0)
+	if (intern_frame(p, f, self_symbol, false, sym_size, NULL, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -493,7 +500,8 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, out) < 0)
+	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, &f->map_bias,
+			 out) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }

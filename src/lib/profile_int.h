@@ -46,6 +46,9 @@ struct pv_frame {
 	 * perf's entry for the samples in it (string id, 0: sym's) */
 	uint32_t self_sym;
 	uint64_t sym_size; /* the symbol's size (perf's symbol_size), 0: unknown; not a key */
+	/* PERFEV_PROFILE_KEEP_ADDR: where its mapping was, in the process it was
+	 * seen in (perf's map__unmap_ip shift, see pv_chain_addr); a key then */
+	uint64_t map_bias;
 };
 
 struct pv_group {
@@ -129,14 +132,12 @@ static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t 
 
 /* perf's addr key of the entry it makes from call-chain frame f: the
  * frame's address "unmapped" once more (map__unmap_ip of an address its
- * call chains keep as sampled): shifted by the mapping's start less its
- * offset, in user space (the kernel's maps are the identity). */
+ * call chains keep as sampled): shifted by its mapping's start less its
+ * offset in that process (a module's by its start; the kernel's: none). */
 static inline uint64_t pv_chain_addr(const struct perfev_profile *p, const struct pv_frame *f)
 {
-	if (f->kernel || !f->map)
-		return f->ip;
-	const struct pv_pmap *m = &p->maps[f->map - 1];
-	return f->ip + m->start - m->pgoff;
+	(void)p;
+	return f->ip + f->map_bias;
 }
 
 /* The memory access a group keeps (PERFEV_PROFILE_KEEP_MEM). */

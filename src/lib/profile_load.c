@@ -438,8 +438,11 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
 			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
 				loc.dso = "[kernel.kallsyms]";
-			else if (km && km->path && (loc.dso = module_name(l, km->path)))
+			else if (km && km->path && (loc.dso = module_name(l, km->path))) {
 				loc.rel_ip = f->ip - km->start + km->pgoff; /* perf: module-relative */
+				if (l->o->flags & PERFEV_PROFILE_KEEP_ADDR)
+					loc.map = km; /* (its start: perf's addr key, see pv_chain_addr) */
+			}
 			else if (km && km->path)
 				loc.dso = km->path;
 		}

@@ -81,6 +81,13 @@ Test(interop_report_keys2, addr_and_columns_like_perf, .timeout = 300)
 		{"perf.data.weight_struct", "--sort time,addr", 0},
 		{"perf.data.weight_struct", "--sort local_ins_lat,addr -F overhead,period,addr", 0},
 		{"perf.data.callgraph-3.8", "--sort addr --no-children", 0},
+		/* --children: call-chain entries by perf's twice-unmapped addresses
+		 * (user objects by each process's mapping, modules by their start);
+		 * left: ties of equal values (4 lines), and --sort sym's 3 lines of
+		 * one unresolved kernel address */
+		{"perf.data.callgraph-3.8", "--sort addr -g none", 0},
+		{"perf.data.callgraph-3.8", "--sort addr", 4},
+		{"perf.data.callgraph-3.8", "--sort addr,sym -g none", 3},
 		{"perf.data.callgraph-3.8", "--sort addr,sym --no-children -g caller", 0},
 		{"perf.data.lost_samples-4.4", "--sort addr", 0},
 		/* columns named in --sort */
