@@ -175,6 +175,24 @@ static char *sort_as_fields(const char *sort)
 	return b.data;
 }
 
+/* perf --mem-mode's check: no event of the file (a pipe is not read
+ * ahead) samples PERF_SAMPLE_DATA_SRC. */
+static bool no_mem_data(const char *input)
+{
+	if (!strcmp(input, "-"))
+		return false;
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return false; /* (the load names the problem) */
+	bool none = true;
+	for (size_t i = 0; i < perfev_perfdata_nr_events(pd); i++) {
+		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
+		none &= !(a && (a->sample_type & PERF_SAMPLE_DATA_SRC));
+	}
+	perfev_perfdata_close(pd);
+	return none;
+}
+
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
 static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
 		       enum report_graph_mode *mode)
@@ -443,6 +461,9 @@ static int cmd_report(int argc, char **argv)
 		if (tr != -ENOENT)
 			return tr;
 	}
+	if (v.mem_mode && no_mem_data(input))
+		return cli_error("report", "--mem-mode: %s has no memory access data (no event samples "
+				 "PERF_SAMPLE_DATA_SRC): record with perf record -d, or drop --mem-mode", input);
 	if (v.mem_mode) { /* perf: weights as periods, no children */
 		if (!sort_given)
 			sort = REPORT_MEM_SORT;

@@ -980,6 +980,16 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"time\":%llu", (unsigned long long)e[i].time);
 		if (v->key_mask & PERFEV_KEY_ADDR)
 			pv_buf_printf(&b, ",\"addr\":%llu", (unsigned long long)e[i].addr);
+		if (v->key_mask & REPORT_MEM_KEYS) {
+			const struct perfev_mem_access *m = &e[i].mem;
+			pv_buf_printf(&b, ",\"data_src\":%llu,\"daddr\":%llu,\"phys_daddr\":%llu,\"data_page_size\":%llu"
+				      ",\"dso_daddr\":", (unsigned long long)m->data_src, (unsigned long long)m->addr,
+				      (unsigned long long)m->phys_addr, (unsigned long long)m->data_page_size);
+			if (m->dso)
+				pv_buf_json_str(&b, m->dso);
+			else
+				pv_buf_puts(&b, "null");
+		}
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

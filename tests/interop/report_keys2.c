@@ -144,6 +144,19 @@ Test(interop_report_keys2, json_and_errors, .timeout = 120)
 	r = run_cmd("%s report -q -i '%s' --sort time --time-quantum 5min", PERFEV_BIN, path);
 	cr_assert_neq(r.status, 0);
 	run_result_free(&r);
+	/* memory keys: with --mem-mode only, on files with data_src */
+	r = run_cmd("%s report -q -i '%s' --stdio --sort mem", PERFEV_BIN, path);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "--mem-mode"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i '%s/perf.data.callgraph-3.8' --stdio --mem-mode", PERFEV_BIN, CORPUS_DIR);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "DATA_SRC") && strstr(r.err, "perf record -d"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s report -q -i '%s' --mem-mode --json --sort mem,dso_daddr", PERFEV_BIN, path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"data_src\":") && strstr(r.out, "\"dso_daddr\":\"//anon\""), "%s", r.out);
+	run_result_free(&r);
 }
 
 /* ---- --mem-mode ------------------------------------------------------------- */
