@@ -281,7 +281,7 @@ static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
 			(unsigned long long)info->dwarf_samples);
 }
 
-static int cmd_report(int argc, char **argv)
+int report_command(int argc, char **argv)
 {
 	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
 	const char *sort = "comm,dso,sym";
@@ -603,4 +603,4 @@ static int cmd_report(int argc, char **argv)
 	perfev_profile_free(p);
 	return ret;
 }
-CLI_COMMAND(report, cmd_report, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");
+CLI_COMMAND(report, report_command, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");

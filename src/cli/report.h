@@ -58,6 +58,9 @@ struct report_view {
 #define REPORT_MEM_SORT \
 	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
 
+/* perfev report itself (argv[0] "report"): perfev mem report runs it. */
+int report_command(int argc, char **argv);
+
 /* perf's -F FIELDS before loading: checks the names and makes its keys the
  * sort keys (after --sort's, which perf sorts by first, when sort_given).
  * Returns 0 or -EINVAL (an error is printed). */

@@ -310,3 +310,48 @@ Test(interop_report_keys2, mem_mode_every_data_src_bit_like_perf, .timeout = 300
 		report_expect_like_perf(data, options[i], 0);
 	free(data);
 }
+
+/* The lines of a report that are not comments (the table). */
+static char *table_lines(const char *text)
+{
+	size_t n = strlen(text);
+	char *out = calloc(n + 1, 1), *o = out;
+	cr_assert(out);
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		if (*l != '#') {
+			memcpy(o, l, len);
+			o += len;
+		}
+		l += len;
+	}
+	return out;
+}
+
+/* perfev mem report: perf mem report's (report --mem-mode -n) */
+Test(interop_report_keys2, mem_report_like_perf, .timeout = 120)
+{
+	require_perf_tool();
+	require_corpus();
+	static const char *const options[] = {"", "--sort mem,tlb", "--sort dso_daddr,sym"};
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		struct run_result p = run_cmd("perf mem report -i '%s/perf.data.weight_struct' --stdio %s 2>/dev/null",
+					      CORPUS_DIR, options[i]);
+		struct run_result r = run_cmd("%s mem report -q -i '%s/perf.data.weight_struct' --stdio %s", PERFEV_BIN,
+					      CORPUS_DIR, options[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		char *ph = report_header_lines(p.out), *rh = report_header_lines(r.out);
+		char *pt = table_lines(p.out), *rt = table_lines(r.out);
+		cr_assert_gt(strlen(pt), 100, "perf mem report printed: %s", p.out);
+		cr_expect_str_eq(rh, ph, "%s: headers", options[i]);
+		cr_expect_str_eq(rt, pt, "%s: table", options[i]);
+		free(ph), free(rh), free(pt), free(rt);
+		run_result_free(&p);
+		run_result_free(&r);
+	}
+	struct run_result r = run_cmd("%s mem record", PERFEV_BIN);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "perf mem record"), "%s", r.err);
+	run_result_free(&r);
+}
