@@ -51,6 +51,30 @@ enum perfev_profile_group {
  * desc's cpu): needed by PERFEV_KEY_CPU/PERFEV_KEY_SOCKET; without it every
  * group's cpu is -1 */
 #define PERFEV_PROFILE_KEEP_CPU (1u << 2)
+/* the groups also tell samples apart by their weight, instruction latency
+ * and pipeline stage cycles (sample desc's weight, ins_lat, p_stage_cyc):
+ * needed by PERFEV_KEY_WEIGHT/INS_LAT/P_STAGE_CYC (else all 0, one entry) */
+#define PERFEV_PROFILE_KEEP_WEIGHTS (1u << 3)
+/* ... by their time cut to the time quantum (perfev_profile_set_time_quantum,
+ * 100 ms by default, as perf report's --time-quantum): PERFEV_KEY_TIME */
+#define PERFEV_PROFILE_KEEP_TIME (1u << 4)
+/* ... by the sampled address (sample desc's ip): PERFEV_KEY_ADDR */
+#define PERFEV_PROFILE_KEEP_ADDR (1u << 5)
+/* ... by their memory access (sample desc's mem): PERFEV_KEY_MEM and the
+ * other data-side keys (perf report --mem-mode). A sample's WEIGHT value
+ * is then perf's cost: its weight, 1 when 0 (perfev_profile_load). */
+#define PERFEV_PROFILE_KEEP_MEM (1u << 6)
+
+/* The data side of a memory access sample (perf's mem_info). */
+struct perfev_mem_access {
+	uint64_t data_src;        /* PERF_SAMPLE_DATA_SRC (union perf_mem_data_src) */
+	uint64_t addr;            /* PERF_SAMPLE_ADDR: the data address */
+	uint64_t phys_addr;       /* PERF_SAMPLE_PHYS_ADDR, 0: none */
+	uint64_t data_page_size;  /* PERF_SAMPLE_DATA_PAGE_SIZE, 0: none */
+	const char *dso;          /* the object mapped at addr ("//anon"...), NULL: none */
+	uint64_t dso_addr;        /* addr in that mapping's terms (perf's al_addr), else addr */
+	bool shared;              /* a shared, not executable file mapping of user space */
+};
 /* perf report's branch mode under sort keys (hist.c iter_add_next_branch_entry):
  * perfev_profile_load makes every branch of a sample's branch stack a sample
  * of value 1 whose one frame is the branch's target, resolved in the
@@ -59,7 +83,7 @@ enum perfev_profile_group {
  * branch stacks are left out. perfev_profile_flat keys such frames by
  * object and symbol (the level the first sample's), unknown ones by address
  * alone (the object too only under PERFEV_KEY_DSO). */
-#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 3)
+#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 7)
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -90,6 +114,14 @@ struct perfev_sample_desc {
 	uint64_t weight;
 	int32_t cpu;      /* the CPU it was taken on (PERF_SAMPLE_CPU), -1: unknown; read only by
 			   * profiles with PERFEV_PROFILE_KEEP_CPU, and when size covers it */
+	/* read only by profiles with PERFEV_PROFILE_KEEP_WEIGHTS / _KEEP_ADDR, and
+	 * when size covers them: PERF_SAMPLE_WEIGHT_STRUCT's var2_w (x86: the
+	 * instruction latency) and var3_w (powerpc: pipeline stage cycles), the
+	 * sampled address */
+	uint64_t ins_lat, p_stage_cyc;
+	uint64_t ip;
+	/* read only by profiles with PERFEV_PROFILE_KEEP_MEM (copied); NULL: none */
+	const struct perfev_mem_access *mem;
 };
 
 /* Which samples a profile accepts; zero/NULL fields match everything. */
@@ -151,6 +183,10 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
  */
 PERFEV_API int perfev_profile_set_sockets(struct perfev_profile *p, const int32_t *socket_of_cpu, size_t nr);
 
+/* The time quantum PERFEV_PROFILE_KEEP_TIME cuts sample times to (ns; 0:
+ * perf's default, 100 ms), for the samples added from now on. */
+PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64_t ns);
+
 /* Totals of what was accepted. */
 PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum perfev_profile_value v);
 /* Samples the filter rejected. */
@@ -175,6 +211,11 @@ struct perfev_profile_node {
 	uint64_t self[PERFEV_VALUE_NR], total[PERFEV_VALUE_NR];
 	int32_t cpu;                                    /* GROUP nodes; -1 without PERFEV_PROFILE_KEEP_CPU */
 	int32_t socket;                                 /* GROUP nodes: the cpu's socket, -1: unknown */
+	/* GROUP nodes: the samples' weight, ins_lat, p_stage_cyc (with
+	 * PERFEV_PROFILE_KEEP_WEIGHTS), time cut to the quantum (KEEP_TIME),
+	 * sampled address (KEEP_ADDR); else 0 */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	struct perfev_mem_access mem; /* GROUP nodes with PERFEV_PROFILE_KEEP_MEM, else zero */
 };
 
 PERFEV_API size_t perfev_profile_nr_nodes(const struct perfev_profile *p);
@@ -208,6 +249,34 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id,
 /* the size of the frame's symbol (perf's symbol_size: ELF st_size, else up
  * to the next symbol), as perfev_profile_load resolved it */
 #define PERFEV_KEY_SYM_SIZE (1u << 10)
+/* the sample's weight (perf's local_weight and weight: one entry per
+ * distinct weight), instruction latency, pipeline stage cycles, time (cut
+ * to the quantum) and sampled address: need a profile that keeps them
+ * (PERFEV_PROFILE_KEEP_WEIGHTS, _TIME, _ADDR). With children, perf's
+ * entries of call-chain frames lack the weights and the time (as the
+ * socket, see PERFEV_KEY_SOCKET): every frame of a sample whose value is
+ * not 0 adds to its entry again; the address of a call-chain entry is its
+ * frame's. */
+#define PERFEV_KEY_WEIGHT (1u << 11)
+#define PERFEV_KEY_INS_LAT (1u << 12)
+#define PERFEV_KEY_P_STAGE_CYC (1u << 13)
+#define PERFEV_KEY_TIME (1u << 14)
+#define PERFEV_KEY_ADDR (1u << 15)
+/* perf --mem-mode's keys of the memory access (PERFEV_PROFILE_KEEP_MEM):
+ * data_src's level (mem_lvl only, as perf compares), snoop, TLB, lock and
+ * block bits; the data address (symbol_daddr), the object mapped there
+ * (dso_daddr), its 64-byte cache line in the mapping's terms (dcacheline),
+ * the physical address, the data page size. */
+#define PERFEV_KEY_MEM (1u << 17)
+#define PERFEV_KEY_SNOOP (1u << 18)
+#define PERFEV_KEY_TLB (1u << 19)
+#define PERFEV_KEY_LOCKED (1u << 20)
+#define PERFEV_KEY_BLOCKED (1u << 21)
+#define PERFEV_KEY_SYM_DADDR (1u << 22)
+#define PERFEV_KEY_DSO_DADDR (1u << 23)
+#define PERFEV_KEY_DCACHELINE (1u << 24)
+#define PERFEV_KEY_PHYS_DADDR (1u << 25)
+#define PERFEV_KEY_DATA_PAGE_SIZE (1u << 26)
 /* Not a key: with children, perf report's two entries of a frame without a
  * symbol (perf keys a sample's own entry by the address in the object's
  * terms, rel_ip, and the entries it makes from call-chain frames by the
@@ -241,6 +310,13 @@ struct perfev_profile_entry {
 	 * column names a thread so); keyed by pid: the process's main thread's.
 	 * NULL when not keyed or unknown (then comm is the samples'). */
 	const char *thread_comm, *process_comm;
+	/* keyed by them (PERFEV_KEY_WEIGHT...): each sample's weight (perf's
+	 * local_weight; its weight is this times self[SAMPLES]), ins_lat,
+	 * p_stage_cyc, time cut to the quantum, sampled address; else 0 */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* keyed by a memory key: the access of the entry's first sample (its dso
+	 * a path, NULL: none); else zero */
+	struct perfev_mem_access mem;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the
@@ -302,6 +378,9 @@ struct perfev_profile_load_opts {
 	 * the file's events must record the CPU (EINVAL otherwise, and for a
 	 * CPU the recording machine did not have). NULL: every CPU. */
 	const struct perfev_cpus *cpus;
+	/* perf report --time-quantum: what PERFEV_PROFILE_KEEP_TIME cuts
+	 * times to (ns); 0: 100 ms */
+	uint64_t time_quantum;
 };
 
 struct perfev_profile_load_info {

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "report.h"
 #include "perfev.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -19,8 +20,14 @@ static const char usage_text[] =
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid (perf's: the thread), tgid (the\n"
-	"                        process), dso, sym, srcline, srcfile,\n"
-	"                        cpu, socket, dso_size, symbol_size (default comm,dso,sym)\n"
+	"                        process), dso, sym, srcline, srcfile, cpu, socket, dso_size,\n"
+	"                        symbol_size, weight, local_weight, ins_lat, local_ins_lat,\n"
+	"                        p_stage_cyc, local_p_stage_cyc, time, addr, and the columns\n"
+	"                        overhead, sample, period (default comm,dso,sym)\n"
+	"      --time-quantum T  what the time key cuts sample times to: N[ns|us|ms|s] (100ms)\n"
+	"      --mem-mode        perf's memory access view: percentages of the samples' weights,\n"
+	"                        the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr,\n"
+	"                        dcacheline, phys_daddr, data_page_size (default " REPORT_MEM_SORT ")\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
@@ -72,7 +79,8 @@ static const char usage_text[] =
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
+       O_TIME_QUANTUM, O_MEM_MODE };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -123,6 +131,8 @@ static const struct option options[] = {
 	{"show-info", no_argument, NULL, 'I'},
 	{"symfs", required_argument, NULL, O_SYMFS},
 	{"percentage", required_argument, NULL, O_PERCENTAGE},
+	{"time-quantum", required_argument, NULL, O_TIME_QUANTUM},
+	{"mem-mode", no_argument, NULL, O_MEM_MODE},
 	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
 	{"stats", no_argument, NULL, O_STATS},
@@ -132,6 +142,67 @@ static const struct option options[] = {
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
+
+/* perf's --time-quantum: N, Nns, Nus, Nms or Ns (a bare number is ns) */
+static int parse_time_quantum(const char *arg, uint64_t *ns)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(arg, &end, 0);
+	while (*end == ' ')
+		end++;
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	for (size_t i = 0; end != arg && !errno && n && i < PV_ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].unit) && n <= UINT64_MAX / units[i].mult) {
+			*ns = n * units[i].mult;
+			return 0;
+		}
+	return cli_error("report", "cannot parse the time quantum '%s': give a positive number with "
+			 "ns, us, ms or s (e.g. --time-quantum 10ms)", arg);
+}
+
+/* perf's --sort may name output columns (overhead, sample, period): a
+ * --sort holding any is taken as -F overhead,LIST (its columns in that
+ * order, the entries sorted by them). The fields, or NULL. */
+static char *sort_as_fields(const char *sort)
+{
+	static const char *const cols[] = {"overhead", "sample", "period"};
+	bool any = false;
+	for (size_t i = 0; i < PV_ARRAY_SIZE(cols); i++) {
+		size_t n = strlen(cols[i]);
+		for (const char *at = strstr(sort, cols[i]); at && !any; at = strstr(at + 1, cols[i]))
+			any = (at == sort || at[-1] == ',') && (at[n] == ',' || !at[n]);
+	}
+	if (!any)
+		return NULL;
+	struct pv_buf b = PV_BUF_INIT;
+	pv_buf_puts(&b, "overhead");
+	char *copy = strdup(sort), *save = NULL;
+	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save))
+		if (strcmp(k, "overhead") != 0)
+			pv_buf_printf(&b, ",%s", k);
+	free(copy);
+	return b.data;
+}
+
+/* perf --mem-mode's check: no event of the file (a pipe is not read
+ * ahead) samples PERF_SAMPLE_DATA_SRC. */
+static bool no_mem_data(const char *input)
+{
+	if (!strcmp(input, "-"))
+		return false;
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return false; /* (the load names the problem) */
+	bool none = true;
+	for (size_t i = 0; i < perfev_perfdata_nr_events(pd); i++) {
+		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
+		none &= !(a && (a->sample_type & PERF_SAMPLE_DATA_SRC));
+	}
+	perfev_perfdata_close(pd);
+	return none;
+}
 
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
 static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
@@ -224,7 +295,7 @@ static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
 			(unsigned long long)info->dwarf_samples);
 }
 
-static int cmd_report(int argc, char **argv)
+int report_command(int argc, char **argv)
 {
 	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
 	const char *sort = "comm,dso,sym";
@@ -335,6 +406,11 @@ static int cmd_report(int argc, char **argv)
 						 "filters keep) or absolute (of all, the default)", optarg);
 			v.relative = !strcmp(optarg, "relative");
 			break;
+		case O_MEM_MODE: v.mem_mode = true; break;
+		case O_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &lo.time_quantum) != 0)
+				return 1;
+			break;
 		case O_NO_KCACHE: lo.no_cache = true; break;
 		case O_TITLE: title = optarg; break;
 		case 'q': quiet = true; break;
@@ -434,6 +510,16 @@ static int cmd_report(int argc, char **argv)
 		if (tr != -ENOENT)
 			return tr;
 	}
+	if (v.mem_mode && no_mem_data(input))
+		return cli_error("report", "--mem-mode: %s has no memory access data (no event samples "
+				 "PERF_SAMPLE_DATA_SRC): record with perf record -d, or drop --mem-mode", input);
+	if (v.mem_mode) { /* perf: weights as periods, no children */
+		if (!sort_given)
+			sort = REPORT_MEM_SORT;
+		children = 0;
+		v.value = PERFEV_VALUE_WEIGHT;
+		lo.flags |= PERFEV_PROFILE_KEEP_MEM;
+	}
 	/* perf (builtin-report.c): a --sort naming "symbol" (symbol, symbol_size)
 	 * gets the IPC columns, "-" for samples without branch stacks */
 	char *sort_ipc = NULL;
@@ -442,9 +528,27 @@ static int cmd_report(int argc, char **argv)
 			return cli_error("report", "out of memory");
 		sort = sort_ipc;
 	}
-	int parsed = report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
-	v.graph_skip_first = sort_given && !fields && !strncmp(sort, "sym", 3);
-	free(sort_ipc);
+	if (v.mem_mode && sort_given) /* (perf's header names its sort order with the IPC key added) */
+		v.sort_order = sort;
+	static char *sort_fields; /* (kept to the end: fields points into it) */
+	free(sort_fields);
+	sort_fields = sort_given && !fields ? sort_as_fields(sort) : NULL;
+	if (sort_fields) {
+		fields = sort_fields;
+		sort_given = false;
+		v.fields_from_sort = true;
+		v.sort_list = sort;
+	}
+	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
+	v.graph_skip_first = (sort_given || v.fields_from_sort) && (!fields || v.fields_from_sort) &&
+			     !strncmp(sort, "sym", 3);
+	static char *sort_order_kept; /* (the header prints it after the profile is read) */
+	free(sort_order_kept);
+	sort_order_kept = NULL;
+	if ((v.sort_order && v.sort_order == sort_ipc) || (v.sort_list && v.sort_list == sort_ipc))
+		sort_order_kept = sort_ipc;
+	else
+		free(sort_ipc);
 	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
 		return 1;
 	lo.filter = filtered ? &filter : NULL;
@@ -455,6 +559,12 @@ static int cmd_report(int argc, char **argv)
 	lo.srclines = (v.key_mask & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0 || pprof;
 	if (v.key_mask & (PERFEV_KEY_CPU | PERFEV_KEY_SOCKET)) /* groups apart per CPU only when shown */
 		lo.flags |= PERFEV_PROFILE_KEEP_CPU;
+	if (v.key_mask & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC))
+		lo.flags |= PERFEV_PROFILE_KEEP_WEIGHTS; /* (likewise per sample) */
+	if (v.key_mask & PERFEV_KEY_TIME)
+		lo.flags |= PERFEV_PROFILE_KEEP_TIME;
+	if (v.key_mask & PERFEV_KEY_ADDR)
+		lo.flags |= PERFEV_PROFILE_KEEP_ADDR;
 	if (firefox)
 		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
 	/* Stacks cost most of the time (DWARF unwinding above all): skip them
@@ -543,4 +653,4 @@ static int cmd_report(int argc, char **argv)
 	perfev_profile_free(p);
 	return ret;
 }
-CLI_COMMAND(report, cmd_report, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");
+CLI_COMMAND(report, report_command, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");

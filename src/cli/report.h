@@ -10,7 +10,7 @@ enum report_graph { GRAPH_NONE, GRAPH_CALLER, GRAPH_CALLEE };
 /* perf's -g print types: absolute shares, fractal (of the parent), flat, folded */
 enum report_graph_mode { GRAPH_ABS, GRAPH_FRACTAL, GRAPH_FLAT, GRAPH_FOLDED };
 
-#define REPORT_MAX_KEYS 8
+#define REPORT_MAX_KEYS 16
 struct report_view {
 	const char *event_name;
 	uint64_t nr_samples, lost;
@@ -42,7 +42,29 @@ struct report_view {
 	const char *self_header;           /* "Self" beside Children in perf's default layout, else "Overhead" */
 	const char *sort_first[REPORT_MAX_KEYS]; /* --sort keys given with -F: perf sorts by them first */
 	size_t nr_sort_first;
+	/* the fields came from a --sort naming columns (period, sample): perf
+	 * puts Children (and "Self") before them as in its default layout */
+	bool fields_from_sort;
+	/* then perf sorts by the --sort list as given (overhead first unless
+	 * named, Children before all): its columns, made by report_set_columns */
+	const char *sort_list;
+	struct report_col sort_cols[REPORT_MAX_KEYS + 4];
+	size_t nr_sort_cols;
+	/* perf report --mem-mode: the memory keys, percentages of the samples'
+	 * weights, its header ("Total weight", "Sort order": sort_order) */
+	bool mem_mode;
+	const char *sort_order;
 };
+#define REPORT_MEM_KEYS                                                                               \
+	(PERFEV_KEY_MEM | PERFEV_KEY_SNOOP | PERFEV_KEY_TLB | PERFEV_KEY_LOCKED | PERFEV_KEY_BLOCKED |   \
+	 PERFEV_KEY_SYM_DADDR | PERFEV_KEY_DSO_DADDR | PERFEV_KEY_DCACHELINE | PERFEV_KEY_PHYS_DADDR | \
+	 PERFEV_KEY_DATA_PAGE_SIZE)
+/* perf 6.1's default_mem_sort_order */
+#define REPORT_MEM_SORT \
+	"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
+
+/* perfev report itself (argv[0] "report"): perfev mem report runs it. */
+int report_command(int argc, char **argv);
 
 /* perf's -F FIELDS before loading: checks the names and makes its keys the
  * sort keys (after --sort's, which perf sorts by first, when sort_given).
@@ -53,7 +75,10 @@ int report_parse_fields(struct report_view *v, const char *fields, bool sort_giv
 void report_set_columns(struct report_view *v, const char *fields, bool samples, bool period);
 
 /* The profile's sort keys (the others are tracepoint fields), for messages. */
-#define REPORT_SORT_KEYS "comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size"
+#define REPORT_SORT_KEYS \
+	"comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size, weight, " \
+	"local_weight, ins_lat, local_ins_lat, p_stage_cyc, local_p_stage_cyc, time, addr; with --mem-mode " \
+	"mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr, dcacheline, phys_daddr, data_page_size"
 /* Whether name is one of them ("symbol" too). */
 bool report_is_sort_key(const char *name);
 

@@ -358,13 +358,46 @@ void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t 
 		fputc('\n', out);
 }
 
+/* What perf's memory keys compare of an access (as profile_flat.c's mem_key), as one hash. */
+static uint64_t mem_key(const struct perfev_mem_access *m, unsigned keys, bool kernel, int32_t pid)
+{
+	union perf_mem_data_src d = {.val = m->data_src};
+	uint64_t k[11] = {0};
+	if (keys & PERFEV_KEY_MEM)
+		k[0] = d.mem_lvl;
+	if (keys & PERFEV_KEY_SNOOP)
+		k[1] = d.mem_snoop;
+	if (keys & PERFEV_KEY_TLB)
+		k[2] = d.mem_dtlb;
+	if (keys & PERFEV_KEY_LOCKED)
+		k[3] = d.mem_lock;
+	if (keys & PERFEV_KEY_BLOCKED)
+		k[4] = d.mem_blk;
+	if (keys & PERFEV_KEY_SYM_DADDR)
+		k[5] = m->addr;
+	if (keys & (PERFEV_KEY_SYM_DADDR | PERFEV_KEY_DSO_DADDR | PERFEV_KEY_DCACHELINE))
+		k[6] = m->dso ? pv_hash_bytes(m->dso, strlen(m->dso)) : 0;
+	if (keys & PERFEV_KEY_PHYS_DADDR)
+		k[7] = m->phys_addr;
+	if (keys & PERFEV_KEY_DATA_PAGE_SIZE)
+		k[8] = m->data_page_size;
+	if (keys & PERFEV_KEY_DCACHELINE) {
+		k[9] = m->dso_addr & ~63ull;
+		k[10] = kernel; /* (perf's process of anonymous lines: not told apart, see README) */
+		(void)pid;
+	}
+	return pv_hash_bytes(k, sizeof(k));
+}
+
 /* What identifies the entry of a frame node, as one hash (see node_is):
  * chain, the entries perf makes from call-chain frames (an unknown symbol by
  * the address as sampled), else a sample's own (by the address in the object).
  * sfile: the entry's source file (NULL: the frame's); dso_size: the length of
- * the frame's mapping (-1: none). */
+ * the frame's mapping (-1: none); chain_addr: the address perf keys the
+ * call-chain entry of the frame by (pv_chain_addr). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
-			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size)
+			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size,
+			 uint64_t chain_addr)
 {
 	struct {
 		const void *sym, *dso, *comm, *file;
@@ -372,6 +405,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		int32_t pid, tid, cpu, socket;
 		int64_t dso_size, sym_size;
 		uint32_t line, flags;
+		uint64_t weight, ins_lat, p_stage_cyc, time, addr, mem;
 	} k;
 	memset(&k, 0, sizeof(k));
 	const struct perfev_profile_frame *f = &n->frame;
@@ -402,6 +436,18 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.cpu = g->cpu;
 	if (keys & PERFEV_KEY_SOCKET)
 		k.socket = g->socket;
+	if (keys & PERFEV_KEY_WEIGHT)
+		k.weight = g->weight;
+	if (keys & PERFEV_KEY_INS_LAT)
+		k.ins_lat = g->ins_lat;
+	if (keys & PERFEV_KEY_P_STAGE_CYC)
+		k.p_stage_cyc = g->p_stage_cyc;
+	if (keys & PERFEV_KEY_TIME)
+		k.time = g->time;
+	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: see pv_chain_addr) */
+		k.addr = chain ? chain_addr : g->addr;
+	if (keys & REPORT_MEM_KEYS)
+		k.mem = mem_key(&g->mem, keys, f->kernel, g->pid);
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
 	if (keys & PERFEV_KEY_SYM_SIZE)
@@ -439,7 +485,13 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.tid = e->tid;
 	g.cpu = e->cpu;
 	g.socket = e->socket;
-	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size);
+	g.weight = e->weight;
+	g.ins_lat = e->ins_lat;
+	g.p_stage_cyc = e->p_stage_cyc;
+	g.time = e->time;
+	g.addr = e->addr;
+	g.mem = e->mem;
+	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -517,14 +569,14 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		int64_t ssize = pf->sym && pf->sym_size ? (int64_t)pf->sym_size : -1; /* perf's symbol_size */
 		ent[id] = pf->cut ? -1
 				  : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children, NULL,
-									   msize, ssize)) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize)) - 1;
+									   msize, ssize, pv_chain_addr(p, pf))) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize, 0)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
 			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize,
-								       ssize)) - 1;
+								       ssize, 0)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */
@@ -584,7 +636,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			long en = mine ? sent[path[own]] : ent[path[i]];
 			/* (perf's call-chain entries lack the socket: with one other
 			 * than 0 every frame adds its path, see profile_flat.c) */
-			bool every = en >= 0 && (v->key_mask & PERFEV_KEY_SOCKET) && e[en].socket != 0;
+			bool every = en >= 0 && (((v->key_mask & PERFEV_KEY_SOCKET) && e[en].socket != 0) ||
+						 (e[en].weight | e[en].ins_lat | e[en].p_stage_cyc | e[en].time));
 			if (en < 0 || (seen[en] && !every) || (!v->children && !mine))
 				continue;
 			seen[en] = 1;

@@ -34,6 +34,25 @@ static const struct {
 	{"srcfile", "Source File", PERFEV_KEY_SRCFILE},
 	{"dso_size", "DSO size", PERFEV_KEY_DSO_SIZE},
 	{"symbol_size", "Symbol size", PERFEV_KEY_SYM_SIZE},
+	{"weight", "Weight", PERFEV_KEY_WEIGHT},
+	{"local_weight", "Local Weight", PERFEV_KEY_WEIGHT},
+	{"ins_lat", "INSTR Latency", PERFEV_KEY_INS_LAT},
+	{"local_ins_lat", "Local INSTR Latency", PERFEV_KEY_INS_LAT},
+	{"time", "Time", PERFEV_KEY_TIME},
+	{"addr", "Address", PERFEV_KEY_ADDR},
+	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
+	{"mem", "Memory access", PERFEV_KEY_MEM},
+	{"snoop", "Snoop", PERFEV_KEY_SNOOP},
+	{"tlb", "TLB access", PERFEV_KEY_TLB},
+	{"locked", "Locked", PERFEV_KEY_LOCKED},
+	{"blocked", "Blocked", PERFEV_KEY_BLOCKED},
+	{"symbol_daddr", "Data Symbol", PERFEV_KEY_SYM_DADDR},
+	{"dso_daddr", "Data Object", PERFEV_KEY_DSO_DADDR},
+	{"dcacheline", "Data Cacheline", PERFEV_KEY_DCACHELINE},
+	{"phys_daddr", "Data Physical Address", PERFEV_KEY_PHYS_DADDR},
+	{"data_page_size", "Data Page Size", PERFEV_KEY_DATA_PAGE_SIZE},
+	{"p_stage_cyc", NULL, 0},
+	{"local_p_stage_cyc", NULL, 0},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
 	 * branches; it compares entries by symbol (sort__sym_cmp) */
 	{"ipc_null", "IPC   [IPC Coverage]", PERFEV_KEY_SYM},
@@ -43,6 +62,8 @@ static const struct {
 
 bool report_is_sort_key(const char *name)
 {
+	if (!strcmp(name, "overhead") || !strcmp(name, "sample") || !strcmp(name, "period"))
+		return true; /* (columns --sort takes: see cmd_report.c's sort_as_fields) */
 	for (size_t i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
 		if (!strcmp(name, sort_keys[i].name))
 			return true;
@@ -54,6 +75,7 @@ int report_parse_sort(struct report_view *v, const char *list)
 	v->nr_keys = 0;
 	v->key_mask = 0;
 	char *copy = strdup(list), *save = NULL;
+	size_t given = 0;
 	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		while (*k == ' ')
 			k++;
@@ -61,25 +83,64 @@ int report_parse_sort(struct report_view *v, const char *list)
 		for (i = 0; i < PV_ARRAY_SIZE(sort_keys); i++)
 			if (strcmp(k, sort_keys[i].name) == 0)
 				break;
+		given++;
+		if (i < PV_ARRAY_SIZE(sort_keys) && (sort_keys[i].mask & REPORT_MEM_KEYS) && !v->mem_mode) {
+			cli_error("report", "sort key '%s' is one of perf's memory keys: add --mem-mode "
+				  "(perf report --mem-mode, for samples with PERF_SAMPLE_DATA_SRC)", k);
+			free(copy);
+			return -EINVAL;
+		}
 		if (i == PV_ARRAY_SIZE(sort_keys)) {
 			cli_error("report", "unknown sort key '%s': use " REPORT_SORT_KEYS
 				  " (e.g. --sort comm,dso,sym)", k);
 			free(copy);
 			return -EINVAL;
 		}
-		if ((v->key_mask & sort_keys[i].mask) && strncmp(k, "ipc_", 4) != 0)
+		const char *name = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
+		bool taken = !sort_keys[i].header; /* (perf: each key once) */
+		for (size_t j = 0; j < v->nr_keys && !taken; j++)
+			taken = !strcmp(v->keys[j], name) && strncmp(name, "ipc_", 4) != 0;
+		if (taken)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
 			break;
-		v->keys[v->nr_keys++] = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
+		v->keys[v->nr_keys++] = name;
 		v->key_mask |= sort_keys[i].mask;
 	}
 	free(copy);
-	if (!v->nr_keys) {
+	if (!given) {
 		cli_error("report", "empty --sort list: give keys, e.g. --sort sym");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The widths perf gives these keys' columns whatever their values (0: by the values). */
+static size_t fixed_width(const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t width;
+	} w[] = {{"weight", 12}, {"local_weight", 12}, {"ins_lat", 13}, {"local_ins_lat", 13},
+		 {"time", 12}, {"addr", 18}, {"mem", 24}, {"snoop", 12}, {"tlb", 22}, {"locked", 6},
+		 {"blocked", 10}, {"symbol_daddr", 22}, {"dcacheline", 22}, {"phys_daddr", 22},
+		 {"data_page_size", 22}};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(w); i++)
+		if (!strcmp(key, w[i].key))
+			return w[i].width;
+	return 0;
+}
+
+/* The keys perf prints without padding ("%.*s", or a symbol's form): a
+ * last column of them has no trailing blanks (the others pad to the next). */
+static bool unpadded(const char *key)
+{
+	static const char *const k[] = {"sym", "srcline", "srcfile", "time", "locked", "blocked", "dcacheline",
+					"symbol_daddr"};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(k); i++)
+		if (!strcmp(key, k[i]))
+			return true;
+	return false;
 }
 
 static int value_field(const char *f)
@@ -186,6 +247,36 @@ void report_set_columns(struct report_view *v, const char *fields, bool samples,
 			v->cols[v->nr_cols++] = (struct report_col){COL_KEY, v->keys[k]};
 		return;
 	}
+	if (v->fields_from_sort && v->children) {
+		v->cols[v->nr_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		v->self_header = "Self";
+	}
+	v->nr_sort_cols = 0;
+	if (v->fields_from_sort && v->sort_list) {
+		/* perf's setup_overhead: "overhead" (and "overhead_children") put
+		 * first unless the list names it; the entries sorted in that order */
+		if (v->children)
+			v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_CHILDREN, NULL};
+		char *list = strdup(v->sort_list), *save = NULL;
+		bool named = false;
+		for (char *f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save))
+			named |= !strcmp(f, "overhead");
+		if (!named)
+			v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_SELF, NULL};
+		free(list);
+		list = strdup(v->sort_list);
+		save = NULL;
+		for (char *f = strtok_r(list, ",", &save); f && v->nr_sort_cols < PV_ARRAY_SIZE(v->sort_cols);
+		     f = strtok_r(NULL, ",", &save)) {
+			int t = value_field(f);
+			for (size_t k = 0; t < 0 && k < v->nr_keys; k++)
+				if (!strcmp(v->keys[k], f) || (!strcmp(f, "symbol") && !strcmp(v->keys[k], "sym")))
+					v->sort_cols[v->nr_sort_cols++] = (struct report_col){COL_KEY, v->keys[k]};
+			if (t >= 0)
+				v->sort_cols[v->nr_sort_cols++] = (struct report_col){t, NULL};
+		}
+		free(list);
+	}
 	/* the fields in their order (checked by report_parse_fields), then --sort's other keys */
 	char *copy = strdup(fields), *save = NULL;
 	for (char *f = strtok_r(copy, ",", &save); f && v->nr_cols < PV_ARRAY_SIZE(v->cols);
@@ -229,6 +320,33 @@ const char *report_basename(const char *path)
 
 #define shown_ip report_shown_ip
 
+/* One field of data_src as perf's perf_mem__*_scnprintf words it: the text
+ * after tag ("LVL", "SNP", "TLB", "LCK", "BLK") in perf script's form. */
+static void data_src_field(uint64_t data_src, const char *tag, char *buf, size_t len)
+{
+	char all[512], t[8];
+	perfev_data_src_str(all, sizeof(all), data_src);
+	snprintf(t, sizeof(t), "|%s ", tag);
+	const char *at = strstr(all, t);
+	const char *s = at ? at + strlen(t) : "";
+	size_t n = strcspn(s, "|");
+	snprintf(buf, len, "%.*s", (int)n, s);
+}
+
+/* perf's get_page_size_name: "N/A", else unit_number__scnprintf ("4K"). */
+static void page_size_name(uint64_t n, char *buf, size_t len)
+{
+	if (!n) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	static const char unit[] = "BKMG";
+	int i = 0;
+	while (n / 1024 > 1 && i < 3)
+		n /= 1024, i++;
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, unit[i]);
+}
+
 /* The text of one column of an entry. */
 static void column(const struct perfev_profile_entry *e, const char *key, char *buf, size_t len)
 {
@@ -260,6 +378,46 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 			snprintf(buf, len, "%11d", (int)e->sym_size);
 		else
 			snprintf(buf, len, "%11s", "unknown");
+	} else if (!strcmp(key, "weight") || !strcmp(key, "local_weight")) {
+		/* perf: "%-*llu" of the entry's first sample's weight, times its samples for weight */
+		uint64_t w = e->weight * (key[0] == 'w' ? e->self[PERFEV_VALUE_SAMPLES] : 1);
+		snprintf(buf, len, "%-12llu", (unsigned long long)w);
+	} else if (!strcmp(key, "ins_lat") || !strcmp(key, "local_ins_lat")) {
+		/* perf: "%-*u" of a u64 (its low 32 bits, on x86-64) */
+		uint64_t w = e->ins_lat * (key[0] == 'i' ? e->self[PERFEV_VALUE_SAMPLES] : 1);
+		snprintf(buf, len, "%-*u", key[0] == 'i' ? 13 : 19, (unsigned)w);
+	} else if (!strcmp(key, "time")) {
+		/* perf: timestamp__scnprintf_usec cut to the column's 12 characters ("%-.*s") */
+		char t[48];
+		snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(e->time / 1000000000u),
+			 (unsigned long long)(e->time % 1000000000u / 1000u));
+		snprintf(buf, len, "%-.12s", t);
+	} else if (!strcmp(key, "addr")) {
+		snprintf(buf, len, "%-#18llx", (unsigned long long)e->addr); /* perf: "%-#*llx" */
+	} else if (!strcmp(key, "mem") || !strcmp(key, "snoop") || !strcmp(key, "tlb") || !strcmp(key, "locked") ||
+		   !strcmp(key, "blocked")) {
+		static const char *const tags[][2] = {{"mem", "LVL"}, {"snoop", "SNP"}, {"tlb", "TLB"},
+						      {"locked", "LCK"}, {"blocked", "BLK"}};
+		char f[256];
+		for (size_t i = 0; i < PV_ARRAY_SIZE(tags); i++)
+			if (!strcmp(key, tags[i][0]))
+				data_src_field(e->mem.data_src, tags[i][1], f, sizeof(f));
+		/* perf: "%-*s", locked and blocked "%.*s" */
+		snprintf(buf, len, "%-*s", key[0] == 'l' || key[0] == 'b' ? 0 : (int)fixed_width(key), f);
+	} else if (!strcmp(key, "symbol_daddr")) { /* (data symbols are not resolved: the address) */
+		snprintf(buf, len, "[%c] %#.16llx", e->kernel ? 'k' : '.', (unsigned long long)e->mem.addr);
+	} else if (!strcmp(key, "dso_daddr")) {
+		snprintf(buf, len, "%s", e->mem.dso ? report_basename(e->mem.dso) : "[unknown]");
+	} else if (!strcmp(key, "dcacheline")) {
+		/* perf: [s] shared file data, [X] outside any map, else the sample's level */
+		char level = e->mem.shared ? 's' : !e->mem.dso ? 'X' : e->kernel ? 'k' : '.';
+		snprintf(buf, len, "[%c] %#.16llx", level, (unsigned long long)(e->mem.dso_addr & ~63ull));
+	} else if (!strcmp(key, "phys_daddr")) {
+		snprintf(buf, len, "[%c] %-#.16llx", e->kernel ? 'k' : '.', (unsigned long long)e->mem.phys_addr);
+	} else if (!strcmp(key, "data_page_size")) {
+		char f[32];
+		page_size_name(e->mem.data_page_size, f, sizeof(f));
+		snprintf(buf, len, "%-22s", f);
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
 	} else if (!strcmp(key, "ipc_lbr")) {
@@ -322,6 +480,15 @@ static uint64_t row_key(const struct perfev_profile_entry *e, unsigned keys)
 		      e->kernel && (e->symbol || (e->dso && strcmp(e->dso, "[unknown]"))), e->inlined);
 	if (keys & PERFEV_KEY_SRCFILE)
 		pv_buf_printf(&b, "|%s", e->source_file ? e->source_file : "");
+	if (keys & REPORT_MEM_KEYS)
+		pv_buf_printf(&b, "|%llx|%llx|%llx|%llx|%llx|%s|%d", (unsigned long long)e->mem.data_src,
+			      (unsigned long long)e->mem.addr, (unsigned long long)e->mem.dso_addr,
+			      (unsigned long long)e->mem.phys_addr, (unsigned long long)e->mem.data_page_size,
+			      e->mem.dso ? e->mem.dso : "", e->mem.shared);
+	if (keys & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR))
+		pv_buf_printf(&b, "|%llu|%llu|%llu|%llu|%llx", (unsigned long long)e->weight,
+			      (unsigned long long)e->ins_lat, (unsigned long long)e->p_stage_cyc,
+			      (unsigned long long)e->time, (unsigned long long)e->addr);
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* perf's entries of call chains apart */
 		pv_buf_printf(&b, "|%llx", (unsigned long long)shown_ip(e));
 	else if ((keys & PERFEV_KEY_SRCLINE) && !e->srcfile) /* (keys without an address: none) */
@@ -359,6 +526,43 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 		return (a->socket > b->socket) - (a->socket < b->socket);
 	if (!strcmp(key, "dso_size"))
 		return (a->dso_size > b->dso_size) - (a->dso_size < b->dso_size);
+	/* perf: the weights (the first sample's) descending, times and addresses ascending */
+	if (!strcmp(key, "weight") || !strcmp(key, "local_weight"))
+		return (a->weight < b->weight) - (a->weight > b->weight);
+	if (!strcmp(key, "ins_lat") || !strcmp(key, "local_ins_lat"))
+		return (a->ins_lat < b->ins_lat) - (a->ins_lat > b->ins_lat);
+	if (!strcmp(key, "time"))
+		return (a->time > b->time) - (a->time < b->time);
+	if (!strcmp(key, "addr"))
+		return ((int64_t)a->addr > (int64_t)b->addr) - ((int64_t)a->addr < (int64_t)b->addr);
+	if (!strcmp(key, "mem") || !strcmp(key, "snoop") || !strcmp(key, "tlb") || !strcmp(key, "locked") ||
+	    !strcmp(key, "blocked")) { /* perf: the field's bits ascending */
+		union perf_mem_data_src x = {.val = a->mem.data_src}, y = {.val = b->mem.data_src};
+		uint64_t fx = key[0] == 'm' ? x.mem_lvl : key[0] == 's' ? x.mem_snoop : key[0] == 't' ? x.mem_dtlb
+			    : key[0] == 'l' ? x.mem_lock : x.mem_blk;
+		uint64_t fy = key[0] == 'm' ? y.mem_lvl : key[0] == 's' ? y.mem_snoop : key[0] == 't' ? y.mem_dtlb
+			    : key[0] == 'l' ? y.mem_lock : y.mem_blk;
+		return (fx > fy) - (fx < fy);
+	}
+	if (!strcmp(key, "symbol_daddr"))
+		return ((int64_t)a->mem.addr > (int64_t)b->mem.addr) - ((int64_t)a->mem.addr < (int64_t)b->mem.addr);
+	if (!strcmp(key, "phys_daddr"))
+		return (a->mem.phys_addr > b->mem.phys_addr) - (a->mem.phys_addr < b->mem.phys_addr);
+	if (!strcmp(key, "data_page_size"))
+		return (a->mem.data_page_size > b->mem.data_page_size) - (a->mem.data_page_size < b->mem.data_page_size);
+	if (!strcmp(key, "dso_daddr")) { /* perf: unknown first, then names descending */
+		if (!a->mem.dso || !b->mem.dso)
+			return !b->mem.dso - !a->mem.dso;
+		return -strcmp(report_basename(a->mem.dso), report_basename(b->mem.dso));
+	}
+	if (!strcmp(key, "dcacheline")) { /* perf: kernel first, mapped first, lines ascending */
+		if (a->kernel != b->kernel)
+			return b->kernel - a->kernel;
+		if (!a->mem.dso != !b->mem.dso)
+			return !a->mem.dso - !b->mem.dso;
+		uint64_t x = a->mem.dso_addr & ~63ull, y = b->mem.dso_addr & ~63ull;
+		return (x > y) - (x < y);
+	}
 	if (!strcmp(key, "symbol_size")) /* (unknown counts as 0) */
 		return (PV_MAX(a->sym_size, 0) > PV_MAX(b->sym_size, 0)) - (PV_MAX(a->sym_size, 0) < PV_MAX(b->sym_size, 0));
 	if (!strcmp(key, "dso")) {
@@ -387,8 +591,11 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	/* perf: --sort keys given with -F first, then the columns in order, then the keys */
 	for (size_t k = 0; k < v->nr_sort_first && !c; k++)
 		c = cmp_key(a->e, b->e, v->sort_first[k]);
-	for (size_t i = 0; i < v->nr_cols && !c; i++) {
-		switch (v->cols[i].type) {
+	/* (the --sort list's order when it named columns, else the columns') */
+	const struct report_col *cols = v->nr_sort_cols ? v->sort_cols : v->cols;
+	size_t ncols = v->nr_sort_cols ? v->nr_sort_cols : v->nr_cols;
+	for (size_t i = 0; i < ncols && !c; i++) {
+		switch (cols[i].type) {
 		case COL_CHILDREN:
 			c = cmp_u64(a->total[0], b->total[0]); /* the leader's only (perf's __hpp__sort_acc) */
 			/* perf puts the caller above its callee, within one thread */
@@ -409,7 +616,7 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 				c = cmp_u64(a->period[m], b->period[m]);
 			break;
 		case COL_KEY:
-			c = cmp_key(a->e, b->e, v->cols[i].key);
+			c = cmp_key(a->e, b->e, cols[i].key);
 			break;
 		}
 	}
@@ -534,6 +741,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 	struct pv_keymap kmap = {0};
 	int ret = 0;
 	uint64_t all[REPORT_MAX_MEMBERS], period = 0, samples = s->samples;
+	/* perf --mem-mode: the samples' weights ("cost") are their periods */
+	enum perfev_profile_value pv = v->mem_mode ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_PERIOD;
 	for (size_t m = 0; m < nm; m++) {
 		/* all entries: perf sizes the columns before --percent-limit hides rows */
 		if (perfev_profile_flat(s->p[m], v->key_mask | PERFEV_KEY_SPLIT_UNRESOLVED, v->value, v->children, 0,
@@ -545,8 +754,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		 * --percentage relative */
 		bool abs_ = !v->relative;
 		all[m] = perfev_profile_total(s->p[m], v->value) + abs_ * perfev_profile_hidden(s->p[m], v->value);
-		period += perfev_profile_total(s->p[m], PERFEV_VALUE_PERIOD) +
-			  abs_ * perfev_profile_hidden(s->p[m], PERFEV_VALUE_PERIOD);
+		period += perfev_profile_total(s->p[m], pv) + abs_ * perfev_profile_hidden(s->p[m], pv);
 		if (v->relative)
 			samples -= PV_MIN(samples, perfev_profile_filtered(s->p[m]));
 	}
@@ -584,7 +792,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			rows[at - 1].self[m] = e[m][i].self[v->value];
 			rows[at - 1].total[m] = e[m][i].total[v->value];
 			rows[at - 1].samples[m] = e[m][i].self[PERFEV_VALUE_SAMPLES];
-			rows[at - 1].period[m] = e[m][i].self[PERFEV_VALUE_PERIOD];
+			rows[at - 1].period[m] = e[m][i].self[pv];
 		}
 	if (v->first_comms) { /* perf hides its entries by their first sample's thread */
 		size_t keep = 0;
@@ -613,8 +821,12 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 
 	char sbuf[32];
 	report_samples_unit(samples, sbuf, sizeof(sbuf));
-	fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
-		(unsigned long long)period);
+	if (v->mem_mode)
+		fprintf(out, "# Samples: %s of %s\n# Total weight : %llu\n# Sort order   : %s\n#\n", sbuf, s->title,
+			(unsigned long long)period, v->sort_order ? v->sort_order : REPORT_MEM_SORT);
+	else
+		fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
+			(unsigned long long)period);
 	/* column widths: the header or the widest value */
 	size_t width[REPORT_MAX_KEYS + 4];
 	char buf[4096];
@@ -625,6 +837,13 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			continue;
 		}
 		width[c] = strlen(header_of(col->key));
+		if (!strcmp(col->key, "dso_daddr")) { /* perf: the objects' names, 16 with one unknown */
+			for (size_t r = 0; r < nr; r++) {
+				const char *d = rows[r].e->mem.dso;
+				width[c] = PV_MAX(width[c], d ? strlen(report_basename(d)) : 16);
+			}
+			continue;
+		}
 		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
 			size_t cw = comm_width(s, v->first_comms);
 			width[c] = cw > width[c] ? cw : width[c];
@@ -633,6 +852,11 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size") ||
 		    !strcmp(col->key, "symbol_size"))
 			continue; /* perf: the header's width, whatever the values ("-001") */
+		size_t fixed = fixed_width(col->key);
+		if (fixed) { /* perf: hists__calc_col_len's width, whatever the values */
+			width[c] = PV_MAX(width[c], fixed);
+			continue;
+		}
 		for (size_t r = 0; r < nr; r++) {
 			column(rows[r].e, col->key, buf, sizeof(buf));
 			size_t len = strlen(buf);
@@ -702,8 +926,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
 				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
-			if (c == last && (!strcmp(col->key, "sym") || !strcmp(col->key, "srcline") ||
-					  !strcmp(col->key, "srcfile")))
+			/* (the time: "%-.*s" cuts it to the column, pads nothing) */
+			if (c == last && unpadded(col->key))
 				fputs(buf, out);
 			else
 				fprintf(out, "%-*s", (int)width[c], buf);
@@ -769,6 +993,24 @@ int report_print_json(const struct perfev_profile *p, const struct report_view *
 			pv_buf_printf(&b, ",\"dso_size\":%lld", (long long)e[i].dso_size);
 		if (v->key_mask & PERFEV_KEY_SYM_SIZE)
 			pv_buf_printf(&b, ",\"symbol_size\":%lld", (long long)e[i].sym_size);
+		if (v->key_mask & PERFEV_KEY_WEIGHT)
+			pv_buf_printf(&b, ",\"local_weight\":%llu", (unsigned long long)e[i].weight);
+		if (v->key_mask & PERFEV_KEY_INS_LAT)
+			pv_buf_printf(&b, ",\"local_ins_lat\":%llu", (unsigned long long)e[i].ins_lat);
+		if (v->key_mask & PERFEV_KEY_TIME)
+			pv_buf_printf(&b, ",\"time\":%llu", (unsigned long long)e[i].time);
+		if (v->key_mask & PERFEV_KEY_ADDR)
+			pv_buf_printf(&b, ",\"addr\":%llu", (unsigned long long)e[i].addr);
+		if (v->key_mask & REPORT_MEM_KEYS) {
+			const struct perfev_mem_access *m = &e[i].mem;
+			pv_buf_printf(&b, ",\"data_src\":%llu,\"daddr\":%llu,\"phys_daddr\":%llu,\"data_page_size\":%llu"
+				      ",\"dso_daddr\":", (unsigned long long)m->data_src, (unsigned long long)m->addr,
+				      (unsigned long long)m->phys_addr, (unsigned long long)m->data_page_size);
+			if (m->dso)
+				pv_buf_json_str(&b, m->dso);
+			else
+				pv_buf_puts(&b, "null");
+		}
 		if (e[i].dso) {
 			pv_buf_puts(&b, ",\"dso\":");
 			pv_buf_json_str(&b, e[i].dso);

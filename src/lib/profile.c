@@ -136,7 +136,9 @@ static uint32_t table_find(const struct perfev_profile *p, const uint32_t *tab, 
 }
 
 /* ---- frames ---------------------------------------------------------------- */
-static uint64_t frame_hash(const struct pv_frame *f)
+/* by_ip: every address its own frame (PERFEV_PROFILE_KEEP_ADDR: perf's
+ * addr key keys call-chain entries by their frames' addresses) */
+static uint64_t frame_hash(const struct pv_frame *f, bool by_ip)
 {
 	struct {
 		uint32_t sym, dso, file, line;
@@ -146,19 +148,21 @@ static uint64_t frame_hash(const struct pv_frame *f)
 	} k;
 	memset(&k, 0, sizeof(k));
 	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
-	k.ip = f->sym ? 0 : f->ip; /* unknown symbols are told apart by address */
+	k.ip = f->sym && !by_ip ? 0 : f->ip + (by_ip ? f->map_bias : 0); /* unknown symbols are told apart by address */
 	k.inl = f->inlined, k.kern = f->kernel, k.cut = f->cut;
 	return pv_hash_bytes(&k, sizeof(k));
 }
 static uint64_t frame_hash_id(const struct perfev_profile *p, uint32_t id)
 {
-	return frame_hash(&p->frames[id]);
+	return frame_hash(&p->frames[id], p->flags & PERFEV_PROFILE_KEEP_ADDR);
 }
 static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *key)
 {
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
-	       a->inlined == b->inlined && a->kernel == b->kernel && (a->sym || (a->ip == b->ip && a->rel_ip == b->rel_ip)) &&
+	       a->inlined == b->inlined && a->kernel == b->kernel &&
+	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || (a->ip == b->ip && a->rel_ip == b->rel_ip)) &&
+	       a->map_bias == b->map_bias &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
@@ -188,7 +192,8 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 			 p->frame_hcap ? p->frame_hcap * 2 : 1024) < 0)
 		return -ENOMEM;
 	size_t slot;
-	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(f), f, frame_eq, &slot);
+	uint32_t id = table_find(p, p->frame_hash, p->frame_hcap, frame_hash(f, p->flags & PERFEV_PROFILE_KEEP_ADDR), f,
+				 frame_eq, &slot);
 	if (id) {
 		*out = id;
 		return 0;
@@ -204,8 +209,9 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 	return 0;
 }
 
+/* bias: the frame's map_bias (NULL: from in->map, see pv_frame.map_bias) */
 static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
-			bool cut, uint64_t sym_size, uint32_t *out)
+			bool cut, uint64_t sym_size, const uint64_t *bias, uint32_t *out)
 {
 	struct pv_frame f = {0};
 	f.sym_size = sym_size;
@@ -223,6 +229,12 @@ static int intern_frame(struct perfev_profile *p, const struct perfev_profile_fr
 	f.cut = cut;
 	f.ip = in->ip;
 	f.rel_ip = in->rel_ip;
+	if (!(p->flags & PERFEV_PROFILE_KEEP_ADDR))
+		f.map_bias = 0;
+	else if (bias)
+		f.map_bias = *bias;
+	else if (in->map && in->dso && strcmp(in->dso, "[kernel.kallsyms]") != 0)
+		f.map_bias = in->kernel ? in->map->start : in->map->start - in->map->pgoff;
 	return intern_pv_frame(p, &f, in->map, out);
 }
 
@@ -240,7 +252,16 @@ static uint64_t group_hash(const struct pv_group *g)
 {
 	/* the key only (thread_comm is filled in after the samples) */
 	int32_t k[4] = {g->pid, g->tid, (int32_t)g->comm, g->cpu};
-	return pv_hash_bytes(k, sizeof(k));
+	uint64_t h = pv_hash_bytes(k, sizeof(k));
+	if (g->weight | g->ins_lat | g->p_stage_cyc | g->time | g->addr) {
+		uint64_t x[6] = {h, g->weight, g->ins_lat, g->p_stage_cyc, g->time, g->addr};
+		h = pv_hash_bytes(x, sizeof(x));
+	}
+	if (g->data_src | g->daddr | g->phys_addr | g->data_page_size | g->daddr_dso) {
+		uint64_t x[6] = {h, g->data_src, g->daddr, g->phys_addr, g->data_page_size, g->daddr_dso};
+		h = pv_hash_bytes(x, sizeof(x));
+	}
+	return h;
 }
 static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 {
@@ -249,7 +270,12 @@ static uint64_t group_hash_id(const struct perfev_profile *p, uint32_t id)
 static bool group_eq(const struct perfev_profile *p, uint32_t id, const void *key)
 {
 	const struct pv_group *a = &p->groups[id], *b = key;
-	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu;
+	return a->pid == b->pid && a->tid == b->tid && a->comm == b->comm && a->cpu == b->cpu &&
+	       a->weight == b->weight && a->ins_lat == b->ins_lat && a->p_stage_cyc == b->p_stage_cyc &&
+	       a->time == b->time && a->addr == b->addr && a->data_src == b->data_src && a->daddr == b->daddr &&
+	       a->phys_addr == b->phys_addr && a->data_page_size == b->data_page_size &&
+	       a->daddr_al == b->daddr_al && a->daddr_dso == b->daddr_dso &&
+	       a->daddr_shared == b->daddr_shared;
 }
 
 /* The sample's CPU as the profile keeps it: -1 unless asked (and given). */
@@ -261,12 +287,50 @@ static int32_t sample_cpu(const struct perfev_profile *p, const struct perfev_sa
 	return s->cpu < 0 ? -1 : s->cpu;
 }
 
+#define DESC_HAS(s, field) ((s)->size >= offsetof(struct perfev_sample_desc, field) + sizeof((s)->field))
+
+/* The per-sample keys the profile keeps (PV_PROFILE_SAMPLE_KEYS); -ENOMEM. */
+static int sample_keys(struct perfev_profile *p, const struct perfev_sample_desc *s, struct pv_group *g)
+{
+	const struct perfev_mem_access *m = DESC_HAS(s, mem) ? s->mem : NULL;
+	if ((p->flags & PERFEV_PROFILE_KEEP_MEM) && m) {
+		g->data_src = m->data_src;
+		g->daddr = m->addr;
+		g->phys_addr = m->phys_addr;
+		g->data_page_size = m->data_page_size;
+		g->daddr_al = m->dso_addr;
+		g->daddr_shared = m->shared;
+		if (m->dso && !(g->daddr_dso = pv_strtab_intern(&p->strs, m->dso)))
+			return -ENOMEM;
+	}
+	if (p->flags & PERFEV_PROFILE_KEEP_WEIGHTS) {
+		g->weight = s->weight;
+		g->ins_lat = DESC_HAS(s, ins_lat) ? s->ins_lat : 0;
+		g->p_stage_cyc = DESC_HAS(s, p_stage_cyc) ? s->p_stage_cyc : 0;
+	}
+	if (p->flags & PERFEV_PROFILE_KEEP_TIME) { /* perf's hist_time */
+		uint64_t q = p->time_quantum ? p->time_quantum : 100000000ull;
+		g->time = s->time / q * q;
+	}
+	if ((p->flags & PERFEV_PROFILE_KEEP_ADDR) && DESC_HAS(s, ip))
+		g->addr = s->ip;
+	return 0;
+}
+
+PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64_t ns)
+{
+	if (p)
+		p->time_quantum = ns;
+}
+
 static int intern_group(struct perfev_profile *p, const struct perfev_sample_desc *s, uint32_t *out)
 {
 	struct pv_group g;
 	memset(&g, 0, sizeof(g));
 	g.pid = g.tid = -1;
 	g.cpu = sample_cpu(p, s);
+	if ((p->flags & PV_PROFILE_SAMPLE_KEYS) && sample_keys(p, s, &g) < 0)
+		return -ENOMEM;
 	uint32_t comm = pv_strtab_intern(&p->strs, s->comm ? s->comm : unknown);
 	if (!comm)
 		return -ENOMEM;
@@ -417,7 +481,7 @@ int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_p
 int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				  const char *self_symbol, uint64_t sym_size, uint32_t *id)
 {
-	if (intern_frame(p, f, self_symbol, false, sym_size, id) < 0)
+	if (intern_frame(p, f, self_symbol, false, sym_size, NULL, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -437,7 +501,8 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, out) < 0)
+	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, &f->map_bias,
+			 out) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -665,6 +730,12 @@ PERFEV_API int perfev_profile_node(const struct perfev_profile *p, uint32_t id, 
 		out->tid = g->tid;
 		out->cpu = g->cpu;
 		out->socket = pv_profile_socket(p, g->cpu);
+		out->weight = g->weight;
+		out->ins_lat = g->ins_lat;
+		out->p_stage_cyc = g->p_stage_cyc;
+		out->time = g->time;
+		out->addr = g->addr;
+		pv_group_mem(p, g, &out->mem);
 	} else {
 		out->kind = PERFEV_NODE_FRAME;
 		pv_frame_public(p, &p->frames[n->what], &out->frame);
@@ -692,6 +763,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 	struct perfev_profile *d = perfev_profile_new(group, flags & ~PERFEV_PROFILE_KEEP_SAMPLES);
 	if (!d)
 		return NULL;
+	d->time_quantum = 1; /* the groups' times are cut already */
 	if (perfev_profile_set_sockets(d, p->sockets, p->nr_sockets) < 0) {
 		perfev_profile_free(d);
 		return NULL;
@@ -734,7 +806,12 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 			}
 		const struct pv_group *g = &p->groups[p->nodes[at].what & ~PV_NODE_GROUP_BIT];
 		struct perfev_sample_desc s = {.size = sizeof(s), .pid = g->pid, .tid = g->tid,
-					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu};
+					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu,
+					       .weight = g->weight, .ins_lat = g->ins_lat,
+					       .p_stage_cyc = g->p_stage_cyc, .time = g->time, .ip = g->addr};
+		struct perfev_mem_access mem;
+		pv_group_mem(p, g, &mem);
+		s.mem = &mem;
 		if (pv_profile_add_values(d, &s, stack, nr, n->self, false) < 0)
 			goto oom;
 	}

@@ -15,17 +15,69 @@ struct fkey {
 	uint64_t ip; /* unknown symbols are keyed by address */
 	uint64_t sfile; /* hash of the source file's base name, 0: unknown */
 	int64_t dso_size, sym_size;
+	/* (last: hashed and compared only when keyed by them, see ksize) */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* the memory keys: data_src's fields, data and physical address, page
+	 * size, the data cache line (and its object, process, mode) */
+	uint64_t m_lvl, m_snoop, m_tlb, m_lock, m_blk, daddr, phys, page, dcl;
+	uint32_t ddso, dcl_dso;
+	int32_t dcl_pid;
+	uint32_t dcl_mode;
 };
+#define PV_SAMPLE_KEYS                                                                                     \
+	(PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC | PERFEV_KEY_TIME | PERFEV_KEY_ADDR | \
+	 PV_MEM_KEYS)
+#define PV_MEM_KEYS                                                                                   \
+	(PERFEV_KEY_MEM | PERFEV_KEY_SNOOP | PERFEV_KEY_TLB | PERFEV_KEY_LOCKED | PERFEV_KEY_BLOCKED |   \
+	 PERFEV_KEY_SYM_DADDR | PERFEV_KEY_DSO_DADDR | PERFEV_KEY_DCACHELINE | PERFEV_KEY_PHYS_DADDR | \
+	 PERFEV_KEY_DATA_PAGE_SIZE)
 
 struct flat {
 	const struct perfev_profile *p;
 	unsigned keys;
+	size_t ksize; /* the bytes of a key that count */
 	struct fkey *keyv;
 	struct perfev_profile_entry *ents;
 	size_t nr, cap;
 	uint32_t *hash;
 	size_t hcap;
 };
+
+/* The memory keys of group g (see PERFEV_KEY_MEM): what perf's comparisons
+ * read of its mem_info. */
+static void mem_key(const struct flat *fl, const struct pv_group *g, const struct pv_frame *f, struct fkey *k)
+{
+	unsigned keys = fl->keys;
+	union perf_mem_data_src d = {.val = g->data_src};
+	if (keys & PERFEV_KEY_MEM)
+		k->m_lvl = d.mem_lvl;
+	if (keys & PERFEV_KEY_SNOOP)
+		k->m_snoop = d.mem_snoop;
+	if (keys & PERFEV_KEY_TLB)
+		k->m_tlb = d.mem_dtlb;
+	if (keys & PERFEV_KEY_LOCKED)
+		k->m_lock = d.mem_lock;
+	if (keys & PERFEV_KEY_BLOCKED)
+		k->m_blk = d.mem_blk;
+	if (keys & PERFEV_KEY_SYM_DADDR) {
+		k->daddr = g->daddr;
+		k->ddso = g->daddr_dso;
+	}
+	if (keys & PERFEV_KEY_DSO_DADDR)
+		k->ddso = g->daddr_dso;
+	if (keys & PERFEV_KEY_PHYS_DADDR)
+		k->phys = g->phys_addr;
+	if (keys & PERFEV_KEY_DATA_PAGE_SIZE)
+		k->page = g->data_page_size;
+	if (keys & PERFEV_KEY_DCACHELINE) {
+		/* perf: by mode, object, process (user anonymous memory), line */
+		k->dcl_mode = f->kernel;
+		k->dcl_dso = g->daddr_dso;
+		k->dcl_pid = -1; /* (perf's process of anonymous lines: not told apart, see README) */
+		k->dcl = g->daddr_al & ~63ull;
+	}
+}
+
 
 /* The base name perf's srcfile key gives frame f ("" unknown, see
  * PERFEV_KEY_SRCFILE); chain: of a call-chain entry. */
@@ -67,6 +119,18 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		const char *sf = source_file(fl->p, f, chain);
 		k->sfile = *sf ? pv_hash_bytes(sf, strlen(sf)) : 0;
 	}
+	if (keys & PERFEV_KEY_WEIGHT)
+		k->weight = g->weight;
+	if (keys & PERFEV_KEY_INS_LAT)
+		k->ins_lat = g->ins_lat;
+	if (keys & PERFEV_KEY_P_STAGE_CYC)
+		k->p_stage_cyc = g->p_stage_cyc;
+	if (keys & PERFEV_KEY_TIME)
+		k->time = g->time;
+	if (keys & PERFEV_KEY_ADDR)
+		k->addr = chain ? pv_chain_addr(fl->p, f) : g->addr;
+	if (keys & PV_MEM_KEYS)
+		mem_key(fl, g, f, k);
 	if (keys & PERFEV_KEY_COMM)
 		k->comm = g->comm;
 	if (keys & PERFEV_KEY_PID)
@@ -104,7 +168,7 @@ static int rehash(struct flat *fl, size_t ncap)
 	if (!h)
 		return -ENOMEM;
 	for (size_t id = 0; id < fl->nr; id++) {
-		size_t i = pv_hash_bytes(&fl->keyv[id], sizeof(struct fkey)) & (ncap - 1);
+		size_t i = pv_hash_bytes(&fl->keyv[id], fl->ksize) & (ncap - 1);
 		while (h[i])
 			i = (i + 1) & (ncap - 1);
 		h[i] = (uint32_t)id + 1;
@@ -122,7 +186,10 @@ static int rehash(struct flat *fl, size_t ncap)
  * (430% Children). Whether entry e counts so. */
 static bool counts_every_frame(const struct flat *fl, long e)
 {
-	return (fl->keys & PERFEV_KEY_SOCKET) && fl->keyv[e].socket != 0;
+	/* (the weights and the time are missing from those entries alike) */
+	const struct fkey *k = &fl->keyv[e];
+	return ((fl->keys & PERFEV_KEY_SOCKET) && k->socket != 0) ||
+	       (k->weight | k->ins_lat | k->p_stage_cyc | k->time) != 0;
 }
 
 /* The entry for a key (created on first sight); -1 on ENOMEM. */
@@ -132,9 +199,9 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	make_key(fl, g, f, chain, &k);
 	if ((fl->nr + 1) * 2 > fl->hcap && rehash(fl, fl->hcap ? fl->hcap * 2 : 1024) < 0)
 		return -1;
-	size_t i = pv_hash_bytes(&k, sizeof(k)) & (fl->hcap - 1);
+	size_t i = pv_hash_bytes(&k, fl->ksize) & (fl->hcap - 1);
 	while (fl->hash[i]) {
-		if (memcmp(&fl->keyv[fl->hash[i] - 1], &k, sizeof(k)) == 0)
+		if (memcmp(&fl->keyv[fl->hash[i] - 1], &k, fl->ksize) == 0)
 			return fl->hash[i] - 1;
 		i = (i + 1) & (fl->hcap - 1);
 	}
@@ -158,6 +225,13 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->socket = k.socket;
 	e->dso_size = k.dso_size;
 	e->sym_size = k.sym_size;
+	e->weight = k.weight;
+	e->ins_lat = k.ins_lat;
+	e->p_stage_cyc = k.p_stage_cyc;
+	e->time = k.time;
+	e->addr = k.addr;
+	if (fl->keys & PV_MEM_KEYS)
+		pv_group_mem(p, g, &e->mem);
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
 	/* srcline rows without a line name the DSO, as perf; an unknown
@@ -208,7 +282,8 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	if (p->flags & PERFEV_PROFILE_CALLEE)
 		return pv_error(EINVAL, "profile_flat: needs a caller-rooted profile "
 				"(derive one without PERFEV_PROFILE_CALLEE)");
-	struct flat fl = {.p = p, .keys = keys};
+	struct flat fl = {.p = p, .keys = keys,
+			  .ksize = keys & PV_SAMPLE_KEYS ? sizeof(struct fkey) : offsetof(struct fkey, weight)};
 	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
 	uint32_t *active = NULL, *grp = NULL;
 	uint8_t *chained = NULL; /* entries some node is keyed to (split: call-chain entries) */
@@ -261,7 +336,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
 				fl.ents[self_e].total[v] += n->self[v];
 		} else if ((tf->cut || (!tf->sym && children && (keys & PERFEV_KEY_SPLIT_UNRESOLVED)) ||
-			    (children && source_file_split(&fl, tf))) &&
+			    (children && (source_file_split(&fl, tf) || (keys & PERFEV_KEY_ADDR)))) &&
 			   n->self[PERFEV_VALUE_SAMPLES]) {
 			/* perf: the sample's own entry by the address in the object's terms
 			 * (a cut leaf: its only entry), its total these samples (unless the

@@ -46,6 +46,9 @@ struct pv_frame {
 	 * perf's entry for the samples in it (string id, 0: sym's) */
 	uint32_t self_sym;
 	uint64_t sym_size; /* the symbol's size (perf's symbol_size), 0: unknown; not a key */
+	/* PERFEV_PROFILE_KEEP_ADDR: where its mapping was, in the process it was
+	 * seen in (perf's map__unmap_ip shift, see pv_chain_addr); a key then */
+	uint64_t map_bias;
 };
 
 struct pv_group {
@@ -54,6 +57,12 @@ struct pv_group {
 	uint32_t thread_comm; /* the thread's name at the end of the file (0: unknown) */
 	uint32_t process_comm; /* its process's main thread's (tid == pid) at the end (0: unknown) */
 	int32_t cpu;          /* the samples' CPU with PERFEV_PROFILE_KEEP_CPU, else -1 */
+	/* with PERFEV_PROFILE_KEEP_WEIGHTS / _TIME / _ADDR, else 0 */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* with PERFEV_PROFILE_KEEP_MEM (perfev_mem_access), else 0 */
+	uint64_t data_src, daddr, phys_addr, data_page_size, daddr_al;
+	uint32_t daddr_dso; /* string id, 0: none */
+	uint8_t daddr_shared;
 };
 
 #define PV_NODE_GROUP_BIT 0x80000000u
@@ -108,12 +117,41 @@ struct perfev_profile {
 	struct pv_strtab objs;
 	int32_t *sockets; /* socket of each CPU (perfev_profile_set_sockets) */
 	size_t nr_sockets;
+	uint64_t time_quantum; /* PERFEV_PROFILE_KEEP_TIME's, ns (0: 100 ms) */
 };
+
+/* The profile keeps per-sample keys in its groups (groups cannot be cached
+ * per thread by loaders). */
+#define PV_PROFILE_SAMPLE_KEYS \
+	(PERFEV_PROFILE_KEEP_WEIGHTS | PERFEV_PROFILE_KEEP_TIME | PERFEV_PROFILE_KEEP_ADDR | PERFEV_PROFILE_KEEP_MEM)
 
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
 {
 	return cpu >= 0 && (size_t)cpu < p->nr_sockets ? p->sockets[cpu] : -1;
+}
+
+/* perf's addr key of the entry it makes from call-chain frame f: the
+ * frame's address "unmapped" once more (map__unmap_ip of an address its
+ * call chains keep as sampled): shifted by its mapping's start less its
+ * offset in that process (a module's by its start; the kernel's: none). */
+static inline uint64_t pv_chain_addr(const struct perfev_profile *p, const struct pv_frame *f)
+{
+	(void)p;
+	return f->ip + f->map_bias;
+}
+
+/* The memory access a group keeps (PERFEV_PROFILE_KEEP_MEM). */
+static inline void pv_group_mem(const struct perfev_profile *p, const struct pv_group *g,
+				struct perfev_mem_access *m)
+{
+	m->data_src = g->data_src;
+	m->addr = g->daddr;
+	m->phys_addr = g->phys_addr;
+	m->data_page_size = g->data_page_size;
+	m->dso = pv_strtab_get(&p->strs, g->daddr_dso);
+	m->dso_addr = g->daddr_al;
+	m->shared = g->daddr_shared;
 }
 
 static inline bool pv_node_is_group(const struct pv_node *n)

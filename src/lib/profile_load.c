@@ -111,6 +111,8 @@ static struct evp *evp_for(struct loader *l, size_t idx)
 	struct evp *e = &l->evs[idx];
 	if (!e->p) {
 		e->p = perfev_profile_new(l->o->group, l->o->flags);
+		if (e->p)
+			perfev_profile_set_time_quantum(e->p, l->o->time_quantum);
 		if (!e->p || (l->o->filter && perfev_profile_set_filter(e->p, l->o->filter) < 0))
 			return NULL;
 	}
@@ -436,8 +438,11 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
 			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
 				loc.dso = "[kernel.kallsyms]";
-			else if (km && km->path && (loc.dso = module_name(l, km->path)))
+			else if (km && km->path && (loc.dso = module_name(l, km->path))) {
 				loc.rel_ip = f->ip - km->start + km->pgoff; /* perf: module-relative */
+				if (l->o->flags & PERFEV_PROFILE_KEEP_ADDR)
+					loc.map = km; /* (its start: perf's addr key, see pv_chain_addr) */
+			}
 			else if (km && km->path)
 				loc.dso = km->path;
 		}
@@ -616,7 +621,7 @@ static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sampl
 		if (translate(l, ep, l->stack, depth) < 0)
 			return -ENOMEM;
 		if (tid != ep->last_tid || d->pid != ep->last_pid || d->comm != ep->last_comm ||
-		    d->cpu != ep->last_cpu || !ep->last_group) {
+		    d->cpu != ep->last_cpu || !ep->last_group || (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
 			if (pv_profile_group_id(p, d, &ep->last_group) < 0)
 				return -ENOMEM;
 			ep->last_tid = tid;
@@ -627,7 +632,8 @@ static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sampl
 		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, d->time,
 					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 	}
-	if (tid != l->last_tid || d->comm != l->last_comm || d->cpu != l->last_cpu || !l->last_group) {
+	if (tid != l->last_tid || d->comm != l->last_comm || d->cpu != l->last_cpu || !l->last_group ||
+	    (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
 		if (pv_profile_group_id(p, d, &l->last_group) < 0)
 			return -ENOMEM;
 		l->last_tid = tid;
@@ -675,6 +681,35 @@ static int branch_targets(struct loader *l, struct evp *ep, const struct perfev_
 	return 0;
 }
 
+/* perf's mem_info of a sample (sample__resolve_mem): the data address's
+ * map in the sample's mode, the address in its terms (kernel maps are the
+ * identity), whether it is shared file data ([s] in dcacheline). */
+static void mem_access(struct loader *l, const struct perfev_sample *s, int32_t pid, uint8_t cpumode,
+		       struct perfev_mem_access *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->data_src = s->data_src;
+	m->addr = s->addr;
+	m->phys_addr = s->phys_addr;
+	m->data_page_size = s->data_page_size;
+	m->dso_addr = s->addr;
+	const struct perfev_map *map = perfev_session_find_map(l->sess, (uint32_t)pid, s->tid, cpumode, s->addr,
+								s->time);
+	if (!map)
+		return;
+	m->dso = map->path;
+	/* perf's map__new: anonymous and [stack]/[heap]/SYSV memory, like the
+	 * kernel's, is mapped as the identity */
+	const char *n = map->path;
+	bool identity = map->kernel || !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
+			!strncmp(n, "/anon_hugepage", 14) || !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) ||
+			!strcmp(n, "[heap]");
+	if (!identity)
+		m->dso_addr = s->addr - map->start + map->pgoff;
+	m->shared = cpumode != PERF_RECORD_MISC_KERNEL && !(map->prot & PROT_EXEC) && (map->flags & MAP_SHARED) &&
+		    (map->maj || map->min || map->ino || map->ino_generation);
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -698,7 +733,14 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight,
-				       .cpu = -1};
+				       .cpu = -1, .ip = s->ip};
+	if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		/* perf (x86): var1_dw the weight, var2_w the instruction latency;
+		 * var3_w is powerpc's pipeline stage cycles */
+		d.weight = s->weight & 0xffffffffu;
+		d.ins_lat = (s->weight >> 32) & 0xffff;
+		d.p_stage_cyc = s->weight >> 48;
+	}
 	/* (only when kept: else the group cache below never misses for it) */
 	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && (s->sample_type & PERF_SAMPLE_CPU))
 		d.cpu = (int32_t)s->cpu;
@@ -779,7 +821,13 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (attr && !attr->freq)
 			period = attr->sample_period;
 	}
-	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, s->weight};
+	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, d.weight};
+	struct perfev_mem_access mem;
+	if (l->o->flags & PERFEV_PROFILE_KEEP_MEM) {
+		mem_access(l, s, pid, cpumode, &mem);
+		d.mem = &mem;
+		values[PERFEV_VALUE_WEIGHT] = d.weight ? d.weight : 1; /* perf --mem-mode's cost */
+	}
 	return add_stack(l, ep, &d, depth, values);
 }
 
@@ -926,6 +974,8 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
 					    .no_cache = o->no_cache};
 	l->p = perfev_profile_new(o->group, o->flags);
+	if (l->p)
+		perfev_profile_set_time_quantum(l->p, o->time_quantum);
 	l->sess = perfev_session_new();
 	l->sym = perfev_symbolizer_new(&so);
 	if (!l->p || !l->sess || !l->sym) {
