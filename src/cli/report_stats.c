@@ -37,6 +37,7 @@ static int report_stats_file(const char *input, bool json)
 
 static int report_tasks_file(const char *input, bool maps)
 {
+	cli_warn_unclean("report", input); /* read up to its last whole record, as perf does */
 	struct perfev_tasks *t = perfev_tasks_load(input, maps);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());
