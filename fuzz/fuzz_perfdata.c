@@ -1,5 +1,6 @@
-/* Fuzz target: the perf.data reader, its header printer, the session and
- * perfev script on a whole file (file or pipe mode) held in a memory file. */
+/* Fuzz target: the perf.data reader, its header printer, the session,
+ * perfev script, report --stats and the task tree (--mmaps) on a whole file
+ * (file or pipe mode) held in a memory file. */
 #define _GNU_SOURCE
 #include "perfev.h"
 #include <stdint.h>
@@ -9,8 +10,7 @@
 
 static int count(void *ctx, const struct perfev_record *r)
 {
-	(*(size_t *)ctx)++;
-	return 0;
+	return perfev_tasks_process(ctx, r) < 0; /* only out of memory (or maps) stops it */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,8 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct perfev_perfdata *pd = perfev_perfdata_open_fd(fd);
 	if (pd) {
-		size_t n = 0;
-		perfev_perfdata_process(pd, NULL, count, &n);
+		struct perfev_tasks *t = perfev_tasks_new(true);
+		if (t)
+			perfev_perfdata_process(pd, NULL, count, t);
 		struct perfev_perfdata_info info;
 		perfev_perfdata_info(pd, &info);
 		for (int f = 0; f < 32; f++)
@@ -33,6 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int32_t sockets[64];
 		perfev_perfdata_cpu_sockets(pd, sockets, 64);
 		FILE *null = fopen("/dev/null", "w");
+		perfev_perfdata_print_stats(pd, null); /* perf report --stats */
+		if (t)
+			perfev_tasks_print(t, null);   /* --mmaps */
+		perfev_tasks_free(t);
 		perfev_perfdata_print_header(pd, null, false); /* perf report --header-only */
 		perfev_perfdata_print_header(pd, null, true);  /* and -I */
 		struct perfev_script_opts o = {.size = sizeof(o), .out = null, .show_task_events = true,

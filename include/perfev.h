@@ -17,6 +17,7 @@
  *   perfev/record.h   the record decoder and encoder (ring buffer and perf.data records)
  *   perfev/perfdata.h perf.data files: reader and writer, header features
  *   perfev/session.h  threads, names and memory maps over time
+ *   perfev/tasks.h    perf report --tasks/--mmaps: perf's task tree and maps
  *   perfev/script.h   perf script output of a perf.data file, text or JSON
  *   perfev/selfmon.h  counting inside a program: counter sets, regions
  *   perfev/ring.h     the mmap ring buffer (normal, overwrite, AUX), SET_OUTPUT
@@ -52,6 +53,7 @@
 #include "perfev/record.h"
 #include "perfev/perfdata.h"
 #include "perfev/session.h"
+#include "perfev/tasks.h"
 #include "perfev/script.h"
 #include "perfev/selfmon.h"
 #include "perfev/ring.h"

@@ -55,14 +55,20 @@ bool compare_script(const char *file, const char *fields) { return compare_scrip
 
 bool compare_script_filtered(const char *file, const char *fields, const char *filter)
 {
+	char args[4096];
+	snprintf(args, sizeof(args), "%s %s", fields ? "-F" : "", fields ? fields : "");
+	return compare_script_args(file, args, filter);
+}
+
+bool compare_script_args(const char *file, const char *args, const char *filter)
+{
 	/* the status is the script's, the output goes through the filter */
 	const char *d = test_tmpdir();
-	const char *F = fields ? "-F" : "";
-	fields = fields ? fields : "";
-	struct run_result p = run_cmd("perf script -i '%s' %s %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", file, F,
-				      fields, d, filter, d);
-	struct run_result o = run_cmd("'%s' script -i '%s' %s %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", PERFEV_BIN,
-				      file, F, fields, d, filter, d);
+	const char *fields = args;
+	struct run_result p = run_cmd("perf script -i '%s' %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", file,
+				      args, d, filter, d);
+	struct run_result o = run_cmd("'%s' script -i '%s' %s > %s/o.txt; st=$?; %s < %s/o.txt; exit $st", PERFEV_BIN,
+				      file, args, d, filter, d);
 	bool ok = true;
 	if (p.status != 0) {
 		cr_assert_neq(o.status, 0, "%s: perf refuses it (status %d: %.200s) but perfev script succeeded", file,
@@ -76,7 +82,7 @@ bool compare_script_filtered(const char *file, const char *fields, const char *f
 		if (strcmp(p.out, o.out)) {
 			char d[600];
 			first_diff(p.out, o.out, d, sizeof(d));
-			cr_assert_fail("%s -F %s: perfev script differs from perf script at %s", file, fields, d);
+			cr_assert_fail("%s %s: perfev script differs from perf script at %s", file, fields, d);
 		}
 	}
 	run_result_free(&p);

@@ -20,5 +20,7 @@ void free_list(char **list);
 bool compare_script(const char *file, const char *fields);
 /* The same with both outputs piped through `filter` (a shell pipeline stage). */
 bool compare_script_filtered(const char *file, const char *fields, const char *filter);
+/* The same with perf script's command-line arguments as given ("-F ip --tid 5"). */
+bool compare_script_args(const char *file, const char *args, const char *filter);
 
 #endif

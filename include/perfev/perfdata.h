@@ -214,6 +214,34 @@ struct perfev_perfdata_stats {
 };
 PERFEV_API void perfev_perfdata_stats(const struct perfev_perfdata *pd, struct perfev_perfdata_stats *out);
 
+/* Per event, what process() delivered since the file was opened, counted
+ * as perf report --stats counts it: SAMPLE records of the event (with
+ * PERF_SAMPLE_READ: one for each member of the sample's values whose count
+ * moved, as perf delivers them), and the samples its LOST_SAMPLES records
+ * say were lost. */
+struct perfev_perfdata_event_stats {
+	uint64_t nr_samples, nr_lost_samples;
+};
+/* Event i's counts; 0, or -ERANGE past the last event. */
+PERFEV_API int perfev_perfdata_event_stats(const struct perfev_perfdata *pd, size_t i,
+					   struct perfev_perfdata_event_stats *out);
+/*
+ * Prints what `perf report --stats` (perf 6.1) prints, from the counts of a
+ * perfev_perfdata_process() pass: "Aggregated stats:" (with perf's note
+ * on files with an AUX area trace), the TOTAL and each record type seen
+ * (perf's names, in type order, with its share of the total), then
+ * "<event> stats:" with the event's SAMPLE and LOST_SAMPLES counts for
+ * each event that has any. Record types perf 6.1 does not know (83 and
+ * up) are left out of the total, as they are of perf's (which refuses
+ * them). 0 or -errno.
+ */
+PERFEV_API int perfev_perfdata_print_stats(const struct perfev_perfdata *pd, FILE *out);
+/* The same counts as one JSON object (a line): {"aux_area_excluded": bool,
+ * "total": N, "records": {"MMAP": n, ...} (the types seen, perf's names),
+ * "events": [{"name": ..., "samples": n, "lost_samples": n}, ...] (every
+ * event, those without samples too)}. 0 or -errno. */
+PERFEV_API int perfev_perfdata_print_stats_json(const struct perfev_perfdata *pd, FILE *out);
+
 /* The event name perf would derive from an attr ("cycles", "cpu-clock:u", "raw 0x1c4"). */
 PERFEV_API int perfev_attr_name(const struct perfev_attr *attr, char *buf, size_t len);
 

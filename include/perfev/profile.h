@@ -301,6 +301,10 @@ struct perfev_profile_entry {
 	/* keyed by a memory key: the access of the entry's first sample (its dso
 	 * a path, NULL: none); else zero */
 	struct perfev_mem_access mem;
+	/* keyed by tid: the thread's name at the end of the file (perf's "pid"
+	 * column names a thread so); keyed by pid: the process's main thread's.
+	 * NULL when not keyed or unknown (then comm is the samples'). */
+	const char *thread_comm, *process_comm;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

@@ -47,6 +47,21 @@ struct perfev_script_opts {
 	 * Each entry whose function is not the ELF symbol is printed as perf
 	 * does: a line of its own, "name+off (inlined)". NULL: resolve only. */
 	perfev_script_resolve_fn resolve_inline;
+	/* perf script's filters (NULL: every sample), comma lists: threads by
+	 * name (their name when sampled), process id, thread id; CPUs (0,2-3;
+	 * side-band lines too); the sampled address's symbol (a name, or its
+	 * start as 0x...) and object (base name or path; an address outside
+	 * any map passes neither). time: "START,END" in seconds, either end empty for
+	 * the file's, several ranges separated by spaces. */
+	const char *comms, *pids, *tids, *cpus, *symbols, *dsos, *time;
+	bool hide_call_graph;    /* -G: the sampled address on the sample's line, no chain */
+	unsigned max_stack;      /* with max_stack_given: callchain entries shown at most (perf's
+				  * --max-stack; 0 leaves the chain's lines empty); else 127 */
+	bool max_stack_given;
+	const char *stop_bt;     /* comma list: a callchain ends after the first of these symbols */
+	bool ns;                 /* times with 9 decimals */
+	bool reltime;            /* times since the first record shown */
+	bool deltatime;          /* times since the previous record shown */
 };
 
 /*

@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
-	"  -s, --sort KEYS       comma-separated: comm, pid, tid, dso, sym, srcline, srcfile,\n"
+	"  -s, --sort KEYS       comma-separated: comm, pid (perf's: the thread), tgid (the\n"
+	"                        process), dso, sym, srcline, srcfile,\n"
 	"                        cpu, socket, dso_size, symbol_size, weight, local_weight, ins_lat,\n"
 	"                        local_ins_lat, p_stage_cyc, local_p_stage_cyc, time, addr, and\n"
 	"                        the columns overhead, sample, period (default comm,dso,sym)\n"
@@ -68,12 +69,18 @@ static const char usage_text[] =
 	"  -q, --quiet           no notes about missing symbols\n"
 	"      --header          the file's header (perf's --header format) before the report\n"
 	"      --header-only     the file's header only\n"
-	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n";
+	"  -I, --show-info       with --header: CPU, NUMA, cache and memory topologies in full\n"
+	"      --stats           the count of each record type in the file and of each event's\n"
+	"                        samples and lost samples (perf's --stats), instead of a report\n"
+	"                        (with --json: as one JSON object)\n"
+	"      --tasks           the recorded processes and threads as a tree (perf's --tasks)\n"
+	"      --mmaps           --tasks with each task's memory maps\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
-       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_TIME_QUANTUM, O_MEM_MODE };
+       O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
+       O_TIME_QUANTUM, O_MEM_MODE };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -128,6 +135,10 @@ static const struct option options[] = {
 	{"mem-mode", no_argument, NULL, O_MEM_MODE},
 	{"cpu", required_argument, NULL, 'C'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"stats", no_argument, NULL, O_STATS},
+	{"stat", no_argument, NULL, O_STATS},
+	{"tasks", no_argument, NULL, O_TASKS},
+	{"mmaps", no_argument, NULL, O_MMAPS},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
@@ -266,11 +277,14 @@ static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t sa
 /* -g on a file without call chains: perf refuses ("Selected -g ... But no
  * callchain or branch data"); perfev shows the table and says why it has no
  * graphs. */
-static void no_chains_note(const char *input, bool asked, bool chains, bool quiet)
+/* -g or --children asked of a file without call chains: perf draws nothing
+ * and drops the Children column (it would equal Self); say why */
+static void no_chains_note(const char *input, bool graph, bool children, bool chains, bool quiet)
 {
-	if (asked && !chains && !quiet)
-		fprintf(stderr, "perfev report: note: %s records no call chains, so -g has nothing to draw "
-			"(record with -g or --call-graph dwarf)\n", input);
+	if ((graph || children) && !chains && !quiet)
+		fprintf(stderr, "perfev report: note: %s records no call chains, so %s has nothing to %s "
+			"(record with -g or --call-graph dwarf)\n", input,
+			graph ? "-g" : "--children", graph ? "draw" : "add");
 }
 
 static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
@@ -293,6 +307,8 @@ int report_command(int argc, char **argv)
 	int branch = -1; /* perf's tristate: -1 decides by the file */
 	int header = 0;   /* 1: --header, 2: --header-only */
 	bool show_info = false; /* -I: the header's topologies in full */
+	int inspect = 0;        /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
+	bool stats = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
 	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
 	bool filtered = false;
@@ -403,6 +419,9 @@ int report_command(int argc, char **argv)
 		case O_HEADER: header = header ? header : 1; break;
 		case O_HEADER_ONLY: header = 2; break;
 		case 'I': show_info = true; break;
+		case O_STATS: stats = true; break;
+		case O_TASKS: inspect = inspect == O_MMAPS ? O_MMAPS : O_TASKS; break;
+		case O_MMAPS: inspect = O_MMAPS; break;
 		case O_MAX_STACK: {
 			long ms = strtol(optarg, &end, 10);
 			if (end == optarg || *end || ms < 1 || ms > 1000000)
@@ -436,6 +455,10 @@ int report_command(int argc, char **argv)
 			return 0;
 		report_header_shown = true;
 	}
+	if (stats || inspect) /* perf's inspection modes print instead of the report */
+		return report_inspect(input, stats, inspect == O_MMAPS ? 2 : inspect ? 1 : 0,
+				      folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
+				      firefox ? "--firefox" : json ? "--json" : NULL);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
 	lo.note = note;
 	lo.note_ctx = &quiet;
@@ -541,8 +564,8 @@ int report_command(int argc, char **argv)
 		bool callchains = false;
 		for (size_t i = 0; i < nev; i++)
 			callchains |= ev[i].has_callchains;
-		v.children = children < 0 ? callchains : children;
-		no_chains_note(input, order_given && v.graph != GRAPH_NONE, callchains, quiet);
+		v.children = children != 0 && callchains;
+		no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, callchains, quiet);
 		if (!order_given)
 			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
 		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
@@ -561,10 +584,9 @@ int report_command(int argc, char **argv)
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
-	if (children < 0)
-		children = info.has_callchains;
+	no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, info.has_callchains, quiet);
+	children = children != 0 && info.has_callchains;
 	v.children = children;
-	no_chains_note(input, order_given && v.graph != GRAPH_NONE, info.has_callchains, quiet);
 	if (!info.has_callchains)
 		v.graph = GRAPH_NONE;
 	else if (!order_given)

@@ -4,6 +4,7 @@
 #include "perfev.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,13 +14,31 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: perfev script [-i FILE|-] [-F FIELDS] [--json] [--show-task-events] [--show-mmap-events]\n"
 		"                     [--show-switch-events] [--show-lost-events] [--show-namespace-events]\n"
-		"                     [--show-round-events] [--kallsyms FILE] [--symfs DIR]\n"
+		"                     [--show-round-events] [--kallsyms FILE] [--symfs DIR] [--header | --header-only]\n"
+		"                     [-c COMMS] [--pid PIDS] [--tid TIDS] [-C CPUS] [--time START,END]\n"
+		"                     [-S SYMBOLS] [--dsos DSOS] [-G] [--max-stack N] [--stop-bt SYMBOLS]\n"
+		"                     [--ns] [--reltime | --deltatime]\n"
 		"  -i FILE   the perf.data file to read (default perf.data; '-' reads a pipe-mode stream)\n"
 		"  -F FIELDS perf script's fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,\n"
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
 		"  --json    one JSON object per record, side-band records included\n"
 		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
-		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n");
+		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n"
+		"  --header, --header-only  the file's header (as perf report --header) before the records, or alone\n"
+		"samples shown (perf script's filters; lists are comma-separated):\n"
+		"  -c, --comms LIST   of threads of these names (as named when sampled)\n"
+		"  --pid LIST, --tid LIST  of these processes, of these threads\n"
+		"  -C, --cpu LIST     taken on these CPUs (0,2-3); side-band lines too\n"
+		"  --time START,END   taken in [START, END], seconds as printed (either end may be empty;\n"
+		"                     several ranges separated by spaces)\n"
+		"  -S, --symbols LIST in these symbols (names, or a symbol's start as 0x...)\n"
+		"  --dsos LIST        in these objects (base names or paths)\n"
+		"call chains and times:\n"
+		"  -G, --hide-call-graph  the sampled address only, on the sample's line\n"
+		"  --max-stack N      at most N entries of each call chain (default 127)\n"
+		"  --stop-bt LIST     end each call chain after the first of these symbols\n"
+		"  --ns               times with nanoseconds; --reltime since the first record shown;\n"
+		"  --deltatime        since the previous one\n");
 }
 
 /* The symbol columns (sym, symoff, dso, srcline) and symbolized callchains:
@@ -77,7 +96,8 @@ static int resolve_inline(void *ctx, struct perfev_session *session, const struc
 
 static int run(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS };
+	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
+	       O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY };
 	static const struct option lo[] = {
 		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
@@ -85,14 +105,23 @@ static int run(int argc, char **argv)
 		{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
 		{"show-round-events", no_argument, 0, O_ROUND}, {"kallsyms", required_argument, 0, O_KALLSYMS},
 		{"symfs", required_argument, 0, O_SYMFS},
+		{"comms", required_argument, 0, 'c'},  {"pid", required_argument, 0, O_PID},
+		{"tid", required_argument, 0, O_TID},  {"cpu", required_argument, 0, 'C'},
+		{"time", required_argument, 0, O_TIME}, {"symbols", required_argument, 0, 'S'},
+		{"dsos", required_argument, 0, O_DSOS}, {"hide-call-graph", no_argument, 0, 'G'},
+		{"max-stack", required_argument, 0, O_MAX_STACK}, {"stop-bt", required_argument, 0, O_STOP_BT},
+		{"ns", no_argument, 0, O_NSEC},         {"reltime", no_argument, 0, O_RELTIME},
+		{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
+		{"header-only", no_argument, 0, O_HEADER_ONLY},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	const char *input = NULL, *kallsyms = NULL, *symfs = NULL;
+	int header = 0; /* 1: --header, 2: --header-only */
 	struct perfev_script_opts o = {.size = sizeof(o)};
 	char why[1024];
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:F:c:C:S:Gh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F': o.fields = optarg; break;
@@ -105,6 +134,30 @@ static int run(int argc, char **argv)
 		case O_ROUND: o.show_round_events = true; break;
 		case O_KALLSYMS: kallsyms = optarg; break;
 		case O_SYMFS: symfs = optarg; break;
+		case 'c': o.comms = optarg; break;
+		case O_PID: o.pids = optarg; break;
+		case O_TID: o.tids = optarg; break;
+		case 'C': o.cpus = optarg; break;
+		case O_TIME: o.time = optarg; break;
+		case 'S': o.symbols = optarg; break;
+		case O_DSOS: o.dsos = optarg; break;
+		case 'G': o.hide_call_graph = true; break;
+		case O_MAX_STACK: {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 0)
+				return cli_usage_error("script", usage, "--max-stack '%s': give a number of entries",
+						       optarg);
+			o.max_stack = n > 100000 ? 100000 : (unsigned)n;
+			o.max_stack_given = true;
+			break;
+		}
+		case O_STOP_BT: o.stop_bt = optarg; break;
+		case O_NSEC: o.ns = true; break;
+		case O_RELTIME: o.reltime = true; break;
+		case O_DELTATIME: o.deltatime = true; break;
+		case O_HEADER: header = 1; break;
+		case O_HEADER_ONLY: header = 2; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option("script", usage, c, argv);
 		}
@@ -114,6 +167,10 @@ static int run(int argc, char **argv)
 				       argv[optind]);
 	if (!input)
 		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
+	if (o.reltime && o.deltatime)
+		return cli_usage_error("script", usage, "--reltime and --deltatime exclude each other: choose one");
+	if (header && o.json)
+		return cli_usage_error("script", usage, "--header%s is text: drop --json", header == 2 ? "-only" : "");
 	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
 		fprintf(stderr, "perfev script: %s\n", why);
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
@@ -132,6 +189,24 @@ static int run(int argc, char **argv)
 	o.resolve = resolve;
 	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;
+	if (header) {
+		if (perfev_perfdata_is_pipe(pd)) {
+			perfev_symbolizer_free(res.sym);
+			perfev_perfdata_close(pd);
+			return cli_error("script", "--header needs a perf.data file: a pipe-mode stream holds its "
+					 "header features as records (see them with --json)");
+		}
+		if (perfev_perfdata_print_header(pd, stdout, false) < 0) {
+			perfev_symbolizer_free(res.sym);
+			perfev_perfdata_close(pd);
+			return cli_error("script", "%s", perfev_errmsg());
+		}
+		if (header == 2) {
+			perfev_symbolizer_free(res.sym);
+			perfev_perfdata_close(pd);
+			return 0;
+		}
+	}
 	const char *unclean = perfev_perfdata_unclean(pd);
 	if (unclean) /* as perf: before the samples */
 		fprintf(stderr, "perfev script: warning: %s\n", unclean);

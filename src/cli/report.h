@@ -177,4 +177,12 @@ int report_export_file(const char *cmd, const char *input, const struct report_e
  * returns the exit status, or -ENOENT when a key is one of the profile's. */
 int report_tracepoint_sort(const char *input, const char *sort);
 
+/* perf report's inspection modes on input (report_stats.c): stats, perf's
+ * --stats (the count of each record type, each event's samples); tasks 1:
+ * --tasks (the task tree), 2: --mmaps (with each task's maps). `other`
+ * names an output option given with them (--json, an export): refused but
+ * --json with stats, which prints the counts as JSON.
+ * Returns the exit status. */
+int report_inspect(const char *input, bool stats, int tasks, const char *other);
+
 #endif

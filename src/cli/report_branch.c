@@ -32,13 +32,7 @@ struct bview {
 
 static bool comm_shown(const struct bview *b, const char *comm)
 {
-	if (!b->comms)
-		return true;
-	size_t len = strlen(comm);
-	for (const char *c = b->comms; c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
-		if (!strncmp(c, comm, len) && (c[len] == ',' || !c[len]))
-			return true;
-	return false;
+	return !b->comms || pv_list_has(b->comms, comm);
 }
 
 /* perf's column widths (hists__calc_col_len, of the rows the filter keeps):

@@ -20,8 +20,11 @@ static const struct {
 	unsigned mask;
 } sort_keys[] = {
 	{"comm", "Command", PERFEV_KEY_COMM},
-	{"pid", "    Pid:Command", PERFEV_KEY_PID},
+	/* perf's pid is the thread (sort_thread: its tid and last name); tgid
+	 * (perf 6.15's) the process, named as its main thread */
+	{"pid", "    Pid:Command", PERFEV_KEY_TID},
 	{"tid", "    Tid:Command", PERFEV_KEY_TID},
+	{"tgid", "   Tgid:Command", PERFEV_KEY_PID},
 	{"dso", "Shared Object", PERFEV_KEY_DSO},
 	{"sym", "Symbol", PERFEV_KEY_SYM},
 	{"symbol", "Symbol", PERFEV_KEY_SYM},
@@ -92,7 +95,11 @@ int report_parse_sort(struct report_view *v, const char *list)
 			return -EINVAL;
 		}
 		const char *name = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
-		bool taken = !sort_keys[i].header; /* (perf: each key once) */
+		/* each key once: by its entries (mask), but weight and local_weight,
+		 * ins_lat and local_ins_lat are two columns of one key, and the IPC
+		 * column always comes */
+		bool own_column = strstr(name, "weight") || strstr(name, "ins_lat") || !strcmp(name, "ipc_null");
+		bool taken = !sort_keys[i].header || (!own_column && (v->key_mask & sort_keys[i].mask));
 		for (size_t j = 0; j < v->nr_keys && !taken; j++)
 			taken = !strcmp(v->keys[j], name) && strcmp(name, "ipc_null") != 0;
 		if (taken)
@@ -347,10 +354,12 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 {
 	if (!strcmp(key, "comm"))
 		snprintf(buf, len, "%s", e->comm ? e->comm : "[unknown]");
-	else if (!strcmp(key, "pid"))
-		snprintf(buf, len, "%7d:%s", e->pid, e->comm ? e->comm : "[unknown]");
-	else if (!strcmp(key, "tid"))
-		snprintf(buf, len, "%7d:%s", e->tid, e->comm ? e->comm : "[unknown]");
+	else if (!strcmp(key, "pid") || !strcmp(key, "tid"))
+		snprintf(buf, len, "%7d:%s", e->tid,
+			 e->thread_comm ? e->thread_comm : e->comm ? e->comm : "[unknown]");
+	else if (!strcmp(key, "tgid"))
+		snprintf(buf, len, "%7d:%s", e->pid,
+			 e->process_comm ? e->process_comm : e->comm ? e->comm : "[unknown]");
 	else if (!strcmp(key, "dso"))
 		snprintf(buf, len, "%s", report_basename(e->dso));
 	else if (!strcmp(key, "sym") || !strcmp(key, "symbol")) {
@@ -505,9 +514,9 @@ static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_pro
 {
 	if (!strcmp(key, "comm"))
 		return strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
-	if (!strcmp(key, "pid"))
+	if (!strcmp(key, "tgid"))
 		return (a->pid > b->pid) - (a->pid < b->pid);
-	if (!strcmp(key, "tid"))
+	if (!strcmp(key, "pid") || !strcmp(key, "tid"))
 		return (a->tid > b->tid) - (a->tid < b->tid);
 	if (!strcmp(key, "cpu"))
 		return (a->cpu > b->cpu) - (a->cpu < b->cpu);

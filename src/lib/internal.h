@@ -67,6 +67,8 @@ int pv_read_i64(const char *path, int64_t *out);
  * /proc/kallsyms), read until all are found: addrs[i] = 0 for one it lacks
  * (or shows as 0: kptr_restrict). 0, or -errno when it cannot be opened. */
 int pv_kallsyms_addrs(const char *path, const char *const *names, size_t n, uint64_t *addrs);
+/* Whether the comma-separated list holds name exactly (perf's strlist of an option). */
+bool pv_list_has(const char *list, const char *name);
 int pv_write_str(const char *path, const char *s);
 
 /* Does this process hold capability cap (CAP_PERFMON ...) in its effective set? */

@@ -48,4 +48,8 @@ struct pv_pager *pv_pager_start(const uint8_t *map, uint64_t len, uint64_t start
 void pv_pager_at(struct pv_pager *pg, uint64_t off);
 void pv_pager_stop(struct pv_pager *pg);
 
+struct perfev_cpus;
+/* perfdata_topology.c: -C's checks (perf report and script) */
+int pv_perfdata_check_cpu_filter(struct perfev_perfdata *pd, const char *path, const struct perfev_cpus *cpus);
+
 #endif

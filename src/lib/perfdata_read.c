@@ -23,6 +23,7 @@ struct pv_event {
 	int dec_idx;
 	uint64_t *ids;
 	size_t nr_ids, cap_ids;
+	struct perfev_perfdata_event_stats counts; /* perf report --stats's, per event */
 };
 
 struct pv_queued {
@@ -65,6 +66,10 @@ struct perfev_perfdata {
 	char *feat_str[PV_FEAT_WRITTEN];
 	char *name;          /* the file as given, for messages */
 	char *unclean;       /* why the file was not closed cleanly, or NULL */
+	/* PERF_SAMPLE_READ: each id's last value (index+1 into read_last) */
+	struct perfev_idmap *read_ids;
+	uint64_t *read_last;
+	size_t nr_read_last, cap_read_last;
 };
 
 static uint64_t sw64(const struct perfev_perfdata *pd, uint64_t v) { return pd->swap ? bswap_64(v) : v; }
@@ -467,6 +472,8 @@ PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd)
 	free(pd->q);
 	free(pd->own);
 	free(pd->own_z);
+	perfev_idmap_free(pd->read_ids);
+	free(pd->read_last);
 	if (pd->zd)
 		ZSTD_freeDCtx(pd->zd);
 	free(pd);
@@ -593,7 +600,63 @@ PERFEV_API void perfev_perfdata_stats(const struct perfev_perfdata *pd, struct p
 	*out = pd->stats;
 }
 
+PERFEV_API int perfev_perfdata_event_stats(const struct perfev_perfdata *pd, size_t i,
+					   struct perfev_perfdata_event_stats *out)
+{
+	if (i >= pd->nr_ev)
+		return pv_error(ERANGE, "no event number %zu (the file has %zu)", i, pd->nr_ev);
+	*out = pd->ev[i].counts;
+	return 0;
+}
+
 /* ---- delivery ------------------------------------------------------------- */
+
+/* A PERF_SAMPLE_READ value of id moved since its last sample (perf's
+ * deliver_sample_value: a sample of a member whose count stood still is not
+ * delivered). Ids are the decoder's, so the table stays as small as they. */
+static bool read_value_moved(struct perfev_perfdata *pd, uint64_t id, uint64_t value)
+{
+	if (!pd->read_ids && !(pd->read_ids = perfev_idmap_new()))
+		return value != 0;
+	uintptr_t slot = (uintptr_t)perfev_idmap_find(pd->read_ids, id);
+	if (!slot) {
+		if (pv_grow(&pd->read_last, &pd->cap_read_last, pd->nr_read_last + 1, sizeof(uint64_t)) < 0 ||
+		    perfev_idmap_add(pd->read_ids, id, (void *)(uintptr_t)(pd->nr_read_last + 1)) < 0)
+			return value != 0;
+		pd->read_last[pd->nr_read_last++] = 0;
+		slot = pd->nr_read_last;
+	}
+	uint64_t last = pd->read_last[slot - 1];
+	pd->read_last[slot - 1] = value;
+	return value != last;
+}
+
+/* perf report --stats's per-event counts (builtin-report.c's
+ * count_sample_event, count_lost_samples_event): the decoder's attr is
+ * perf's evsel for the record (evlist__event2evsel). */
+static void count_for_event(struct perfev_perfdata *pd, const struct perfev_record *r)
+{
+	if (r->attr_idx < 0 || (size_t)r->attr_idx >= pd->nr_ev)
+		return;
+	struct pv_event *e = &pd->ev[r->attr_idx];
+	if (r->type == PERF_RECORD_LOST_SAMPLES) {
+		e->counts.nr_lost_samples += (uint32_t)r->u.lost_samples.lost; /* perf adds a u32 */
+		return;
+	}
+	if (r->type != PERF_RECORD_SAMPLE)
+		return;
+	if (!(e->attr.sample_type & PERF_SAMPLE_READ)) {
+		e->counts.nr_samples++;
+		return;
+	}
+	/* one sample per member (the group's, or its own value) whose id is known */
+	const struct perfev_read_data *rd = &r->u.sample.read;
+	for (uint64_t k = 0; k < rd->nr && rd->values; k++) {
+		int idx = perfev_decoder_attr_of_id(pd->dec, rd->values[k].id);
+		if (idx >= 0 && (size_t)idx < pd->nr_ev && read_value_moved(pd, rd->values[k].id, rd->values[k].value))
+			pd->ev[idx].counts.nr_samples++;
+	}
+}
 
 static int deliver(struct perfev_perfdata *pd, const uint8_t *b, size_t len)
 {
@@ -614,6 +677,7 @@ static int deliver(struct perfev_perfdata *pd, const uint8_t *b, size_t len)
 		pd->stats.nr_lost_events += r.u.lost.lost;
 	if (r.type == PERF_RECORD_LOST_SAMPLES)
 		pd->stats.nr_lost_samples += r.u.lost_samples.lost;
+	count_for_event(pd, &r);
 	return pd->cb(pd->ctx, &r);
 }
 

@@ -1,8 +1,10 @@
 /* perfdata_topology.c — the CPU_TOPOLOGY feature's per-CPU ids as perf
  * reads them (util/header.c process_cpu_topology): the socket of each CPU,
- * for perf report --sort socket. Bounded by the section: one pass. */
+ * for perf report --sort socket. Bounded by the section: one pass. And the
+ * checks of a -C CPU filter against the file. */
 #define _GNU_SOURCE
 #include "perfdata_int.h"
+#include "perfev/counter.h"
 
 #include <string.h>
 
@@ -54,4 +56,31 @@ PERFEV_API int perfev_perfdata_cpu_sockets(const struct perfev_perfdata *pd, int
 			out[cpu] = (int32_t)socket;
 	}
 	return (int)nr_cpus;
+}
+
+/* perf report and script -C's checks: the events record their CPU, and the
+ * machine had the CPUs asked for (its NRCPUS; unknown in a pipe). 0, or -1
+ * with the error set (naming path unless NULL). */
+int pv_perfdata_check_cpu_filter(struct perfev_perfdata *pd, const char *path, const struct perfev_cpus *cpus)
+{
+	size_t nev = perfev_perfdata_nr_events(pd);
+	for (size_t i = 0; i < nev; i++) {
+		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
+		if (a && !(a->sample_type & PERF_SAMPLE_CPU)) {
+			pv_error(EINVAL, "%s%sits samples do not say which CPU took them (record with -a, -C "
+				 "or --sample-cpu): remove the CPU filter", path ? path : "", path ? ": " : "");
+			return -1;
+		}
+	}
+	struct perfev_perfdata_info in;
+	perfev_perfdata_info(pd, &in);
+	for (size_t i = 0; in.nr_cpus_avail && i < perfev_cpus_count(cpus); i++) {
+		int c = perfev_cpus_at(cpus, i);
+		if (c >= (int)in.nr_cpus_avail) {
+			pv_error(EINVAL, "%s%sCPU %d was not there: the recording machine had %u CPUs (0-%u)",
+				 path ? path : "", path ? ": " : "", c, in.nr_cpus_avail, in.nr_cpus_avail - 1);
+			return -1;
+		}
+	}
+	return 0;
 }

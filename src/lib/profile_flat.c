@@ -137,7 +137,10 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->pid = g->pid;
 	if (keys & PERFEV_KEY_TID)
 		k->tid = g->tid;
-	if (keys & (PERFEV_KEY_DSO | PERFEV_KEY_SYM))
+	/* perf's sym key compares the objects of known symbols only (sort.c
+	 * sort__sym_cmp): unknown ones of two objects at one address are one
+	 * entry unless dso is a key of its own */
+	if ((keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && f->sym))
 		k->dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;
@@ -211,6 +214,10 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->comm = pv_strtab_get(&p->strs, k.comm ? k.comm : ((fl->keys & (PERFEV_KEY_PID | PERFEV_KEY_TID)) ? g->comm : 0));
 	e->pid = k.pid;
 	e->tid = k.tid;
+	if (fl->keys & PERFEV_KEY_TID)
+		e->thread_comm = pv_strtab_get(&p->strs, g->thread_comm);
+	if (fl->keys & PERFEV_KEY_PID)
+		e->process_comm = pv_strtab_get(&p->strs, g->process_comm);
 	e->cpu = k.cpu;
 	e->socket = k.socket;
 	e->dso_size = k.dso_size;
@@ -224,8 +231,9 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 		pv_group_mem(p, g, &e->mem);
 	if (fl->keys & PERFEV_KEY_SRCFILE)
 		e->source_file = source_file(p, f, chain);
-	/* srcline rows without a line name the DSO, as perf */
-	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & PERFEV_KEY_SRCLINE) ? f->dso : 0);
+	/* srcline rows without a line name the DSO, as perf; an unknown
+	 * symbol's entry (keyed without it) keeps its first frame's */
+	e->dso = pv_strtab_get(&p->strs, k.dso ? k.dso : (fl->keys & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SYM)) ? f->dso : 0);
 	e->symbol = pv_strtab_get(&p->strs, k.sym);
 	e->first_symbol = pv_strtab_get(&p->strs, f->sym);
 	e->srcfile = pv_strtab_get(&p->strs, k.file);

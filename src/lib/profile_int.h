@@ -55,6 +55,7 @@ struct pv_group {
 	int32_t pid, tid;
 	uint32_t comm;
 	uint32_t thread_comm; /* the thread's name at the end of the file (0: unknown) */
+	uint32_t process_comm; /* its process's main thread's (tid == pid) at the end (0: unknown) */
 	int32_t cpu;          /* the samples' CPU with PERFEV_PROFILE_KEEP_CPU, else -1 */
 	/* with PERFEV_PROFILE_KEEP_WEIGHTS / _TIME / _ADDR, else 0 */
 	uint64_t weight, ins_lat, p_stage_cyc, time, addr;

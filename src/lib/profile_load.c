@@ -867,6 +867,8 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
 		struct pv_group *g = &p->groups[i];
 		const char *c = g->tid >= 0 ? perfev_session_comm(l->sess, (uint32_t)g->tid) : NULL;
 		g->thread_comm = c ? pv_strtab_intern(&p->strs, c) : 0;
+		c = g->pid >= 0 ? perfev_session_comm(l->sess, (uint32_t)g->pid) : NULL;
+		g->process_comm = c ? pv_strtab_intern(&p->strs, c) : 0;
 	}
 }
 
@@ -888,31 +890,6 @@ static int cpu_sockets(struct loader *l)
 	return r;
 }
 
-/* perf report -C's checks: the events record their CPU, and the machine
- * had the CPUs asked for (its NRCPUS). 0, or -1 with the error set. */
-static int cpu_filter_check(struct loader *l, const char *path, const struct perfev_cpus *cpus)
-{
-	size_t nev = perfev_perfdata_nr_events(l->pd);
-	for (size_t i = 0; i < nev; i++) {
-		const struct perfev_attr *a = perfev_perfdata_event_attr(l->pd, i);
-		if (a && !(a->sample_type & PERF_SAMPLE_CPU)) {
-			pv_error(EINVAL, "%s: its samples do not say which CPU took them (record with -a, -C "
-				 "or --sample-cpu): remove the CPU filter", path);
-			return -1;
-		}
-	}
-	struct perfev_perfdata_info in;
-	perfev_perfdata_info(l->pd, &in);
-	for (size_t i = 0; in.nr_cpus_avail && i < perfev_cpus_count(cpus); i++) {
-		int c = perfev_cpus_at(cpus, i);
-		if (c >= (int)in.nr_cpus_avail) {
-			pv_error(EINVAL, "%s: CPU %d was not there: the recording machine had %u CPUs (0-%u)",
-				 path, c, in.nr_cpus_avail, in.nr_cpus_avail - 1);
-			return -1;
-		}
-	}
-	return 0;
-}
 
 /* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
 static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
@@ -928,7 +905,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 		return -1;
 	}
 	event_info(l);
-	if (o->cpus && cpu_filter_check(l, path, o->cpus) < 0)
+	if (o->cpus && pv_perfdata_check_cpu_filter(l->pd, path, o->cpus) < 0)
 		return -1;
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us

@@ -118,9 +118,13 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 			P("failed ");
 	}
 	if (f & F_TIME) {
-		put_num(s, time / 1000000000ULL, 10, 5, false, ' ');
+		uint64_t t = pv_script_shown_time(s, time);
+		put_num(s, t / 1000000000ULL, 10, 5, false, ' ');
 		pv_buf_putc(&s->line, '.');
-		put_num(s, time % 1000000000ULL / 1000ULL, 10, 6, false, '0');
+		if (s->o->ns)
+			put_num(s, t % 1000000000ULL, 10, 9, false, '0');
+		else
+			put_num(s, t % 1000000000ULL / 1000ULL, 10, 6, false, '0');
 		pv_buf_add(&s->line, ": ", 2);
 	}
 }
@@ -158,7 +162,7 @@ static void load_buildids(struct pv_script *s)
 	perfev_perfdata_build_ids(s->pd, add_buildid_entry, s);
 }
 
-static const char *dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
+const char *pv_script_dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf, size_t len)
 {
 	const char *p = map->path;
 	if (map->kernel && !strncmp(p, "[kernel.kallsyms]", 17))
@@ -200,6 +204,14 @@ static bool resolve_at(struct pv_script *s, perfev_script_resolve_fn fn, const s
 	return fn(s->o->resolve_ctx, s->session, r, cpumode, addr, map, loc) == 0 && loc->symbol;
 }
 
+bool pv_script_resolve(struct pv_script *s, const struct perfev_record *r, uint8_t cpumode, uint64_t addr,
+		       const struct perfev_map *map, struct perfev_location *loc)
+{
+	return resolve_at(s, s->o->resolve, r, cpumode, addr, map, loc);
+}
+
+static uint64_t map_rel(const struct perfev_map *m, uint64_t ip);
+
 /* sym, symoff, dso, srcline of one address */
 static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32_t f, uint8_t cpumode, uint64_t addr)
 {
@@ -223,13 +235,21 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 		/* the dso is the map's, as perf names it: an address no map of the
 		 * recording holds is [unknown] whatever the symbolizer could guess */
 		char kbuf[256];
-		const char *dso = map ? dso_name(s, map, smp->pid, kbuf, sizeof(kbuf)) : NULL;
+		const char *dso = map ? pv_script_dso_name(s, map, smp->pid, kbuf, sizeof(kbuf)) : NULL;
 		P(" (%s)", dso ? dso : "[unknown]");
 	}
 	if ((f & F_SRCLINE) && have && loc.nr_lines && loc.lines[loc.nr_lines - 1].file) {
 		/* perf shows the file's base name (its srcline_full_filename is off) */
 		const char *file = loc.lines[loc.nr_lines - 1].file, *slash = strrchr(file, '/');
 		P("\n  %s:%u", slash ? slash + 1 : file, loc.lines[loc.nr_lines - 1].line);
+	} else if ((f & F_SRCLINE) && map) {
+		/* no line: perf's map__srcline shows the object's short name and the
+		 * address in it ([kernel.kallsyms][ffffffff81000130], libc.so.6[2724a]) */
+		char kbuf[256];
+		const char *dso = pv_script_dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+		const char *slash = dso ? strrchr(dso, '/') : NULL;
+		P("\n  %s[%llx]", slash ? slash + 1 : dso ? dso : "[unknown]",
+		  (unsigned long long)(kernel_mode(cpumode) ? addr : map_rel(map, addr)));
 	}
 }
 
@@ -270,7 +290,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 		return;
 	}
 	char kbuf[256];
-	const char *dso = dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
+	const char *dso = pv_script_dso_name(s, map, smp->pid, kbuf, sizeof(kbuf));
 	for (size_t i = 0; i < loc.nr_lines; i++) {
 		const struct perfev_source_line *l = &loc.lines[i];
 		const char *fn = l->function ? l->function : "??";
@@ -328,6 +348,20 @@ static const struct perfev_map *unwind_find_map(void *ctx, uint64_t addr)
 				       c->smp->time);
 }
 
+/* --stop-bt: whether the chain ends after the entry at ip (its symbol is listed) */
+static bool stops_here(struct pv_script *s, const struct perfev_record *r, uint8_t cpumode, uint64_t ip)
+{
+	const char *list = s->o->stop_bt;
+	if (!list)
+		return false;
+	const struct perfev_sample *smp = &r->u.sample;
+	const struct perfev_map *map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
+	struct perfev_location loc = {0};
+	if (!map || !resolve_at(s, s->o->resolve, r, cpumode, ip, map, &loc))
+		return false;
+	return pv_list_has(list, loc.symbol);
+}
+
 /* A --call-graph dwarf sample (REGS_USER + STACK_USER) unwound as perf
  * script shows it: the callchain's kernel part, then the user frames, a
  * return address shown (and named) as the call's last byte (ip - 1), as
@@ -341,13 +375,15 @@ static bool print_unwound(struct pv_script *s, const struct perfev_record *r, ui
 	struct pv_unwind_maps m = {.find_map = unwind_find_map, .ctx = &c};
 	struct perfev_frame fr[MAX_STACK];
 	int dwarf;
-	size_t n = pv_sample_frames(&s->unw, smp, (int32_t)smp->pid, &m, true, fr, MAX_STACK, &dwarf);
+	size_t n = pv_sample_frames(&s->unw, smp, (int32_t)smp->pid, &m, true, fr, s->max_stack, &dwarf);
 	if (dwarf <= 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t cpumode = fr[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 		uint64_t ip = fr[i].ip - (!fr[i].kernel && fr[i].return_addr);
 		print_chain_entry(s, r, f, cpumode, ip, true);
+		if (stops_here(s, r, cpumode, ip))
+			break;
 	}
 	return true;
 }
@@ -360,7 +396,7 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 	unsigned n = 0;
 	if (print_unwound(s, r, f))
 		return;
-	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < smp->callchain_nr && n < s->max_stack; i++) {
 		uint64_t ip = smp->callchain[i];
 		if (ip >= PERF_CONTEXT_MAX) {
 			switch (ip) {
@@ -375,6 +411,8 @@ static void print_callchain(struct pv_script *s, const struct perfev_record *r, 
 		}
 		n++;
 		print_chain_entry(s, r, f, cpumode, ip, false);
+		if (stops_here(s, r, cpumode, ip))
+			return;
 	}
 }
 
@@ -406,7 +444,7 @@ static void branch_dso(struct pv_script *s, uint32_t f, const struct perfev_reco
 	if (!(f & F_DSO))
 		return;
 	char kbuf[256];
-	const char *dso = m ? dso_name(s, m, r->u.sample.pid, kbuf, sizeof(kbuf)) : NULL;
+	const char *dso = m ? pv_script_dso_name(s, m, r->u.sample.pid, kbuf, sizeof(kbuf)) : NULL;
 	P("(%s)", dso ? dso : "[unknown]");
 }
 
@@ -496,8 +534,9 @@ void pv_script_sample(struct pv_script *s, const struct perfev_record *r)
 		return;
 	const struct perfev_sample *smp = &r->u.sample;
 	uint64_t period = (smp->sample_type & PERF_SAMPLE_PERIOD) ? smp->period : a->sample_period;
-	bool chain = (smp->sample_type & PERF_SAMPLE_CALLCHAIN) ||
-		     ((smp->sample_type & PERF_SAMPLE_STACK_USER) && (smp->sample_type & PERF_SAMPLE_REGS_USER));
+	bool chain = !s->o->hide_call_graph &&
+		     ((smp->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+		      ((smp->sample_type & PERF_SAMPLE_STACK_USER) && (smp->sample_type & PERF_SAMPLE_REGS_USER)));
 	pv_buf_reset(&s->line);
 	pv_script_start(s, r, f, smp->pid, smp->tid, smp->time, smp->cpu, (f & F_IP) && chain);
 	if (f & F_PERIOD) {
@@ -629,6 +668,8 @@ static int on_record(void *ctx, const struct perfev_record *r)
 		s->err = -ENOMEM;
 		return -ENOMEM;
 	}
+	if (r->type == PERF_RECORD_SAMPLE && !pv_script_sample_shown(s, r))
+		return 0;
 	if (s->o->json)
 		pv_script_json(s, r);
 	else if (r->type == PERF_RECORD_SAMPLE)
@@ -644,9 +685,13 @@ static int on_record(void *ctx, const struct perfev_record *r)
 
 PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts)
 {
-	struct perfev_script_opts def = {.size = sizeof(def)};
-	struct pv_script s = {.o = opts ? opts : &def, .pd = pd};
+	/* a caller built against an older header gave fewer fields: the rest are 0 */
+	struct perfev_script_opts o = {.size = sizeof(o)};
+	if (opts)
+		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	struct pv_script s = {.o = &o, .pd = pd};
 	s.out = s.o->out ? s.o->out : stdout;
+	s.max_stack = o.max_stack_given && o.max_stack < MAX_STACK ? o.max_stack : MAX_STACK;
 	int err = pv_script_parse_fields(&s, s.o->fields);
 	if (err < 0)
 		return err;
@@ -661,10 +706,17 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 		if ((err = pv_script_check(&s)) < 0)
 			return err;
 	}
+	if ((err = pv_script_filter_init(&s)) < 0) {
+		pv_script_filter_free(&s);
+		return err;
+	}
 	load_buildids(&s);
 	s.session = perfev_session_new();
-	if (!s.session)
+	if (!s.session) {
+		pv_script_filter_free(&s);
+		pv_buf_free(&s.bid_names);
 		return -ENOMEM;
+	}
 	perfev_session_add_build_ids(s.session, pd);
 	if (!perfev_perfdata_is_pipe(pd))
 		pv_script_load_tracing(&s);
@@ -675,6 +727,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);
+	pv_script_filter_free(&s);
 	fflush(s.out);
 	if (s.err)
 		return s.err;

@@ -38,6 +38,14 @@ struct pv_script {
 	bool tp_loaded;
 	struct perfev_unwinder *unw; /* --call-graph dwarf samples (script_unwind) */
 	int err;
+	/* script_filter.c: perf script's filters and time column */
+	int64_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	struct perfev_cpus *cpus;
+	struct pv_time_range { uint64_t start, end; } *ranges;
+	size_t nr_ranges;
+	uint64_t initial_time, previous_time; /* --reltime, --deltatime */
+	unsigned max_stack;                   /* callchain entries printed at most */
 };
 
 bool pv_script_in_buildids(struct pv_script *s, const char *path);
@@ -51,6 +59,17 @@ void pv_script_trace(struct pv_script *s, const struct perfev_sample *smp);
 void pv_script_sample(struct pv_script *s, const struct perfev_record *r);
 void pv_script_side(struct pv_script *s, const struct perfev_record *r);
 void pv_script_json(struct pv_script *s, const struct perfev_record *r);
+/* script_filter.c */
+int pv_script_filter_init(struct pv_script *s);
+void pv_script_filter_free(struct pv_script *s);
+bool pv_script_cpu_shown(const struct pv_script *s, uint32_t cpu);
+bool pv_script_sample_shown(struct pv_script *s, const struct perfev_record *r);
+uint64_t pv_script_shown_time(struct pv_script *s, uint64_t time);
+/* script.c: a map's DSO name as perf shows it; the sampled symbol of addr */
+const char *pv_script_dso_name(struct pv_script *s, const struct perfev_map *map, uint32_t pid, char *buf,
+			       size_t len);
+bool pv_script_resolve(struct pv_script *s, const struct perfev_record *r, uint8_t cpumode, uint64_t addr,
+		       const struct perfev_map *map, struct perfev_location *loc);
 void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_t fields, uint32_t pid,
 		     uint32_t tid, uint64_t time, uint32_t cpu, bool has_callchain);
 

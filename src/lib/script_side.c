@@ -56,6 +56,9 @@ void pv_script_side(struct pv_script *s, const struct perfev_record *r)
 			break;
 		default: break;
 		}
+		/* -C: a record with its CPU (sample_id_all and PERF_SAMPLE_CPU) is filtered by it */
+		if (!pv_script_cpu_shown(s, a && a->sample_id_all && (a->sample_type & PERF_SAMPLE_CPU) ? cpu : UINT32_MAX))
+			return;
 		if (a && !a->sample_id_all) {
 			cpu = 0;
 			tid = rtid;

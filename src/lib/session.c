@@ -267,6 +267,10 @@ static int process_mmap(struct perfev_session *s, const struct perfev_record *r,
 	m.path = intern(s, r->u.mmap.filename ? r->u.mmap.filename : "//anon");
 	if (!m.path)
 		return -ENOMEM;
+	/* Kernels before 3.x recorded the vdso's address as its pgoff; the
+	 * image starts at offset 0 whatever a record says (perf's map__new) */
+	if (!strcmp(m.path, "[vdso]"))
+		m.pgoff = 0;
 	if (r->type == PERF_RECORD_MMAP2) {
 		m.prot = r->u.mmap.prot;
 		m.flags = r->u.mmap.flags;

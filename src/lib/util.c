@@ -329,3 +329,12 @@ int pv_kallsyms_addrs(const char *path, const char *const *names, size_t n, uint
 	fclose(f);
 	return 0;
 }
+
+bool pv_list_has(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *c = list; c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+		if (!strncmp(c, name, len) && (c[len] == ',' || !c[len]))
+			return true;
+	return false;
+}

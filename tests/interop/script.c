@@ -37,6 +37,10 @@ ParameterizedTest(int *shard, interop_script, corpus)
 		/* side-band lines among the samples, as perf shows them */
 		compare_script(files[i], "comm,pid,tid,time,event,ip,period --show-task-events --show-mmap-events "
 					 "--show-switch-events --show-lost-events --show-namespace-events");
+		/* symbols and objects: this machine's binaries where the file's
+		 * build-ids match, else addresses, as perf names them ([vdso]
+		 * images start at offset 0 whatever pgoff 3.x kernels recorded) */
+		compare_script(files[i], "comm,tid,time,ip,sym,dso");
 		/* the default fields, symbol names aside (the symbolizer's, tested with it) */
 		compare_script_filtered(files[i], NULL, "sed -E 's/ [^ ]+ \\(/ SYM (/'");
 	}

@@ -1,0 +1,61 @@
+/* report_stats.c — perfev report's inspection modes: --stats (the record
+ * counts of the file, perf report --stats) and --tasks/--mmaps (perf's task
+ * tree, with each task's memory maps). The library counts and walks; this
+ * file opens the file, runs the pass and prints. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "report.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int count_nothing(void *ctx, const struct perfev_record *r)
+{
+	(void)ctx, (void)r;
+	return 0;
+}
+
+static int report_stats_file(const char *input, bool json)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return cli_error("report", "%s", perfev_errmsg());
+	/* perf's stats pass is unordered: the counts do not depend on order */
+	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	int ret = perfev_perfdata_process(pd, &ro, count_nothing, NULL);
+	if (ret < 0) {
+		ret = cli_error("report", "%s", perfev_errmsg());
+	} else if ((json ? perfev_perfdata_print_stats_json(pd, stdout) : perfev_perfdata_print_stats(pd, stdout)) < 0) {
+		ret = cli_error("report", "%s", perfev_errmsg());
+	}
+	if (perfev_perfdata_unclean(pd)) /* perf reads such a file up to its last record too */
+		fprintf(stderr, "perfev report: warning: %s\n", perfev_perfdata_unclean(pd));
+	perfev_perfdata_close(pd);
+	return ret;
+}
+
+static int report_tasks_file(const char *input, bool maps)
+{
+	struct perfev_tasks *t = perfev_tasks_load(input, maps);
+	if (!t)
+		return cli_error("report", "%s", perfev_errmsg());
+	int ret = perfev_tasks_print(t, stdout) < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
+	perfev_tasks_free(t);
+	return ret;
+}
+
+int report_inspect(const char *input, bool stats, int tasks, const char *other)
+{
+	bool json = other && !strcmp(other, "--json");
+	if (stats && tasks)
+		return cli_error("report", "--stats counts records, --%s lists tasks: give one of them "
+				 "(perf refuses them together too)", tasks == 2 ? "mmaps" : "tasks");
+	if (other && !(stats && json))
+		return cli_error("report", "--%s prints perf's text%s: drop %s (or run the report "
+				 "separately for it)", stats ? "stats" : tasks == 2 ? "mmaps" : "tasks",
+				 stats ? " (or JSON, with --json)" : " only", other);
+	if (stats)
+		return report_stats_file(input, json);
+	return report_tasks_file(input, tasks == 2);
+}
