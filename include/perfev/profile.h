@@ -54,16 +54,16 @@ enum perfev_profile_group {
 /* the groups also tell samples apart by their weight, instruction latency
  * and pipeline stage cycles (sample desc's weight, ins_lat, p_stage_cyc):
  * needed by PERFEV_KEY_WEIGHT/INS_LAT/P_STAGE_CYC (else all 0, one entry) */
-#define PERFEV_PROFILE_KEEP_WEIGHTS (1u << 3)
+#define PERFEV_PROFILE_KEEP_WEIGHTS (1u << 4)
 /* ... by their time cut to the time quantum (perfev_profile_set_time_quantum,
  * 100 ms by default, as perf report's --time-quantum): PERFEV_KEY_TIME */
-#define PERFEV_PROFILE_KEEP_TIME (1u << 4)
+#define PERFEV_PROFILE_KEEP_TIME (1u << 5)
 /* ... by the sampled address (sample desc's ip): PERFEV_KEY_ADDR */
-#define PERFEV_PROFILE_KEEP_ADDR (1u << 5)
+#define PERFEV_PROFILE_KEEP_ADDR (1u << 6)
 /* ... by their memory access (sample desc's mem): PERFEV_KEY_MEM and the
  * other data-side keys (perf report --mem-mode). A sample's WEIGHT value
  * is then perf's cost: its weight, 1 when 0 (perfev_profile_load). */
-#define PERFEV_PROFILE_KEEP_MEM (1u << 6)
+#define PERFEV_PROFILE_KEEP_MEM (1u << 7)
 
 /* The data side of a memory access sample (perf's mem_info). */
 struct perfev_mem_access {
@@ -75,6 +75,15 @@ struct perfev_mem_access {
 	uint64_t dso_addr;        /* addr in that mapping's terms (perf's al_addr), else addr */
 	bool shared;              /* a shared, not executable file mapping of user space */
 };
+/* perf report's branch mode under sort keys (hist.c iter_add_next_branch_entry):
+ * perfev_profile_load makes every branch of a sample's branch stack a sample
+ * of value 1 whose one frame is the branch's target, resolved in the
+ * process's maps then the kernel's, an unknown one keyed and shown by its
+ * absolute address, at the level ([k]/[.]) of the sample; samples without
+ * branch stacks are left out. perfev_profile_flat keys such frames by
+ * object and symbol (the level the first sample's), unknown ones by address
+ * alone (the object too only under PERFEV_KEY_DSO). */
+#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 3)
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -301,6 +310,9 @@ struct perfev_profile_entry {
 	/* keyed by a memory key: the access of the entry's first sample (its dso
 	 * a path, NULL: none); else zero */
 	struct perfev_mem_access mem;
+	/* the command of the entry's first sample (perf's entry keeps its first
+	 * sample's thread, whose filters hide or show it whole) */
+	const char *first_comm;
 	/* keyed by tid: the thread's name at the end of the file (perf's "pid"
 	 * column names a thread so); keyed by pid: the process's main thread's.
 	 * NULL when not keyed or unknown (then comm is the samples'). */
@@ -441,9 +453,26 @@ struct perfev_branch_row {
 	uint64_t count;          /* branches */
 };
 
-/* One event of a branch table; rows in perf's order (count descending, then
- * command, source object (descending), source and target symbol (known
- * first, by start address; unknown ones by address), cycles (descending)). */
+/* What makes branches one row (perf report's branch sort keys): a row per
+ * distinct value of the keys given, ends not keyed are the first branch's. */
+enum perfev_branch_key {
+	PERFEV_BKEY_COMM,     /* the sample's command (perf's comm) */
+	PERFEV_BKEY_DSO_FROM, /* the source's object (dso_from) */
+	PERFEV_BKEY_DSO_TO,   /* the target's object (dso_to) */
+	PERFEV_BKEY_SYM_FROM, /* the source's symbol, an unknown one by its address (symbol_from) */
+	PERFEV_BKEY_SYM_TO,   /* the target's symbol (symbol_to) */
+	PERFEV_BKEY_CYCLES,   /* basic block cycles (cycles) */
+	/* the target's symbol as perf's sym key compares it (its object
+	 * first): the key of perf's IPC column (ipc_lbr), which a --sort naming
+	 * "symbol" gets in its branch mode */
+	PERFEV_BKEY_TARGET,
+	PERFEV_BKEY_NR,
+};
+
+/* One event of a branch table; rows in perf's order: count descending, then
+ * by each key in the order given: command ascending, objects descending
+ * (outside any map first), symbols known first, by start address, unknown
+ * ones by address, cycles descending. */
 struct perfev_branch_event {
 	char name[128];
 	uint64_t samples;  /* samples with a branch stack */
@@ -472,6 +501,13 @@ PERFEV_API int perfev_branch_table_wanted(const char *path);
 PERFEV_API struct perfev_branch_table *perfev_branch_table_load(const char *path,
 								 const struct perfev_profile_load_opts *o,
 								 struct perfev_profile_load_info *info);
+/* The same with rows by keys[0..nr) (perfev_branch_table_load's: perf's
+ * default, comm, dso_from, symbol_from, symbol_to, cycles). nr 0 or a key
+ * out of range: EINVAL. */
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char *path,
+								      const struct perfev_profile_load_opts *o,
+								      const enum perfev_branch_key *keys, size_t nr,
+								      struct perfev_profile_load_info *info);
 /* The file's events, in its order (those without branches: nr 0). */
 PERFEV_API size_t perfev_branch_table_nr_events(const struct perfev_branch_table *t);
 PERFEV_API const struct perfev_branch_event *perfev_branch_table_event(const struct perfev_branch_table *t,

@@ -467,14 +467,40 @@ int report_command(int argc, char **argv)
 	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol ||
 			    filter.time_start || filter.time_end;
 	bool asked = branch > 0;
-	if (branch < 0 && table && !sort_given && !fields && !other_filter && lo.event < 0)
+	if (branch < 0 && table && lo.event < 0)
 		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
-	if (branch > 0) {
-		if ((!table && !(json && !folded && !flame && !pprof && !firefox)) || sort_given || fields ||
-		    other_filter || lo.event >= 0)
+	/* perf's branch mode under --sort/-F: the keys of every branch's target */
+	bool branch_keys = branch > 0 && (sort_given || fields);
+	if (branch_keys && ((sort_given && report_names_branch_key(sort)) || (fields && report_names_branch_key(fields)))) {
+		if (fields) /* (perf takes them in -F too) */
+			return cli_error("report", "perfev takes perf's branch keys (dso_from, symbol_to...) in "
+					 "--sort only, without -F: give them as --sort KEYS");
+		v.branch_sort = sort; /* the branch table, by these keys */
+		branch_keys = false;
+	}
+	if (branch_keys) {
+		if (!table || other_filter || lo.event >= 0)
 			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
-					 "shows perf's default columns only: drop --sort/-F, the filters but --comms, "
-					 "--event and the exports, or add --no-branch-stack");
+					 "with --sort/-F is a text table filtered by --comms only: drop %s, or add "
+					 "--no-branch-stack", !table ? "--json, --folded and the exports" :
+					 other_filter ? "the filters but --comms" : "--event");
+		if (asked && perfev_branch_table_wanted(input) <= 0)
+			return cli_error("report", "%s has no branch stacks (record them with perf record -b or "
+					 "-j any), so there is no branch view: drop -b", input);
+		lo.flags |= PERFEV_PROFILE_BRANCH_TARGETS;
+		lo.no_callchain = true;
+		/* perf filters entries, not branches: one of a command's branches
+		 * shows its entry whole (report_view.first_comms) */
+		v.first_comms = filter.comm;
+		filter.comm = NULL, filtered = false;
+		children = 0, v.graph = GRAPH_NONE, order_given = 1; /* perf: no graphs, no Children */
+		branch = 0;
+	}
+	if (branch > 0) {
+		if ((!table && !(json && !folded && !flame && !pprof && !firefox)) || other_filter || lo.event >= 0)
+			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
+					 "takes no filters but --comms, no --event and no exports: drop them, or add "
+					 "--no-branch-stack");
 		int r = report_branch_file(input, &lo, &v, show_samples, show_period, filter.comm, asked, json);
 		if (r != -ENOENT)
 			return r;
@@ -498,7 +524,7 @@ int report_command(int argc, char **argv)
 	 * gets the IPC columns, "-" for samples without branch stacks */
 	char *sort_ipc = NULL;
 	if (sort_given && strstr(sort, "symbol")) {
-		if (asprintf(&sort_ipc, "%s,ipc_null", sort) < 0)
+		if (asprintf(&sort_ipc, "%s,%s", sort, branch_keys ? "ipc_lbr" : "ipc_null") < 0)
 			return cli_error("report", "out of memory");
 		sort = sort_ipc;
 	}
@@ -527,6 +553,8 @@ int report_command(int argc, char **argv)
 		return 1;
 	lo.filter = filtered ? &filter : NULL;
 	v.only_comm = filter.comm, v.only_dso = filter.dso, v.only_sym = filter.symbol;
+	if (v.first_comms && !strchr(v.first_comms, ','))
+		v.only_comm = v.first_comms; /* one command: its column left out, named */
 	/* pprof carries file names and line numbers, so its frames need them */
 	lo.srclines = (v.key_mask & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0 || pprof;
 	if (v.key_mask & (PERFEV_KEY_CPU | PERFEV_KEY_SOCKET)) /* groups apart per CPU only when shown */
@@ -562,7 +590,7 @@ int report_command(int argc, char **argv)
 		if (!ev)
 			return cli_error("report", "%s", perfev_errmsg());
 		bool callchains = false;
-		for (size_t i = 0; i < nev; i++)
+		for (size_t i = 0; i < nev && !branch_keys; i++)
 			callchains |= ev[i].has_callchains;
 		v.children = children != 0 && callchains;
 		no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, callchains, quiet);

@@ -24,6 +24,11 @@ struct report_view {
 	/* perf's elision: a filter on one comm/dso/symbol drops that column and
 	 * names it in the header ("# dso: libc.so.6"); NULL: not filtered */
 	const char *only_comm, *only_dso, *only_sym;
+	/* perf's --comms LIST in its branch mode: the entries whose first
+	 * sample's command is listed, whole (NULL: all) */
+	const char *first_comms;
+	/* the branch view's --sort of perf's branch keys (report_branch_file); NULL: perf's default */
+	const char *branch_sort;
 	enum report_graph_mode graph_mode;
 	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
@@ -109,13 +114,19 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 			const struct report_view *v, FILE *out);
 
 /* Loads input's branch table and prints perf's branch view of every event
- * with branches (perfev report -b, report_branch.c): v's percent_limit,
+ * with branches (perfev report -b, report_branch.c), its columns
+ * v->branch_sort's or perf's default: v's percent_limit,
  * -n (samples), --show-total-period (period), --comms LIST (comms, NULL:
  * all); json: the rows as JSON instead. Returns the exit status; -ENOENT,
  * printing nothing, when the file has no branches and the view was not
  * asked for (-b). */
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v,
 		       bool samples, bool period, const char *comms, bool asked, bool json);
+/* Whether a --sort list names one of perf's branch keys (dso_from, symbol_to...). */
+bool report_names_branch_key(const char *list);
+/* Parses such a list (branch keys and comm) into keys[0..*nr) (room for
+ * PERFEV_BKEY_NR); 0, or -EINVAL after an error naming what perfev takes. */
+int report_branch_keys(const char *list, enum perfev_branch_key *keys, size_t *nr);
 /* A path's last component, as perf names objects ("[unknown]" for NULL). */
 const char *report_basename(const char *path);
 /* perf's convert_unit of a sample count: "191 ", "6K" (a blank for no unit). */

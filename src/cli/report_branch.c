@@ -10,6 +10,7 @@
 #include "export_int.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* perf's _hist_entry__sym_snprintf: "[level] name", or the address (in the
@@ -22,12 +23,15 @@ static void end_text(const struct perfev_branch_end *e, char *buf, size_t len)
 		snprintf(buf, len, "[%c] %-#.16llx", e->level, (unsigned long long)e->rel_addr);
 }
 
-/* What the view shows besides perf's default columns. */
+/* What the view shows: its columns (perf's branch sort keys) and besides. */
 struct bview {
 	double limit;        /* --percent-limit */
 	bool samples, period; /* -n, --show-total-period: the branch count (perf's period is 1 a branch) */
 	const char *comms;   /* --comms LIST (NULL: all); one name elides the Command column */
 	bool no_comm;
+	const enum perfev_branch_key *keys;
+	size_t nkeys;
+	bool ipc;            /* perf's ipc_lbr column (a --sort naming "symbol") */
 };
 
 static bool comm_shown(const struct bview *b, const char *comm)
@@ -35,28 +39,48 @@ static bool comm_shown(const struct bview *b, const char *comm)
 	return !b->comms || pv_list_has(b->comms, comm);
 }
 
+static const char *const headers[PERFEV_BKEY_NR] = {
+	[PERFEV_BKEY_COMM] = "Command", [PERFEV_BKEY_DSO_FROM] = "Source Shared Object",
+	[PERFEV_BKEY_DSO_TO] = "Target Shared Object", [PERFEV_BKEY_SYM_FROM] = "Source Symbol",
+	[PERFEV_BKEY_SYM_TO] = "Target Symbol", [PERFEV_BKEY_CYCLES] = "Basic Block Cycles",
+};
+
 /* perf's column widths (hists__calc_col_len, of the rows the filter keeps):
- * a known symbol's name + 4, an unknown one 16 digits + "0x" + 4; the
- * source object by its name only when the source symbol is known (else at
- * least 16). */
-static void widths(const struct perfev_branch_event *ev, const struct bview *b, size_t w[4])
+ * a known symbol's name + 4, an unknown one 16 digits + "0x" + 4; an
+ * end's object by its name only when its symbol is known (else at least
+ * 16); the command by the name of the thread that made the row. */
+static size_t width(const struct perfev_branch_event *ev, const struct bview *b, enum perfev_branch_key k)
 {
-	w[0] = strlen("Command");
-	w[1] = strlen("Source Shared Object");
-	w[2] = strlen("Source Symbol");
-	w[3] = strlen("Target Symbol");
-	for (size_t i = 0; i < ev->nr; i++) {
+	size_t w = strlen(headers[k]);
+	for (size_t i = 0; k != PERFEV_BKEY_CYCLES && i < ev->nr; i++) {
 		const struct perfev_branch_row *r = &ev->rows[i];
+		const struct perfev_branch_end *e = k == PERFEV_BKEY_DSO_TO || k == PERFEV_BKEY_SYM_TO ? &r->to : &r->from;
 		if (!comm_shown(b, r->comm))
 			continue;
-		size_t n = strlen(r->thread_comm);
-		w[0] = n > w[0] ? n : w[0];
-		n = r->from.symbol ? strlen(report_basename(r->from.dso)) : 16;
-		w[1] = n > w[1] ? n : w[1];
-		n = r->from.symbol ? strlen(r->from.symbol) + 4 : 22;
-		w[2] = n > w[2] ? n : w[2];
-		n = r->to.symbol ? strlen(r->to.symbol) + 4 : 22;
-		w[3] = n > w[3] ? n : w[3];
+		size_t n = k == PERFEV_BKEY_COMM ? strlen(r->thread_comm)
+			 : k == PERFEV_BKEY_DSO_FROM || k == PERFEV_BKEY_DSO_TO ? (e->symbol ? strlen(report_basename(e->dso)) : 16)
+			 : e->symbol ? strlen(e->symbol) + 4 : 22;
+		w = n > w ? n : w;
+	}
+	return w;
+}
+
+/* The text of a row's column. */
+static void cell(const struct perfev_branch_row *r, enum perfev_branch_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case PERFEV_BKEY_COMM: snprintf(buf, len, "%s", r->comm); break;
+	case PERFEV_BKEY_DSO_FROM: snprintf(buf, len, "%s", report_basename(r->from.dso)); break;
+	case PERFEV_BKEY_DSO_TO: snprintf(buf, len, "%s", report_basename(r->to.dso)); break;
+	case PERFEV_BKEY_SYM_FROM: end_text(&r->from, buf, len); break;
+	case PERFEV_BKEY_SYM_TO: end_text(&r->to, buf, len); break;
+	case PERFEV_BKEY_CYCLES:
+		if (r->cycles)
+			snprintf(buf, len, "%hd", (short)r->cycles); /* perf's %hd */
+		else
+			snprintf(buf, len, "-");
+		break;
+	default: snprintf(buf, len, "?"); break;
 	}
 }
 
@@ -73,46 +97,53 @@ static void print_event(const struct perfev_branch_event *ev, const struct bview
 	report_samples_unit(ev->branches, nbuf, sizeof(nbuf));
 	fprintf(out, "# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", nbuf, ev->name,
 		(unsigned long long)ev->branches);
-	size_t w[4];
-	widths(ev, b, w);
+	size_t w[PERFEV_BKEY_NR + 1];
+	bool shown[PERFEV_BKEY_NR + 1];
+	for (size_t c = 0; c < b->nkeys; c++) {
+		w[c] = b->keys[c] == PERFEV_BKEY_TARGET ? 0 : width(ev, b, b->keys[c]);
+		shown[c] = !(b->no_comm && b->keys[c] == PERFEV_BKEY_COMM) && b->keys[c] != PERFEV_BKEY_TARGET;
+	}
 	fputs("# Overhead", out);
 	if (b->samples)
 		fprintf(out, "  %12s", "Samples");
 	if (b->period)
 		fprintf(out, "  %12s", "Period");
-	if (!b->no_comm)
-		fprintf(out, "  %-*s", (int)w[0], "Command");
-	fprintf(out, "  %-*s  %-*s  %-*s  Basic Block Cycles\n", (int)w[1], "Source Shared Object", (int)w[2],
-		"Source Symbol", (int)w[3], "Target Symbol");
-	fputs("# ........", out);
+	for (size_t c = 0; c < b->nkeys; c++)
+		if (shown[c])
+			fprintf(out, "  %-*s", (int)w[c], headers[b->keys[c]]);
+	fputs(b->ipc ? "  IPC   [IPC Coverage]\n# ........" : "\n# ........", out);
 	if (b->samples)
 		dots(out, 12);
 	if (b->period)
 		dots(out, 12);
-	for (size_t c = b->no_comm; c < 4; c++)
-		dots(out, w[c]);
-	fputs("  ..................\n#\n", out);
-	char from[512], to[512], cycles[32];
+	for (size_t c = 0; c < b->nkeys; c++)
+		if (shown[c])
+			dots(out, w[c]);
+	if (b->ipc)
+		dots(out, 20);
+	fputs("\n#\n", out);
+	char buf[512];
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct perfev_branch_row *r = &ev->rows[i];
 		double pct = ev->branches ? 100.0 * (double)r->count / (double)ev->branches : 0.0;
 		if ((b->limit > 0 && pct < b->limit) || !comm_shown(b, r->comm))
 			continue; /* (the limit's rows count in the widths, as perf's) */
-		end_text(&r->from, from, sizeof(from));
-		end_text(&r->to, to, sizeof(to));
-		if (r->cycles)
-			snprintf(cycles, sizeof(cycles), "%hd", (short)r->cycles); /* perf's %hd */
-		else
-			snprintf(cycles, sizeof(cycles), "-");
 		fprintf(out, "  %7.2f%%", pct);
 		if (b->samples)
 			fprintf(out, "  %12llu", (unsigned long long)r->count);
 		if (b->period)
 			fprintf(out, "  %12llu", (unsigned long long)r->count);
-		if (!b->no_comm)
-			fprintf(out, "  %-*.*s", (int)w[0], (int)w[0], r->comm);
-		fprintf(out, "  %-*.*s  %-*.*s  %-*.*s  %-18s\n", (int)w[1], (int)w[1], report_basename(r->from.dso),
-			(int)w[2], (int)w[2], from, (int)w[3], (int)w[3], to, cycles);
+		for (size_t c = 0; c < b->nkeys; c++) {
+			if (!shown[c])
+				continue;
+			cell(r, b->keys[c], buf, sizeof(buf));
+			fprintf(out, "  %-*.*s", (int)w[c], (int)w[c], buf);
+		}
+		/* perf's ipc_lbr of the entry's symbol, the target's: its IPC from
+		 * an annotation it has not made here, 0 */
+		if (b->ipc)
+			fprintf(out, "  %-20s", r->to.symbol ? "0.00  [  0.0%]" : "-");
+		fputc('\n', out);
 	}
 	fputs("\n\n", out);
 }
@@ -183,13 +214,97 @@ static int print_json(const struct perfev_branch_table *t, const struct bview *b
 	return pv_export_write(&j, out, "report JSON") < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
 }
 
+static const char *const key_names[PERFEV_BKEY_NR] = {
+	[PERFEV_BKEY_COMM] = "comm", [PERFEV_BKEY_DSO_FROM] = "dso_from", [PERFEV_BKEY_DSO_TO] = "dso_to",
+	[PERFEV_BKEY_SYM_FROM] = "symbol_from", [PERFEV_BKEY_SYM_TO] = "symbol_to", [PERFEV_BKEY_CYCLES] = "cycles",
+};
+
+/* perf's branch keys perfev does not sort by */
+static const char *const other_branch_keys[] = {"mispredict", "in_tx", "abort", "srcline_from", "srcline_to",
+						"addr_from", "addr_to"};
+
+int report_branch_keys(const char *list, enum perfev_branch_key *keys, size_t *nr)
+{
+	*nr = 0;
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return cli_error("report", "out of memory"), -ENOMEM;
+	int ret = 0;
+	for (char *k = strtok_r(copy, ",", &save); k && !ret; k = strtok_r(NULL, ",", &save)) {
+		while (*k == ' ')
+			k++;
+		size_t i = 0;
+		while (i < PERFEV_BKEY_NR && (!key_names[i] || strcmp(k, key_names[i])))
+			i++;
+		if (i < PERFEV_BKEY_NR) {
+			if (*nr < PERFEV_BKEY_NR)
+				keys[(*nr)++] = (enum perfev_branch_key)i;
+			continue;
+		}
+		for (size_t o = 0; o < PV_ARRAY_SIZE(other_branch_keys); o++)
+			if (!strcmp(k, other_branch_keys[o])) {
+				cli_error("report", "perfev does not sort branches by %s yet: use comm, dso_from, "
+					  "dso_to, symbol_from, symbol_to and cycles", k);
+				ret = -EINVAL;
+			}
+		if (!ret) {
+			cli_error("report", "'%s' with branch keys: perf's branch keys (dso_from, dso_to, "
+				  "symbol_from, symbol_to, cycles) go with comm and each other only here; "
+				  "sort by the targets' %s alone, or add --no-branch-stack", k, k);
+			ret = -EINVAL;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+bool report_names_branch_key(const char *list)
+{
+	for (const char *k = list; k; k = strchr(k, ',') ? strchr(k, ',') + 1 : NULL) {
+		while (*k == ' ')
+			k++;
+		size_t len = strcspn(k, ",");
+		for (size_t i = 1; i < PERFEV_BKEY_NR; i++)
+			if (key_names[i] && strlen(key_names[i]) == len && !strncmp(k, key_names[i], len))
+				return true;
+		for (size_t o = 0; o < PV_ARRAY_SIZE(other_branch_keys); o++)
+			if (strlen(other_branch_keys[o]) == len && !strncmp(k, other_branch_keys[o], len))
+				return true;
+	}
+	return false;
+}
+
+static bool has_comm(const enum perfev_branch_key *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == PERFEV_BKEY_COMM)
+			return true;
+	return false;
+}
+
 int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v0,
 		       bool samples, bool period, const char *comms, bool asked, bool json)
 {
+	static const enum perfev_branch_key perf_default[] = {PERFEV_BKEY_COMM, PERFEV_BKEY_DSO_FROM,
+							      PERFEV_BKEY_SYM_FROM, PERFEV_BKEY_SYM_TO,
+							      PERFEV_BKEY_CYCLES};
+	enum perfev_branch_key keys[PERFEV_BKEY_NR];
+	size_t nkeys = 0;
+	bool ipc = false;
+	if (v0->branch_sort) { /* --sort of branch keys */
+		if (report_branch_keys(v0->branch_sort, keys, &nkeys) < 0)
+			return 1;
+		ipc = strstr(v0->branch_sort, "symbol") != NULL; /* perf's ipc_lbr, a key too */
+		if (ipc && nkeys < PERFEV_BKEY_NR)
+			keys[nkeys++] = PERFEV_BKEY_TARGET;
+	} else {
+		memcpy(keys, perf_default, sizeof(perf_default));
+		nkeys = PV_ARRAY_SIZE(perf_default);
+	}
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
-			  .no_comm = comms && !strchr(comms, ',')};
+			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc};
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
-	struct perfev_branch_table *t = perfev_branch_table_load(input, lo, &info);
+	struct perfev_branch_table *t = perfev_branch_table_load_keys(input, lo, keys, nkeys, &info);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());
 	uint64_t nsamples = 0;
@@ -207,7 +322,7 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 		/* the preamble names an elided command ("# comm: NAME") */
 		v.only_comm = b.no_comm ? comms : NULL;
 		v.cols[0] = (struct report_col){COL_KEY, "comm"};
-		v.nr_cols = 1;
+		v.nr_cols = has_comm(keys, nkeys); /* (only then named) */
 		ret = json ? print_json(t, &b, stdout) : print_branches(t, &v, &b, stdout);
 	}
 	perfev_branch_table_free(t);

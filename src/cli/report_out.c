@@ -56,6 +56,8 @@ static const struct {
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
 	 * branches; it compares entries by symbol (sort__sym_cmp) */
 	{"ipc_null", "IPC   [IPC Coverage]", PERFEV_KEY_SYM},
+	/* its branch mode's: the branches' IPC in a known symbol (perfev: "-") */
+	{"ipc_lbr", "IPC   [IPC Coverage]", PERFEV_KEY_SYM},
 };
 
 bool report_is_sort_key(const char *name)
@@ -97,11 +99,11 @@ int report_parse_sort(struct report_view *v, const char *list)
 		const char *name = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
 		/* each key once: by its entries (mask), but weight and local_weight,
 		 * ins_lat and local_ins_lat are two columns of one key, and the IPC
-		 * column always comes */
-		bool own_column = strstr(name, "weight") || strstr(name, "ins_lat") || !strcmp(name, "ipc_null");
+		 * columns always come */
+		bool own_column = strstr(name, "weight") || strstr(name, "ins_lat") || !strncmp(name, "ipc_", 4);
 		bool taken = !sort_keys[i].header || (!own_column && (v->key_mask & sort_keys[i].mask));
 		for (size_t j = 0; j < v->nr_keys && !taken; j++)
-			taken = !strcmp(v->keys[j], name) && strcmp(name, "ipc_null") != 0;
+			taken = !strcmp(v->keys[j], name) && strncmp(name, "ipc_", 4) != 0;
 		if (taken)
 			continue;
 		if (v->nr_keys == REPORT_MAX_KEYS)
@@ -422,6 +424,10 @@ static void column(const struct perfev_profile_entry *e, const char *key, char *
 		snprintf(buf, len, "%-22s", f);
 	} else if (!strcmp(key, "ipc_null")) {
 		snprintf(buf, len, "%s", "-      -            ");
+	} else if (!strcmp(key, "ipc_lbr")) {
+		/* perf's IPC of the target symbol from its annotation, which it
+		 * has not made here: 0 */
+		snprintf(buf, len, "%s", e->symbol ? "0.00  [  0.0%]" : "-");
 	} else if (!strcmp(key, "srcfile")) {
 		snprintf(buf, len, "%s", e->source_file ? e->source_file : "");
 	} else if (!strcmp(key, "socket")) {
@@ -677,7 +683,7 @@ static int cmp_collapse(const void *pa, const void *pb, void *arg)
  * before exec ("perf-exec") is cut to it. Here: each thread's name at the
  * end of the file as the loader saw it (else the last group of its tid),
  * over the section's profiles. */
-static size_t comm_width(const struct report_section *s)
+static size_t comm_width(const struct report_section *s, const char *first_comms)
 {
 	size_t w = 0;
 	for (size_t m = 0; m < s->nr; m++) {
@@ -689,6 +695,8 @@ static size_t comm_width(const struct report_section *s)
 		for (uint32_t id = root.first_child; id; id = g.next_sibling) {
 			if (perfev_profile_node(p, id, &g) < 0)
 				break;
+			if (first_comms && !pv_list_has(first_comms, g.comm ? g.comm : "[unknown]"))
+				continue; /* (its entries hidden) */
 			size_t len = g.comm ? strlen(g.comm) : strlen("[unknown]");
 			const struct pv_group *pg = &p->groups[p->nodes[id].what & ~PV_NODE_GROUP_BIT];
 			if (pg->thread_comm) /* the loader knew the thread's last name */
@@ -790,6 +798,14 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			rows[at - 1].samples[m] = e[m][i].self[PERFEV_VALUE_SAMPLES];
 			rows[at - 1].period[m] = e[m][i].self[pv];
 		}
+	if (v->first_comms) { /* perf hides its entries by their first sample's thread */
+		size_t keep = 0;
+		for (size_t r = 0; r < nr; r++)
+			if (pv_list_has(v->first_comms, rows[r].e->first_comm ? rows[r].e->first_comm
+										: "[unknown]"))
+				rows[keep++] = rows[r];
+		nr = keep;
+	}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
 		rows[r].depth = rows[r].lead >= 0 ? report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
@@ -833,7 +849,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			continue;
 		}
 		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
-			size_t cw = comm_width(s);
+			size_t cw = comm_width(s, v->first_comms);
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}

@@ -1,8 +1,8 @@
 /* profile_branch.c — perf report's branch view: every branch of every
- * sample's branch stack counted once (perf's pseudo period of 1) under the
- * key (command, source object, source symbol, target symbol, cycles), both
- * ends resolved by the profile loader (profile_load.c) as perf resolves
- * them, then sorted in perf's order. */
+ * sample's branch stack counted once (perf's pseudo period of 1) under its
+ * branch sort keys (by default command, source object, source symbol,
+ * target symbol, cycles), both ends resolved by the profile loader
+ * (profile_load.c) as perf resolves them, then sorted in perf's order. */
 #define _GNU_SOURCE
 #include "profile_load_int.h"
 #include "perfev.h"
@@ -33,6 +33,9 @@ struct perfev_branch_table {
 	struct pv_strtab strs;
 	struct bevent *ev;
 	size_t nev;
+	enum perfev_branch_key keys[PERFEV_BKEY_NR];
+	size_t nkeys;
+	unsigned mask; /* 1 << key of each */
 };
 
 static struct bevent *event_at(struct perfev_branch_table *t, size_t idx)
@@ -97,12 +100,24 @@ static int add_branch(struct perfev_branch_table *t, struct bevent *e, struct lo
 	if (end_of(t, &ff, fl, b->from, fo, &row.from, &k.from_dso, &k.from_sym) < 0 ||
 	    end_of(t, &tf, tl, b->to, to, &row.to, &k.to_dso, &k.to_sym) < 0)
 		return -ENOMEM;
-	if (!k.from_sym)
-		k.from_addr = b->from;
-	if (k.to_sym)
-		k.to_addr = 0;
-	else
-		k.to_addr = b->to, k.to_dso = 0;
+	/* the keys' fields only: a symbol by its object and name, an unknown
+	 * one by its address (perf's sort__sym_from_cmp) */
+	unsigned m = t->mask;
+	k.from_addr = (m & 1u << PERFEV_BKEY_SYM_FROM) && !k.from_sym ? b->from : 0;
+	bool sym_to = m & (1u << PERFEV_BKEY_SYM_TO | 1u << PERFEV_BKEY_TARGET);
+	k.to_addr = sym_to && !k.to_sym ? b->to : 0;
+	if (!(m & 1u << PERFEV_BKEY_DSO_FROM) && !((m & 1u << PERFEV_BKEY_SYM_FROM) && k.from_sym))
+		k.from_dso = 0;
+	if (!(m & 1u << PERFEV_BKEY_DSO_TO) && !(sym_to && k.to_sym))
+		k.to_dso = 0;
+	if (!(m & 1u << PERFEV_BKEY_SYM_FROM))
+		k.from_sym = 0;
+	if (!sym_to)
+		k.to_sym = 0;
+	if (!(m & 1u << PERFEV_BKEY_COMM))
+		k.comm = 0;
+	if (!(m & 1u << PERFEV_BKEY_CYCLES))
+		k.cycles = 0;
 	if ((e->pub.nr + 1) * 2 > e->hcap && rehash(e, e->hcap ? e->hcap * 2 : 1024) < 0)
 		return -ENOMEM;
 	size_t i = pv_hash_bytes(&k, sizeof(k)) & (e->hcap - 1);
@@ -170,21 +185,39 @@ static int cmp_end(const struct perfev_branch_end *a, const struct perfev_branch
 	return strcmp(a->symbol, b->symbol);
 }
 
-static int cmp_row(const void *pa, const void *pb)
+/* perf's _sort__dso_cmp in its output order: outside any map first, names descending */
+static int cmp_dso(const struct perfev_branch_end *a, const struct perfev_branch_end *b)
 {
+	if (!a->dso != !b->dso)
+		return a->dso ? 1 : -1;
+	return a->dso ? strcmp(base(b->dso), base(a->dso)) : 0;
+}
+
+static int cmp_row(const void *pa, const void *pb, void *arg)
+{
+	const struct perfev_branch_table *t = arg;
 	const struct perfev_branch_row *a = pa, *b = pb;
 	if (a->count != b->count)
 		return a->count > b->count ? -1 : 1;
-	int c = strcmp(a->comm, b->comm);
-	if (c)
-		return c;
-	if (!a->from.dso != !b->from.dso)
-		return a->from.dso ? 1 : -1; /* perf: outside any map first */
-	if (a->from.dso && (c = strcmp(base(b->from.dso), base(a->from.dso))))
-		return c; /* perf's dso_from: names descending */
-	if ((c = cmp_end(&a->from, &b->from)) || (c = cmp_end(&a->to, &b->to)))
-		return c;
-	return (a->cycles < b->cycles) - (a->cycles > b->cycles);
+	int c = 0;
+	for (size_t i = 0; i < t->nkeys && !c; i++) {
+		switch (t->keys[i]) {
+		case PERFEV_BKEY_COMM: c = strcmp(a->comm, b->comm); break;
+		case PERFEV_BKEY_DSO_FROM: c = cmp_dso(&a->from, &b->from); break;
+		case PERFEV_BKEY_DSO_TO: c = cmp_dso(&a->to, &b->to); break;
+		case PERFEV_BKEY_SYM_FROM: c = cmp_end(&a->from, &b->from); break;
+		case PERFEV_BKEY_SYM_TO: c = cmp_end(&a->to, &b->to); break;
+		case PERFEV_BKEY_CYCLES: c = (a->cycles < b->cycles) - (a->cycles > b->cycles); break;
+		case PERFEV_BKEY_TARGET: /* perf's sort__sym_cmp: unknown ones by address, else objects first */
+			if ((a->to.symbol || b->to.symbol) && !(c = cmp_dso(&a->to, &b->to)))
+				c = cmp_end(&a->to, &b->to);
+			else if (!a->to.symbol && !b->to.symbol)
+				c = cmp_end(&a->to, &b->to);
+			break;
+		default: break;
+		}
+	}
+	return c;
 }
 
 static int on_done(void *ctx, struct loader *l)
@@ -205,7 +238,7 @@ static int on_done(void *ctx, struct loader *l)
 			e->rows[r].thread_comm = pv_strtab_get(&t->strs, id);
 		}
 		if (e->pub.nr > 1)
-			qsort(e->rows, e->pub.nr, sizeof(*e->rows), cmp_row);
+			qsort_r(e->rows, e->pub.nr, sizeof(*e->rows), cmp_row, t);
 		e->pub.rows = e->rows;
 	}
 	return 0;
@@ -215,9 +248,30 @@ PERFEV_API struct perfev_branch_table *perfev_branch_table_load(const char *path
 								 const struct perfev_profile_load_opts *o,
 								 struct perfev_profile_load_info *info)
 {
+	static const enum perfev_branch_key perf_default[] = {PERFEV_BKEY_COMM, PERFEV_BKEY_DSO_FROM,
+							      PERFEV_BKEY_SYM_FROM, PERFEV_BKEY_SYM_TO,
+							      PERFEV_BKEY_CYCLES};
+	return perfev_branch_table_load_keys(path, o, perf_default, 5, info);
+}
+
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char *path,
+								      const struct perfev_profile_load_opts *o,
+								      const enum perfev_branch_key *keys, size_t nr,
+								      struct perfev_profile_load_info *info)
+{
+	if (!nr || nr > PERFEV_BKEY_NR)
+		return pv_error_null(EINVAL, "branch_table: give 1 to %d keys", PERFEV_BKEY_NR);
+	for (size_t i = 0; i < nr; i++)
+		if ((unsigned)keys[i] >= PERFEV_BKEY_NR)
+			return pv_error_null(EINVAL, "branch_table: unknown key %d", (int)keys[i]);
 	struct perfev_branch_table *t = calloc(1, sizeof(*t));
 	if (!t)
 		return pv_error_null(ENOMEM, "branch_table: out of memory");
+	for (size_t i = 0; i < nr; i++)
+		if (!(t->mask & 1u << keys[i])) {
+			t->keys[t->nkeys++] = keys[i];
+			t->mask |= 1u << keys[i];
+		}
 	if (pv_profile_load_run(path, o, info, on_sample, on_done, t) < 0) {
 		int err = errno;
 		perfev_branch_table_free(t);

@@ -151,6 +151,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->inlined = f->inlined;
 		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
 			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
+		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS)
+			k->kernel = 0; /* perf's sort__sym_cmp: [k]/[.] is the sample's, no key */
 	}
 	if (keys & PERFEV_KEY_SRCLINE) {
 		k->file = f->file;
@@ -212,6 +214,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	struct perfev_profile_entry *e = &fl->ents[fl->nr];
 	memset(e, 0, sizeof(*e));
 	e->comm = pv_strtab_get(&p->strs, k.comm ? k.comm : ((fl->keys & (PERFEV_KEY_PID | PERFEV_KEY_TID)) ? g->comm : 0));
+	e->first_comm = pv_strtab_get(&p->strs, g->comm);
 	e->pid = k.pid;
 	e->tid = k.tid;
 	if (fl->keys & PERFEV_KEY_TID)

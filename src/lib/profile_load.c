@@ -626,6 +626,90 @@ static void mem_access(struct loader *l, const struct perfev_sample *s, int32_t 
 		    (map->maj || map->min || map->ino || map->ino_generation);
 }
 
+/* The sample's stack (l->stack[0..depth), leaf first) with its values into
+ * its event's profile (ep, else l->p): the filter, the thread's group, the
+ * tree. 0 or -ENOMEM. */
+static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sample_desc *d, size_t depth,
+		     const uint64_t values[PERFEV_VALUE_NR])
+{
+	struct perfev_profile *p = ep ? ep->p : l->p;
+	if (p->has_filter) {
+		/* filters see the frames by value: expand ids back (filtered runs only) */
+		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		for (size_t i = 0; i < depth; i++)
+			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
+		bool ok = pv_profile_accepts(p, d, fr, depth, values);
+		free(fr);
+		if (!ok)
+			return 0;
+	}
+	uint32_t tid = (uint32_t)d->tid;
+	if (ep) {
+		if (translate(l, ep, l->stack, depth) < 0)
+			return -ENOMEM;
+		if (tid != ep->last_tid || d->pid != ep->last_pid || d->comm != ep->last_comm ||
+		    d->cpu != ep->last_cpu || !ep->last_group || (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
+			if (pv_profile_group_id(p, d, &ep->last_group) < 0)
+				return -ENOMEM;
+			ep->last_tid = tid;
+			ep->last_pid = d->pid;
+			ep->last_comm = d->comm;
+			ep->last_cpu = d->cpu;
+		}
+		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, d->time,
+					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
+	}
+	if (tid != l->last_tid || d->comm != l->last_comm || d->cpu != l->last_cpu || !l->last_group ||
+	    (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
+		if (pv_profile_group_id(p, d, &l->last_group) < 0)
+			return -ENOMEM;
+		l->last_tid = tid;
+		l->last_comm = d->comm;
+		l->last_cpu = d->cpu;
+	}
+	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, d->time,
+				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
+}
+
+/* PERFEV_PROFILE_BRANCH_TARGETS: every branch of the sample's stack a
+ * sample of value 1 (perf's pseudo period), its frame the target as perf's
+ * iter_next_branch_entry makes the entry's: map and symbol the target's
+ * (machine__resolve_bstack: the process's maps, then the kernel's), address
+ * the target's as recorded, level the sample's. */
+static int branch_targets(struct loader *l, struct evp *ep, const struct perfev_sample *s,
+			  const struct perfev_sample_desc *d, bool kernel_ip)
+{
+	if (!(s->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		return 0;
+	if (pv_grow(&l->stack, &l->scap, 1, sizeof(*l->stack)) < 0)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		uint64_t to = s->branches[i].to, symoff;
+		struct perfev_profile_frame f;
+		char level;
+		if (pv_load_addr(l, d->pid, (uint32_t)d->tid, to, s->time, &f, &level, &symoff) < 0)
+			return -ENOMEM;
+		f.kernel = kernel_ip;
+		if (!f.dso)
+			f.dso = "[unknown]";
+		if (!f.symbol)
+			f.ip = f.rel_ip = to; /* perf: al->addr, the address as recorded */
+		if (pv_profile_intern_frame(l->p, &f, &l->stack[0]) < 0)
+			return -ENOMEM;
+		if (ep)
+			ep->samples++;
+		if (l->info)
+			l->info->samples++;
+		uint64_t cycles = s->branches[0].flags >> 4 & 0xffff; /* perf: the first branch's */
+		uint64_t values[PERFEV_VALUE_NR] = {1, 1, cycles ? cycles : 1};
+		if (add_stack(l, ep, d, 1, values) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int sample(struct loader *l, const struct perfev_record *rec)
 {
 	const struct perfev_sample *s = &rec->u.sample;
@@ -637,17 +721,35 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	if (l->all) {
 		if (!(ep = evp_for(l, rec->attr_idx)))
 			return -ENOMEM;
-		ep->samples++;
 	} else if (rec->attr_idx != l->event) {
 		if (l->info)
 			l->info->other_samples++;
 		return 0;
 	}
-	if (l->info)
-		l->info->samples++;
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	int32_t pid = sample_pid(l, s);
+	const char *comm = perfev_session_comm(l->sess, s->tid);
+	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
+				       .comm = comm, .time = s->time, .period = s->period,
+				       .weight = s->weight,
+				       .cpu = -1, .ip = s->ip};
+	if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		/* perf (x86): var1_dw the weight, var2_w the instruction latency;
+		 * var3_w is powerpc's pipeline stage cycles */
+		d.weight = s->weight & 0xffffffffu;
+		d.ins_lat = (s->weight >> 32) & 0xffff;
+		d.p_stage_cyc = s->weight >> 48;
+	}
+	/* (only when kept: else the group cache below never misses for it) */
+	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && (s->sample_type & PERF_SAMPLE_CPU))
+		d.cpu = (int32_t)s->cpu;
+	if (l->o->flags & PERFEV_PROFILE_BRANCH_TARGETS) /* (its branches are the samples) */
+		return branch_targets(l, ep, s, &d, kernel_ip);
+	if (ep)
+		ep->samples++;
+	if (l->info)
+		l->info->samples++;
 	struct pmaps *pm = proc(l, pid, false);
 	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
 				    .symbolizer = l->sym};
@@ -669,21 +771,6 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	} else {
 		n = max_stack_cut(l->raw, n, dwarf, l->o->max_stack, l->o->max_stack_outer, &cut);
 	}
-	const char *comm = perfev_session_comm(l->sess, s->tid);
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
-				       .comm = comm, .time = s->time, .period = s->period,
-				       .weight = s->weight,
-				       .cpu = -1, .ip = s->ip};
-	if (s->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
-		/* perf (x86): var1_dw the weight, var2_w the instruction latency;
-		 * var3_w is powerpc's pipeline stage cycles */
-		d.weight = s->weight & 0xffffffffu;
-		d.ins_lat = (s->weight >> 32) & 0xffff;
-		d.p_stage_cyc = s->weight >> 48;
-	}
-	/* (only when kept: else the group cache below never misses for it) */
-	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && (s->sample_type & PERF_SAMPLE_CPU))
-		d.cpu = (int32_t)s->cpu;
 	/* the outer frames this sample shares with the previous one of its
 	 * process: their ids are what the cache would answer */
 	size_t shared = 0;
@@ -741,44 +828,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		d.mem = &mem;
 		values[PERFEV_VALUE_WEIGHT] = d.weight ? d.weight : 1; /* perf --mem-mode's cost */
 	}
-	struct perfev_profile *p = ep ? ep->p : l->p;
-	if (p->has_filter) {
-		/* filters see the frames by value: expand ids back (filtered runs only) */
-		struct perfev_profile_frame *fr = calloc(depth, sizeof(*fr));
-		if (!fr)
-			return -ENOMEM;
-		for (size_t i = 0; i < depth; i++)
-			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
-		bool ok = pv_profile_accepts(p, &d, fr, depth, values);
-		free(fr);
-		if (!ok)
-			return 0;
-	}
-	if (ep) {
-		if (translate(l, ep, l->stack, depth) < 0)
-			return -ENOMEM;
-		if (s->tid != ep->last_tid || pid != ep->last_pid || comm != ep->last_comm ||
-		    d.cpu != ep->last_cpu || !ep->last_group || (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
-			if (pv_profile_group_id(p, &d, &ep->last_group) < 0)
-				return -ENOMEM;
-			ep->last_tid = s->tid;
-			ep->last_pid = pid;
-			ep->last_comm = comm;
-			ep->last_cpu = d.cpu;
-		}
-		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, s->time,
-					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
-	}
-	if (s->tid != l->last_tid || comm != l->last_comm || d.cpu != l->last_cpu || !l->last_group ||
-	    (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
-		if (pv_profile_group_id(p, &d, &l->last_group) < 0)
-			return -ENOMEM;
-		l->last_tid = s->tid;
-		l->last_comm = comm;
-		l->last_cpu = d.cpu;
-	}
-	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, s->time,
-				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
+	return add_stack(l, ep, &d, depth, values);
 }
 
 static int on_record(void *ctx, const struct perfev_record *rec)
@@ -884,8 +934,8 @@ static int cpu_sockets(struct loader *l)
 		return -ENOMEM;
 	perfev_perfdata_cpu_sockets(l->pd, t, (size_t)n);
 	int r = perfev_profile_set_sockets(l->p, t, (size_t)n);
-	for (size_t i = 0; r == 0 && i < l->nevs; i++)
-		r = perfev_profile_set_sockets(l->evs[i].p, t, (size_t)n);
+	for (size_t i = 0; r == 0 && i < l->nevs; i++) /* (events without samples have none yet) */
+		r = l->evs[i].p ? perfev_profile_set_sockets(l->evs[i].p, t, (size_t)n) : 0;
 	free(t);
 	return r;
 }

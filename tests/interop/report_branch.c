@@ -72,7 +72,8 @@ Test(interop_report_branch, b_without_branch_stacks_fails)
 	cr_expect(strstr(r.err, "branch stacks") && strstr(r.err, "drop -b"), "%s", r.err);
 	run_result_free(&r);
 	/* and the branch view refuses what it cannot show */
-	static const char *const refused[] = {"--sort sym", "--dsos ld-2.23.so", "--folded", "--event 0"};
+	static const char *const refused[] = {"--sort sym --dsos ld-2.23.so", "--dsos ld-2.23.so", "--folded",
+					      "--event 0", "--sort sym --event 0"};
 	for (size_t i = 0; i < NELEM(refused); i++) {
 		r = run_cmd("%s report -q -i '%s/perf.data.branch-4.14' --stdio -b %s", PERFEV_BIN, CORPUS_DIR,
 			    refused[i]);
@@ -95,9 +96,9 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffff81004000 T _etext\n";
 
 static void put_branches(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint32_t pid,
-			 uint64_t time, const struct perfev_branch_entry *b, size_t n)
+			 uint64_t time, const struct perfev_branch_entry *b, size_t n, uint16_t misc)
 {
-	struct perfev_record r = {.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
+	struct perfev_record r = {.type = PERF_RECORD_SAMPLE, .misc = misc};
 	r.u.sample.ip = UBASE + 0x100;
 	r.u.sample.pid = r.u.sample.tid = pid;
 	r.u.sample.time = time;
@@ -148,7 +149,10 @@ static void write_branches(const char *data)
 	uint64_t time = 10;
 	for (uint32_t t = 0; t < 2; t++)
 		for (size_t k = 0; k < 3; k++) /* three samples per thread, one more branch each time */
-			put_branches(w, &a, 4343 + t, time++, b + (t ? 0 : 2), NELEM(b) - 2 - k);
+			/* (the second thread's first sample in the kernel: under --sort,
+			 * perf's level of a target is its first sample's) */
+			put_branches(w, &a, 4343 + t, time++, b + (t ? 0 : 2), NELEM(b) - 2 - k,
+				     t && k == 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
 
@@ -202,6 +206,61 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 	require_perf_tool();
 	snprintf(options, sizeof(options), "--kallsyms '%s'", syms);
 	report_expect_like_perf(data, options, 0);
+}
+
+/* The same recording under --sort/-F: perf's entries of the branches'
+ * targets (kernel symbols, a user object without symbols, no map), their
+ * level the first sample's; the library's side (PERFEV_PROFILE_BRANCH_TARGETS). */
+Test(interop_report_branch, crafted_sort_keys_like_perf, .timeout = 60)
+{
+	char data[4200], options[4400], syms[4200];
+	char *path = report_write_kallsyms(kallsyms);
+	snprintf(syms, sizeof(syms), "%s", path);
+	free(path);
+	snprintf(data, sizeof(data), "%s/branches.data", test_tmpdir());
+	write_branches(data);
+	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms, .event = -1,
+					      .flags = PERFEV_PROFILE_BRANCH_TARGETS, .no_callchain = true};
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile *p = perfev_profile_load(data, &lo, &info);
+	cr_assert(p, "%s", perfev_errmsg());
+	cr_expect_eq(info.samples, 36, "every branch a sample: %llu", (unsigned long long)info.samples);
+	cr_expect_eq(perfev_profile_total(p, PERFEV_VALUE_PERIOD), 36, "of value 1");
+	struct perfev_profile_entry *e;
+	size_t nr;
+	cr_assert_eq(perfev_profile_flat(p, PERFEV_KEY_SYM, PERFEV_VALUE_PERIOD, false, 0, &e, &nr), 0);
+	bool zero = false, user = false, alpha = false;
+	for (size_t i = 0; i < nr; i++) {
+		if (!e[i].symbol && e[i].rel_ip == 0) /* no map: its address, 0 */
+			zero = e[i].self[PERFEV_VALUE_PERIOD] == 6;
+		if (!e[i].symbol && e[i].rel_ip == UBASE + 0x80) /* in the object: the absolute address */
+			user = !e[i].kernel && e[i].self[PERFEV_VALUE_PERIOD] == 4;
+		if (e[i].symbol && !strcmp(e[i].symbol, "alpha_second")) /* first in a kernel sample */
+			alpha = e[i].self[PERFEV_VALUE_PERIOD] == 6 && e[i].kernel;
+	}
+	cr_expect(zero && user && alpha, "zero %d user %d alpha %d", zero, user, alpha);
+	free(e);
+	perfev_profile_free(p);
+	require_perf_tool();
+	static const char *const sorts[] = {"--sort sym", "--sort dso,sym", "--sort comm,dso", "-F overhead,sym",
+					    "--sort pid,sym -n", "--sort sym --comms zother",
+					    /* perf's branch keys (perf 6.1 crashes with symbol_from/to on
+					     * branches of cycles or outside any map, as these are) */
+					    "--sort dso_from,dso_to", "--sort comm,dso_to,cycles -n",
+					    "--sort cycles,dso_from --comms zother"};
+	for (size_t i = 0; i < NELEM(sorts); i++) {
+		snprintf(options, sizeof(options), "--kallsyms '%s' %s", syms, sorts[i]);
+		report_expect_like_perf(data, options, 0);
+	}
+	/* symbol_from,symbol_to: perfev's rows (perf cannot say), the IPC column
+	 * of a known target 0 (perf's, without an annotation) */
+	struct run_result r = run_cmd("%s report -q -i '%s' --kallsyms '%s' --stdio --sort symbol_from,symbol_to",
+				      PERFEV_BIN, data, syms);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "# Overhead  Source Symbol") && strstr(r.out, "IPC   [IPC Coverage]") &&
+		  strstr(r.out, "[H] 0x0000000000001234") && strstr(r.out, "[k] alpha_second") &&
+		  strstr(r.out, "0.00  [  0.0%]") && strstr(r.out, "[H] 0000000000000000"), "%s", r.out);
+	run_result_free(&r);
 }
 
 /* A recording of branch stacks without samples: by default the sample
