@@ -54,16 +54,16 @@ enum perfev_profile_group {
 /* the groups also tell samples apart by their weight, instruction latency
  * and pipeline stage cycles (sample desc's weight, ins_lat, p_stage_cyc):
  * needed by PERFEV_KEY_WEIGHT/INS_LAT/P_STAGE_CYC (else all 0, one entry) */
-#define PERFEV_PROFILE_KEEP_WEIGHTS (1u << 4)
+#define PERFEV_PROFILE_KEEP_WEIGHTS (1u << 3)
 /* ... by their time cut to the time quantum (perfev_profile_set_time_quantum,
  * 100 ms by default, as perf report's --time-quantum): PERFEV_KEY_TIME */
-#define PERFEV_PROFILE_KEEP_TIME (1u << 5)
+#define PERFEV_PROFILE_KEEP_TIME (1u << 4)
 /* ... by the sampled address (sample desc's ip): PERFEV_KEY_ADDR */
-#define PERFEV_PROFILE_KEEP_ADDR (1u << 6)
+#define PERFEV_PROFILE_KEEP_ADDR (1u << 5)
 /* ... by their memory access (sample desc's mem): PERFEV_KEY_MEM and the
  * other data-side keys (perf report --mem-mode). A sample's WEIGHT value
  * is then perf's cost: its weight, 1 when 0 (perfev_profile_load). */
-#define PERFEV_PROFILE_KEEP_MEM (1u << 7)
+#define PERFEV_PROFILE_KEEP_MEM (1u << 6)
 
 /* The data side of a memory access sample (perf's mem_info). */
 struct perfev_mem_access {
@@ -83,7 +83,7 @@ struct perfev_mem_access {
  * branch stacks are left out. perfev_profile_flat keys such frames by
  * object and symbol (the level the first sample's), unknown ones by address
  * alone (the object too only under PERFEV_KEY_DSO). */
-#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 3)
+#define PERFEV_PROFILE_BRANCH_TARGETS (1u << 7)
 
 /*
  * One frame of a stack. Only `symbol`, `dso`, `ip` and `kernel` matter for
@@ -303,13 +303,6 @@ struct perfev_profile_entry {
 				   * not (perf's entry keeps its first sample's); NULL unknown */
 	int64_t dso_size;     /* keyed by dso_size: its mapping's length, -1 none; else -1 */
 	int64_t sym_size;     /* keyed by symbol_size: its symbol's size, -1 unknown; else -1 */
-	/* keyed by them (PERFEV_KEY_WEIGHT...): each sample's weight (perf's
-	 * local_weight; its weight is this times self[SAMPLES]), ins_lat,
-	 * p_stage_cyc, time cut to the quantum, sampled address; else 0 */
-	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
-	/* keyed by a memory key: the access of the entry's first sample (its dso
-	 * a path, NULL: none); else zero */
-	struct perfev_mem_access mem;
 	/* the command of the entry's first sample (perf's entry keeps its first
 	 * sample's thread, whose filters hide or show it whole) */
 	const char *first_comm;
@@ -317,6 +310,13 @@ struct perfev_profile_entry {
 	 * column names a thread so); keyed by pid: the process's main thread's.
 	 * NULL when not keyed or unknown (then comm is the samples'). */
 	const char *thread_comm, *process_comm;
+	/* keyed by them (PERFEV_KEY_WEIGHT...): each sample's weight (perf's
+	 * local_weight; its weight is this times self[SAMPLES]), ins_lat,
+	 * p_stage_cyc, time cut to the quantum, sampled address; else 0 */
+	uint64_t weight, ins_lat, p_stage_cyc, time, addr;
+	/* keyed by a memory key: the access of the entry's first sample (its dso
+	 * a path, NULL: none); else zero */
+	struct perfev_mem_access mem;
 	/* self: samples whose leaf is this entry (the leaf's samples of an
 	 * inlined frame count for the function it was inlined into, as perf
 	 * does). total ("children"): samples with this entry anywhere on the

@@ -40,7 +40,6 @@ static const struct {
 	{"local_ins_lat", "Local INSTR Latency", PERFEV_KEY_INS_LAT},
 	{"time", "Time", PERFEV_KEY_TIME},
 	{"addr", "Address", PERFEV_KEY_ADDR},
-	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
 	{"mem", "Memory access", PERFEV_KEY_MEM},
 	{"snoop", "Snoop", PERFEV_KEY_SNOOP},
 	{"tlb", "TLB access", PERFEV_KEY_TLB},
@@ -51,6 +50,7 @@ static const struct {
 	{"dcacheline", "Data Cacheline", PERFEV_KEY_DCACHELINE},
 	{"phys_daddr", "Data Physical Address", PERFEV_KEY_PHYS_DADDR},
 	{"data_page_size", "Data Page Size", PERFEV_KEY_DATA_PAGE_SIZE},
+	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
 	{"p_stage_cyc", NULL, 0},
 	{"local_p_stage_cyc", NULL, 0},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without

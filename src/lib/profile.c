@@ -161,7 +161,7 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 	const struct pv_frame *a = &p->frames[id], *b = key;
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
 	       a->inlined == b->inlined && a->kernel == b->kernel &&
-	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || (a->ip == b->ip && (a->sym || a->rel_ip == b->rel_ip))) &&
+	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || (a->ip == b->ip && a->rel_ip == b->rel_ip)) &&
 	       a->map_bias == b->map_bias &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }

@@ -597,35 +597,6 @@ static int32_t sample_pid(struct loader *l, const struct perfev_sample *s)
 	return (int32_t)perfev_session_thread_pid(l->sess, s->tid);
 }
 
-/* perf's mem_info of a sample (sample__resolve_mem): the data address's
- * map in the sample's mode, the address in its terms (kernel maps are the
- * identity), whether it is shared file data ([s] in dcacheline). */
-static void mem_access(struct loader *l, const struct perfev_sample *s, int32_t pid, uint8_t cpumode,
-		       struct perfev_mem_access *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->data_src = s->data_src;
-	m->addr = s->addr;
-	m->phys_addr = s->phys_addr;
-	m->data_page_size = s->data_page_size;
-	m->dso_addr = s->addr;
-	const struct perfev_map *map = perfev_session_find_map(l->sess, (uint32_t)pid, s->tid, cpumode, s->addr,
-								s->time);
-	if (!map)
-		return;
-	m->dso = map->path;
-	/* perf's map__new: anonymous and [stack]/[heap]/SYSV memory, like the
-	 * kernel's, is mapped as the identity */
-	const char *n = map->path;
-	bool identity = map->kernel || !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
-			!strncmp(n, "/anon_hugepage", 14) || !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) ||
-			!strcmp(n, "[heap]");
-	if (!identity)
-		m->dso_addr = s->addr - map->start + map->pgoff;
-	m->shared = cpumode != PERF_RECORD_MISC_KERNEL && !(map->prot & PROT_EXEC) && (map->flags & MAP_SHARED) &&
-		    (map->maj || map->min || map->ino || map->ino_generation);
-}
-
 /* The sample's stack (l->stack[0..depth), leaf first) with its values into
  * its event's profile (ep, else l->p): the filter, the thread's group, the
  * tree. 0 or -ENOMEM. */
@@ -708,6 +679,35 @@ static int branch_targets(struct loader *l, struct evp *ep, const struct perfev_
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* perf's mem_info of a sample (sample__resolve_mem): the data address's
+ * map in the sample's mode, the address in its terms (kernel maps are the
+ * identity), whether it is shared file data ([s] in dcacheline). */
+static void mem_access(struct loader *l, const struct perfev_sample *s, int32_t pid, uint8_t cpumode,
+		       struct perfev_mem_access *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->data_src = s->data_src;
+	m->addr = s->addr;
+	m->phys_addr = s->phys_addr;
+	m->data_page_size = s->data_page_size;
+	m->dso_addr = s->addr;
+	const struct perfev_map *map = perfev_session_find_map(l->sess, (uint32_t)pid, s->tid, cpumode, s->addr,
+								s->time);
+	if (!map)
+		return;
+	m->dso = map->path;
+	/* perf's map__new: anonymous and [stack]/[heap]/SYSV memory, like the
+	 * kernel's, is mapped as the identity */
+	const char *n = map->path;
+	bool identity = map->kernel || !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
+			!strncmp(n, "/anon_hugepage", 14) || !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) ||
+			!strcmp(n, "[heap]");
+	if (!identity)
+		m->dso_addr = s->addr - map->start + map->pgoff;
+	m->shared = cpumode != PERF_RECORD_MISC_KERNEL && !(map->prot & PROT_EXEC) && (map->flags & MAP_SHARED) &&
+		    (map->maj || map->min || map->ino || map->ino_generation);
 }
 
 static int sample(struct loader *l, const struct perfev_record *rec)
