@@ -40,7 +40,6 @@ static const struct {
 	{"local_ins_lat", "Local INSTR Latency", PERFEV_KEY_INS_LAT},
 	{"time", "Time", PERFEV_KEY_TIME},
 	{"addr", "Address", PERFEV_KEY_ADDR},
-	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
 	{"mem", "Memory access", PERFEV_KEY_MEM},
 	{"snoop", "Snoop", PERFEV_KEY_SNOOP},
 	{"tlb", "TLB access", PERFEV_KEY_TLB},
@@ -51,6 +50,7 @@ static const struct {
 	{"dcacheline", "Data Cacheline", PERFEV_KEY_DCACHELINE},
 	{"phys_daddr", "Data Physical Address", PERFEV_KEY_PHYS_DADDR},
 	{"data_page_size", "Data Page Size", PERFEV_KEY_DATA_PAGE_SIZE},
+	/* x86's perf takes them and adds nothing (arch_support_sort_key): powerpc's only */
 	{"p_stage_cyc", NULL, 0},
 	{"local_p_stage_cyc", NULL, 0},
 	/* perf report adds it to a --sort naming "symbol": branch IPC, "-" without
@@ -97,7 +97,11 @@ int report_parse_sort(struct report_view *v, const char *list)
 			return -EINVAL;
 		}
 		const char *name = !strcmp(sort_keys[i].name, "symbol") ? "sym" : sort_keys[i].name;
-		bool taken = !sort_keys[i].header; /* (perf: each key once) */
+		/* each key once: by its entries (mask), but weight and local_weight,
+		 * ins_lat and local_ins_lat are two columns of one key, and the IPC
+		 * columns always come */
+		bool own_column = strstr(name, "weight") || strstr(name, "ins_lat") || !strncmp(name, "ipc_", 4);
+		bool taken = !sort_keys[i].header || (!own_column && (v->key_mask & sort_keys[i].mask));
 		for (size_t j = 0; j < v->nr_keys && !taken; j++)
 			taken = !strcmp(v->keys[j], name) && strncmp(name, "ipc_", 4) != 0;
 		if (taken)
