@@ -32,6 +32,7 @@ struct bview {
 	const enum perfev_branch_key *keys;
 	size_t nkeys;
 	bool ipc;            /* perf's ipc_lbr column (a --sort naming "symbol") */
+	bool relative;       /* --percentage relative: of the rows --comms keeps */
 };
 
 static bool comm_shown(const struct bview *b, const char *comm)
@@ -94,9 +95,15 @@ static void dots(FILE *out, size_t n)
 static void print_event(const struct perfev_branch_event *ev, const struct bview *b, FILE *out)
 {
 	char nbuf[32];
-	report_samples_unit(ev->branches, nbuf, sizeof(nbuf));
+	uint64_t all = ev->branches;
+	if (b->relative && b->comms) { /* perf: the branches of the rows shown */
+		all = 0;
+		for (size_t i = 0; i < ev->nr; i++)
+			all += comm_shown(b, ev->rows[i].comm) ? ev->rows[i].count : 0;
+	}
+	report_samples_unit(all, nbuf, sizeof(nbuf));
 	fprintf(out, "# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", nbuf, ev->name,
-		(unsigned long long)ev->branches);
+		(unsigned long long)all);
 	size_t w[PERFEV_BKEY_NR + 1];
 	bool shown[PERFEV_BKEY_NR + 1];
 	for (size_t c = 0; c < b->nkeys; c++) {
@@ -125,7 +132,7 @@ static void print_event(const struct perfev_branch_event *ev, const struct bview
 	char buf[512];
 	for (size_t i = 0; i < ev->nr; i++) {
 		const struct perfev_branch_row *r = &ev->rows[i];
-		double pct = ev->branches ? 100.0 * (double)r->count / (double)ev->branches : 0.0;
+		double pct = all ? 100.0 * (double)r->count / (double)all : 0.0;
 		if ((b->limit > 0 && pct < b->limit) || !comm_shown(b, r->comm))
 			continue; /* (the limit's rows count in the widths, as perf's) */
 		fprintf(out, "  %7.2f%%", pct);
@@ -302,7 +309,8 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 		nkeys = PV_ARRAY_SIZE(perf_default);
 	}
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
-			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc};
+			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc,
+			  .relative = v0->relative};
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
 	struct perfev_branch_table *t = perfev_branch_table_load_keys(input, lo, keys, nkeys, &info);
 	if (!t)

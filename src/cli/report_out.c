@@ -805,6 +805,17 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 										: "[unknown]"))
 				rows[keep++] = rows[r];
 		nr = keep;
+		if (v->relative) { /* perf: of the entries shown, their branches whole */
+			samples = period = 0;
+			for (size_t m = 0; m < nm; m++)
+				all[m] = 0;
+			for (size_t r = 0; r < nr; r++)
+				for (size_t m = 0; m < nm; m++) {
+					all[m] += rows[r].self[m];
+					period += rows[r].period[m];
+					samples += rows[r].samples[m];
+				}
+		}
 	}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {

@@ -32,7 +32,9 @@ Test(interop_report_branch, corpus_branch_view_like_perf, .timeout = 300)
 	static const char *const options[] = {"", "-b", "--percent-limit 0.5", "-n --show-total-period",
 					      /* one command: its column left out, named in the header;
 					       * widths of the rows shown, percentages of all */
-					      "--comms perf", "--comms perf,swapper,echo"};
+					      "--comms perf", "--comms perf,swapper,echo",
+					      /* of the rows shown */
+					      "--comms perf,swapper --percentage relative"};
 	for (size_t i = 0; i < NELEM(branch_files); i++)
 		for (size_t o = 0; o < NELEM(options); o++) {
 			if (o && i >= 3 && i != 4)

@@ -56,6 +56,8 @@ Test(interop_report_branch_keys, corpus_options_like_perf, .timeout = 600)
 		"--sort sym --comms perf",
 		"--sort comm,sym --comms perf,swapper,echo",
 		"--sort comm,dso --comms perf,swapper,echo,chrome",
+		/* percentages and the header of the entries shown, whole */
+		"--sort comm,sym --comms perf,swapper,echo --percentage relative",
 	};
 	for (size_t i = 0; i < NELEM(branch_files); i++)
 		for (size_t o = 0; o < NELEM(options); o++) {
@@ -81,6 +83,7 @@ Test(interop_report_branch_keys, corpus_branch_keys_like_perf, .timeout = 600)
 		"--sort cycles,dso_to -n --show-total-period",
 		"--sort symbol_from --comms perf",
 		"--sort dso_to,comm --comms perf,swapper --percent-limit 0.1",
+		"--sort symbol_from --comms perf --percentage relative",
 	};
 	for (size_t i = 0; i < NELEM(branch_files); i++)
 		for (size_t o = 0; o < NELEM(options); o++) {
