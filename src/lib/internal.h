@@ -49,7 +49,11 @@ char *pv_buf_detach(struct pv_buf *b);
  * Grow *ptr (an array of elsize-byte items with *cap slots) to hold at least
  * `need` items. Returns 0 or -ENOMEM (the array is unchanged then).
  */
-int pv_grow(void *ptr, size_t *cap, size_t need, size_t elsize);
+int pv_grow_slow(void *ptr, size_t *cap, size_t need, size_t elsize);
+static inline int pv_grow(void *ptr, size_t *cap, size_t need, size_t elsize)
+{
+	return need <= *cap ? 0 : pv_grow_slow(ptr, cap, need, elsize); /* (the hot path: no call) */
+}
 
 /* ---- files ---------------------------------------------------------------- */
 /* Reads a whole file (up to max bytes) into a malloc'ed NUL-terminated

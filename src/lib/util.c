@@ -45,7 +45,7 @@ PERFEV_API const char *perfev_errmsg(void)
 	return errmsg;
 }
 
-int pv_grow(void *ptr, size_t *cap, size_t need, size_t elsize)
+int pv_grow_slow(void *ptr, size_t *cap, size_t need, size_t elsize)
 {
 	void **p = ptr;
 	if (need <= *cap)
