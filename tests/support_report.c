@@ -229,6 +229,12 @@ void report_expect_corpus_like_perf(const char *file, const char *options, int s
 	free(diff);
 }
 
+void report_expect_corpus_cases(const struct report_corpus_case *cases, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		report_expect_corpus_like_perf(cases[i].file, cases[i].options, cases[i].slack);
+}
+
 int report_diff_perf_ties_as_sets(const char *data, const char *options, char **diff_out, size_t *lines)
 {
 	return report_diff(data, options, true, diff_out, lines);

@@ -47,6 +47,12 @@ size_t report_expect_like_perf(const char *data, const char *options, int slack)
 /* report_diff_perf on the corpus file `file` (CORPUS_DIR/file), expecting at
  * most `slack` differing lines (the file, options and diff in the failure). */
 void report_expect_corpus_like_perf(const char *file, const char *options, int slack);
+/* A table of such cases, each expected as report_expect_corpus_like_perf does. */
+struct report_corpus_case {
+	const char *file, *options;
+	int slack;
+};
+void report_expect_corpus_cases(const struct report_corpus_case *cases, size_t nr);
 
 struct perfev_perfdata_writer;
 struct perfev_record;

@@ -16,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct key_case {
-	const char *file, *options;
-	int slack;
-};
-
-static void corpus_cases(const struct key_case *cases, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		report_expect_corpus_like_perf(cases[i].file, cases[i].options, cases[i].slack);
-}
-
 /* Records cmd with perf (record_options), compares every option's report. */
 static void record_like_perf(const char *record_options, const char *name, const char *cmd,
 			     const char *const *options, size_t nr)
@@ -41,7 +30,7 @@ Test(interop_report_keys, cpu_corpus_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		/* 4 CPUs, cycles without call graphs */
 		{"perf.data.systemwide.1-3.8", "--sort cpu", 0},
 		{"perf.data.systemwide.1-3.8", "--sort cpu,sym -g none --no-children", 0},
@@ -63,7 +52,7 @@ Test(interop_report_keys, cpu_corpus_like_perf, .timeout = 300)
 		{"perf.data.lost_samples-4.4", "--sort comm", 0},
 		{"perf.data.group_desc-4.14", "--sort socket,comm", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 Test(interop_report_keys, cpu_local_recording_like_perf, .timeout = 300)
@@ -139,7 +128,7 @@ Test(interop_report_keys, socket_corpus_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		/* perf before 4.x wrote the sibling lists alone: every socket -1 */
 		{"perf.data.numatopology-3.2", "--sort socket", 0},
 		{"perf.data.numatopology-3.2", "--sort socket,cpu -g none", 0},
@@ -153,7 +142,7 @@ Test(interop_report_keys, socket_corpus_like_perf, .timeout = 300)
 		{"perf.data.callgraph-3.4", "--sort socket", 0},
 		{"perf.data.callgraph-3.4", "--sort cpu,socket -g none", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* This machine's topology (one socket), then CPU 1 moved to socket 1, then

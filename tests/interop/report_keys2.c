@@ -14,24 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct key_case {
-	const char *file, *options;
-	int slack;
-};
-
-static void corpus_cases(const struct key_case *cases, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		report_expect_corpus_like_perf(cases[i].file, cases[i].options, cases[i].slack);
-}
-
 /* 14 loads of a Skylake server's load-latency event, DATA_SRC|WEIGHT_STRUCT:
  * two of weight 70 make one entry ("70", weight "140") */
 Test(interop_report_keys2, weights_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		{"perf.data.weight_struct", "--sort weight", 0},
 		{"perf.data.weight_struct", "--sort local_weight", 0},
 		{"perf.data.weight_struct", "--sort local_weight,weight", 0},
@@ -44,14 +33,14 @@ Test(interop_report_keys2, weights_like_perf, .timeout = 300)
 		{"perf.data.weight_struct", "-F overhead,sample,weight,sym", 0},
 		{"perf.data.lost_samples-4.4", "--sort weight,addr,time", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 Test(interop_report_keys2, time_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		{"perf.data.weight_struct", "--sort time", 0},
 		{"perf.data.weight_struct", "--sort dso,time", 0},
 		{"perf.data.weight_struct", "--sort time --time-quantum 1s", 0},
@@ -69,14 +58,14 @@ Test(interop_report_keys2, time_like_perf, .timeout = 300)
 		{"perf.data.lost_samples-4.4", "--sort time", 0},
 		{"perf.data.lost_samples-4.4", "--sort time,comm", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 Test(interop_report_keys2, addr_and_columns_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		{"perf.data.weight_struct", "--sort addr", 0},
 		{"perf.data.weight_struct", "--sort time,addr", 0},
 		{"perf.data.weight_struct", "--sort local_ins_lat,addr -F overhead,period,addr", 0},
@@ -97,7 +86,7 @@ Test(interop_report_keys2, addr_and_columns_like_perf, .timeout = 300)
 		{"perf.data.weight_struct", "--sort local_weight,period", 0},
 		{"perf.data.weight_struct", "--sort overhead,sym", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Call graphs (children by default) and weights (0 for cpu-clock). */
@@ -165,7 +154,7 @@ Test(interop_report_keys2, mem_mode_like_perf, .timeout = 300)
 {
 	require_perf_tool();
 	require_corpus();
-	static const struct key_case cases[] = {
+	static const struct report_corpus_case cases[] = {
 		/* perf's default memory sort order, its "Total weight" header */
 		{"perf.data.weight_struct", "--mem-mode", 0},
 		{"perf.data.weight_struct", "--mem-mode -n", 0},
@@ -182,7 +171,7 @@ Test(interop_report_keys2, mem_mode_like_perf, .timeout = 300)
 		{"perf.data.weight_struct", "--mem-mode -F overhead,sample,mem,sym", 0},
 		{"perf.data.weight_struct", "--mem-mode --sort sym,locked --children", 0},
 	};
-	corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 #define MEM_PID 4242
