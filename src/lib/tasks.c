@@ -130,6 +130,17 @@ static int new_group(struct perfev_tasks *t, size_t *out)
 
 static int findnew(struct perfev_tasks *t, int32_t pid, int32_t tid, bool create, struct tthread **out);
 
+/* Thread idx shares the maps of its process's leader (made if new). */
+static int join_leader(struct perfev_tasks *t, size_t idx, int32_t pid)
+{
+	struct tthread *leader;
+	int err = findnew(t, pid, pid, true, &leader);
+	if (err < 0)
+		return err;
+	t->th[idx].group = leader->group;
+	return 0;
+}
+
 /* perf's machine__update_thread_pid: a thread learns its process and
  * shares the leader's maps from then on. */
 static int update_pid(struct perfev_tasks *t, size_t idx, int32_t pid)
@@ -138,14 +149,7 @@ static int update_pid(struct perfev_tasks *t, size_t idx, int32_t pid)
 	if (pid == th->pid || pid == -1 || th->pid != -1)
 		return 0;
 	th->pid = pid;
-	if (pid == th->tid)
-		return 0;
-	struct tthread *leader;
-	int err = findnew(t, pid, pid, true, &leader);
-	if (err < 0)
-		return err;
-	t->th[idx].group = leader->group;
-	return 0;
+	return pid == th->tid ? 0 : join_leader(t, idx, pid);
 }
 
 /* perf's ____machine__findnew_thread (and thread__init_maps). *out is
@@ -178,11 +182,9 @@ static int findnew(struct perfev_tasks *t, int32_t pid, int32_t tid, bool create
 			return -ENOMEM;
 		t->th[idx].group = g;
 	} else {
-		struct tthread *leader;
-		int err = findnew(t, pid, pid, true, &leader);
+		int err = join_leader(t, idx, pid);
 		if (err < 0)
 			return err;
-		t->th[idx].group = leader->group;
 	}
 	*out = &t->th[idx];
 	return 0;
