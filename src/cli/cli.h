@@ -5,6 +5,7 @@
 #define PERFEV_CLI_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Every command: parses its options from argv (argv[0] is the command's
@@ -46,6 +47,10 @@ int cli_exec_check(const char *cmd, const char *file);
 /* Prints "perfev CMD: warning: PATH was not closed cleanly..." when the
  * perf.data file's header says so (perfev_perfdata_unclean); nothing else. */
 void cli_warn_unclean(const char *cmd, const char *path);
+/* perf's --header/--header-only of report and script: the file's header
+ * (full: -I's topologies) on stdout. 0, or 1 after saying why not (a
+ * stream has no file header). */
+int cli_print_header(const char *cmd, const char *path, bool full);
 
 /* While a command runs something its library can stop (tracer, watcher...):
  * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)

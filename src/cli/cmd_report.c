@@ -443,14 +443,8 @@ int report_command(int argc, char **argv)
 		return cli_error("report", "--header prints perf's text header before a text report: not with "
 				 "%s (run --header-only separately)", json ? "--json" : "--folded");
 	if (header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
-		struct perfev_perfdata *hp = strcmp(input, "-") ? perfev_perfdata_open(input) : NULL;
-		if (!hp)
-			return cli_error("report", "%s", strcmp(input, "-") ? perfev_errmsg() :
-					 "--header needs a file: a pipe-mode stream has no file header");
-		int hr = perfev_perfdata_print_header(hp, stdout, show_info);
-		perfev_perfdata_close(hp);
-		if (hr < 0)
-			return cli_error("report", "%s", perfev_errmsg());
+		if (cli_print_header("report", input, show_info))
+			return 1;
 		if (header == 2)
 			return 0;
 		report_header_shown = true;

@@ -171,6 +171,10 @@ static int run(int argc, char **argv)
 		return cli_usage_error("script", usage, "--reltime and --deltatime exclude each other: choose one");
 	if (header && o.json)
 		return cli_usage_error("script", usage, "--header%s is text: drop --json", header == 2 ? "-only" : "");
+	if (header && cli_print_header("script", input, false))
+		return 1;
+	if (header == 2)
+		return 0;
 	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
 		fprintf(stderr, "perfev script: %s\n", why);
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
@@ -189,24 +193,6 @@ static int run(int argc, char **argv)
 	o.resolve = resolve;
 	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;
-	if (header) {
-		if (perfev_perfdata_is_pipe(pd)) {
-			perfev_symbolizer_free(res.sym);
-			perfev_perfdata_close(pd);
-			return cli_error("script", "--header needs a perf.data file: a pipe-mode stream holds its "
-					 "header features as records (see them with --json)");
-		}
-		if (perfev_perfdata_print_header(pd, stdout, false) < 0) {
-			perfev_symbolizer_free(res.sym);
-			perfev_perfdata_close(pd);
-			return cli_error("script", "%s", perfev_errmsg());
-		}
-		if (header == 2) {
-			perfev_symbolizer_free(res.sym);
-			perfev_perfdata_close(pd);
-			return 0;
-		}
-	}
 	const char *unclean = perfev_perfdata_unclean(pd);
 	if (unclean) /* as perf: before the samples */
 		fprintf(stderr, "perfev script: warning: %s\n", unclean);
