@@ -409,8 +409,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	} k;
 	memset(&k, 0, sizeof(k));
 	const struct perfev_profile_frame *f = &n->frame;
-	/* an unknown symbol is its address alone unless dso is a key (as the table) */
-	if ((keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && f->symbol))
+	if (pv_key_has_dso(keys, f->symbol))
 		k.dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k.sym = f->symbol;

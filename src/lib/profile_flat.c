@@ -137,10 +137,7 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->pid = g->pid;
 	if (keys & PERFEV_KEY_TID)
 		k->tid = g->tid;
-	/* perf's sym key compares the objects of known symbols only (sort.c
-	 * sort__sym_cmp): unknown ones of two objects at one address are one
-	 * entry unless dso is a key of its own */
-	if ((keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && f->sym))
+	if (pv_key_has_dso(keys, f->sym))
 		k->dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k->sym = f->sym;

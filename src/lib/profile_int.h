@@ -125,6 +125,15 @@ struct perfev_profile {
 #define PV_PROFILE_SAMPLE_KEYS \
 	(PERFEV_PROFILE_KEEP_WEIGHTS | PERFEV_PROFILE_KEEP_TIME | PERFEV_PROFILE_KEEP_ADDR | PERFEV_PROFILE_KEEP_MEM)
 
+/* Whether a frame's object is part of its entry's key: perf's sym key
+ * compares the objects of known symbols only (sort.c sort__sym_cmp), so
+ * unknown ones of two objects at one address are one entry unless dso is a
+ * key of its own. The flat table and the report's graphs key alike. */
+static inline bool pv_key_has_dso(unsigned keys, bool known_symbol)
+{
+	return (keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && known_symbol);
+}
+
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
 {
