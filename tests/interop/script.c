@@ -228,8 +228,8 @@ static void compare_dwarf(const char *name, const char *cmd)
 	if (r.status != 0 && access(path, R_OK) != 0)
 		cr_skip_test("perf record --call-graph dwarf cannot record here: %s", r.err);
 	run_result_free(&r);
-	cr_assert(compare_script(path, NULL));
-	compare_script(path, "comm,tid,ip,sym,dso");
+	cr_assert(compare_script_unwound(path, NULL));
+	compare_script_unwound(path, "comm,tid,ip,sym,dso");
 	/* the frames really are unwound: main is reached below the leaf */
 	struct run_result o = run_cmd("'%s' script -i '%s' -F ip,sym | grep -c ' main'", PERFEV_BIN, path);
 	cr_assert_gt(atoi(o.out), 0, "no sample of %s unwound to main", name);
