@@ -32,6 +32,16 @@ void free_list(char **list)
 	free(list);
 }
 
+char *perf_sample_time(const char *file, int n)
+{
+	struct run_result r = run_cmd("perf script -i '%s' -F time 2>/dev/null | sed -n %dp | tr -d ' :\\n'", file, n);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_gt(strlen(r.out), 3, "no sample %d in %s", n, file);
+	char *t = strdup(r.out);
+	run_result_free(&r);
+	return t;
+}
+
 /* The first line where a and b differ, for the failure message. */
 static void first_diff(const char *a, const char *b, char *out, size_t len)
 {

@@ -10,6 +10,9 @@
 char **corpus_files(size_t *nr);
 void free_list(char **list);
 
+/* perf script's time of file's n-th sample ("1234.567890", malloc'ed), for --time ranges. */
+char *perf_sample_time(const char *file, int n);
+
 /*
  * Runs `perf script -F fields` and `perfev script -F fields` (fields may
  * carry more options after the list; NULL: no -F, the default fields) on file and asserts the outputs are equal line for line;

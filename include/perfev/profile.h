@@ -381,6 +381,12 @@ struct perfev_profile_load_opts {
 	/* perf report --time-quantum: what PERFEV_PROFILE_KEEP_TIME cuts
 	 * times to (ns); 0: 100 ms */
 	uint64_t time_quantum;
+	/* perf report --time: only samples within these ranges of sample time,
+	 * the others left out before anything counts them, as perf skips them:
+	 * "START,END" in seconds (at most 9 decimals, exact), either end empty
+	 * for the file's start or end, several ranges separated by spaces
+	 * (EINVAL, naming the bad one, otherwise). NULL: all. */
+	const char *time;
 };
 
 struct perfev_profile_load_info {

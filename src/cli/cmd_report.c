@@ -46,7 +46,9 @@ static const char usage_text[] =
 	"      --pprof FILE      write a gzipped pprof profile\n"
 	"      --firefox FILE    write a Firefox Profiler JSON profile\n"
 	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
-	"      --time START,END  keep samples within [START, END] (seconds of sample time)\n"
+	"      --time START,END  only samples within [START, END] (seconds of sample time, either\n"
+	"                        end empty; several ranges separated by spaces), the others left\n"
+	"                        out of every total, as perf\n"
 	"      --value samples|period  what percentages measure (default: period, as perf)\n"
 	"  -C, --cpu LIST        only samples taken on these CPUs (0,2-3), the others left out\n"
 	"                        of every total, as perf\n"
@@ -266,12 +268,18 @@ static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t sa
 		ADD(" --dsos %s", f->dso);
 	if (f->symbol)
 		ADD(" --symbols %s", f->symbol);
-	if (f->time_start || f->time_end)
-		ADD(" --time %.6f,%.6f", (double)f->time_start / 1e9, (double)f->time_end / 1e9);
 #undef ADD
 	fprintf(stderr, "perfev report: note: none of the %llu samples passed%s; see what the file "
 		"holds with --sort comm,pid,dso (and perfev script -F time for its times)\n",
 		(unsigned long long)samples, what);
+}
+
+/* --time kept nothing: say what to look at */
+static void empty_time_note(const char *time, uint64_t kept, bool quiet)
+{
+	if (time && !kept && !quiet)
+		fprintf(stderr, "perfev report: note: no sample of the event is within --time '%s'; perfev "
+			"script -F time shows the samples' times\n", time);
 }
 
 /* -g on a file without call chains: perf refuses ("Selected -g ... But no
@@ -359,21 +367,7 @@ int report_command(int argc, char **argv)
 		}
 		case O_DSO: filter.dso = optarg, filtered = true; break;
 		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
-		case O_TIME: {
-			double a = 0, b = 0;
-			char *comma = strchr(optarg, ',');
-			char *e1 = optarg, *e2 = comma;
-			a = strtod(optarg, &e1);
-			if (comma)
-				b = strtod(comma + 1, &e2);
-			if (!comma || e1 != comma || *e2 || a < 0 || b < 0 || (b && b < a))
-				return cli_error("report", "bad --time '%s': give START,END in seconds "
-						 "(either may be empty)", optarg);
-			filter.time_start = (uint64_t)(a * 1e9);
-			filter.time_end = (uint64_t)(b * 1e9);
-			filtered = true;
-			break;
-		}
+		case O_TIME: lo.time = v.time_slices = optarg; break; /* (parsed by the loader) */
 		case O_VALUE:
 			if (!strcmp(optarg, "samples"))
 				v.value = PERFEV_VALUE_SAMPLES;
@@ -458,8 +452,7 @@ int report_command(int argc, char **argv)
 	lo.note_ctx = &quiet;
 	bool table = !json && !folded && !flame && !pprof && !firefox;
 	/* the branch view filters by command only */
-	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol ||
-			    filter.time_start || filter.time_end;
+	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol || lo.time;
 	bool asked = branch > 0;
 	if (branch < 0 && table && lo.event < 0)
 		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
@@ -598,6 +591,7 @@ int report_command(int argc, char **argv)
 			all += ev[i].samples, out += perfev_profile_filtered(ev[i].profile);
 		if (filtered && !quiet)
 			empty_filter_note(&filter, all, out);
+		empty_time_note(lo.time, all, quiet);
 		int ret = report_print_events(input, ev, nev, group, &v, stdout);
 		perfev_profile_events_free(ev, nev);
 		return ret;
@@ -622,6 +616,7 @@ int report_command(int argc, char **argv)
 	dwarf_note(&info, quiet);
 	if (filtered && !quiet)
 		empty_filter_note(&filter, info.samples, perfev_profile_filtered(p));
+	empty_time_note(lo.time, info.samples, quiet);
 
 	int ret = 0;
 	char subtitle[256];

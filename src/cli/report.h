@@ -19,6 +19,7 @@ struct report_view {
 	unsigned key_mask;                 /* PERFEV_KEY_* */
 	bool children;
 	bool relative;     /* --percentage relative: filtered samples out of the totals, as perf */
+	const char *time_slices; /* --time as given: perf's "(time slices: ...)" after the event */
 	enum report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */
 	/* perf's elision: a filter on one comm/dso/symbol drops that column and

@@ -32,8 +32,9 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 		any += ev[i].samples;
 	if (!any) { /* perf: its first lines, then "The FILE data has no samples!" (exit 0) */
 		report_display_hint(out);
-		fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record longer, or "
-			"at a higher frequency with -F)\n", input);
+		if (!v->time_slices) /* (else the --time note said why) */
+			fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record "
+				"longer, or at a higher frequency with -F)\n", input);
 		return 0;
 	}
 	report_print_preamble(v, out);

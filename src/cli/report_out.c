@@ -836,12 +836,14 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 
 	char sbuf[32];
 	report_samples_unit(samples, sbuf, sizeof(sbuf));
+	fprintf(out, "# Samples: %s of %s", sbuf, s->title);
+	if (v->time_slices)
+		fprintf(out, " (time slices: %s)", v->time_slices);
 	if (v->mem_mode)
-		fprintf(out, "# Samples: %s of %s\n# Total weight : %llu\n# Sort order   : %s\n#\n", sbuf, s->title,
-			(unsigned long long)period, v->sort_order ? v->sort_order : REPORT_MEM_SORT);
+		fprintf(out, "\n# Total weight : %llu\n# Sort order   : %s\n#\n", (unsigned long long)period,
+			v->sort_order ? v->sort_order : REPORT_MEM_SORT);
 	else
-		fprintf(out, "# Samples: %s of %s\n# Event count (approx.): %llu\n#\n", sbuf, s->title,
-			(unsigned long long)period);
+		fprintf(out, "\n# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 	/* column widths: the header or the widest value */
 	size_t width[REPORT_MAX_KEYS + 4];
 	char buf[4096];

@@ -71,6 +71,15 @@ int pv_read_i64(const char *path, int64_t *out);
  * /proc/kallsyms), read until all are found: addrs[i] = 0 for one it lacks
  * (or shows as 0: kptr_restrict). 0, or -errno when it cannot be opened. */
 int pv_kallsyms_addrs(const char *path, const char *const *names, size_t n, uint64_t *addrs);
+/* perf's --time ranges (time_ranges.c): "START,END" in seconds, either end
+ * empty, several separated by spaces, parsed exactly to nanoseconds.
+ * 0 or -errno with the message set (EINVAL names the bad range). */
+struct pv_time_range {
+	uint64_t start, end; /* [start, end], ns */
+};
+int pv_time_ranges_parse(const char *spec, struct pv_time_range **out, size_t *nr);
+/* Whether some range holds time (no ranges: every time). */
+bool pv_time_ranges_have(const struct pv_time_range *r, size_t nr, uint64_t time);
 /* Whether the comma-separated list holds name exactly (perf's strlist of an option). */
 bool pv_list_has(const char *list, const char *name);
 int pv_write_str(const char *path, const char *s);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "profile_int.h"
 #include "profile_load_int.h"
+#include "perfdata_int.h"
 #include "unwind_int.h"
 #include "perfev.h"
 
@@ -54,6 +55,8 @@ struct evp {
 
 struct loader {
 	const struct perfev_profile_load_opts *o;
+	struct pv_time_range *times; /* o->time parsed */
+	size_t nr_times;
 	bool aux_seen;       /* the file holds a hardware trace (AUXTRACE_INFO, AUXTRACE), undecoded */
 	uint64_t aux_bytes;  /* its size */
 	uint32_t aux_type;   /* its AUXTRACE_INFO type */
@@ -718,6 +721,8 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		return l->sample_fn(l->sample_ctx, l, rec, sample_pid(l, s));
 	if (l->o->cpus && !perfev_cpus_has(l->o->cpus, (int)s->cpu))
 		return 0; /* perf report -C: as if never recorded */
+	if (!pv_time_ranges_have(l->times, l->nr_times, s->time))
+		return 0; /* perf report --time: so too */
 	if (l->all) {
 		if (!(ep = evp_for(l, rec->attr_idx)))
 			return -ENOMEM;
@@ -957,6 +962,8 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	event_info(l);
 	if (o->cpus && pv_perfdata_check_cpu_filter(l->pd, path, o->cpus) < 0)
 		return -1;
+	if (o->time && pv_time_ranges_parse(o->time, &l->times, &l->nr_times) < 0)
+		return -1;
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us
 	 * that kernel's kallsyms. */
@@ -1018,6 +1025,7 @@ static void loader_free(struct loader *l)
 	perfev_symbolizer_free(l->sym);
 	perfev_unwinder_free(l->unw);
 	perfev_perfdata_close(l->pd);
+	free(l->times);
 	for (size_t i = 0; i < l->nprocs; i++)
 		free(l->procs[i].maps);
 	free(l->procs);

@@ -44,64 +44,6 @@ static bool ints_have(const int64_t *v, size_t nr, int64_t x)
 	return false;
 }
 
-/* "SECONDS[.FRACTION]" as nanoseconds (perf's parse_nsec_time: at most 9 digits). */
-static int parse_time(const char *s, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0, digits = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ull)
-			return -1;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i < len && s[i] == '.') {
-		size_t n = 0;
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, n++) {
-			if (n == 9)
-				return -1;
-			frac = frac * 10 + (uint64_t)(s[i] - '0');
-		}
-		for (size_t k = n; k < 9; k++)
-			frac *= 10;
-		digits += n;
-	}
-	if (i != len || !digits)
-		return -1;
-	*ns = sec * 1000000000ull + frac;
-	return 0;
-}
-
-/* perf's --time: "START,END" ranges separated by spaces, either end may be
- * empty (the file's start or end). Percent ranges ("10%/2") are refused. */
-static int parse_ranges(struct pv_script *s, const char *spec)
-{
-	for (const char *c = spec; *c;) {
-		while (*c == ' ')
-			c++;
-		if (!*c)
-			break;
-		size_t len = strcspn(c, " ");
-		const char *comma = memchr(c, ',', len);
-		uint64_t a = 0, b = UINT64_MAX;
-		if (memchr(c, '%', len))
-			return pv_error(EINVAL, "--time '%s': percent ranges are not supported; give START,END "
-					"in seconds as perf script prints them (e.g. --time 2226.41,2227.1)", spec);
-		if (!comma || (comma > c && parse_time(c, (size_t)(comma - c), &a) < 0) ||
-		    (comma + 1 < c + len && parse_time(comma + 1, (size_t)(c + len - comma - 1), &b) < 0) ||
-		    a > b)
-			return pv_error(EINVAL, "--time '%s': '%.*s' is not START,END in seconds (either may be "
-					"empty, START not after END; several ranges separated by spaces)", spec,
-					(int)len, c);
-		struct pv_time_range *n = realloc(s->ranges, (s->nr_ranges + 1) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		s->ranges = n;
-		s->ranges[s->nr_ranges++] = (struct pv_time_range){a, b};
-		c += len;
-	}
-	return 0;
-}
-
 int pv_script_filter_init(struct pv_script *s)
 {
 	const struct perfev_script_opts *o = s->o;
@@ -110,7 +52,7 @@ int pv_script_filter_init(struct pv_script *s)
 		return err;
 	if (o->tids && (err = parse_ints("tid", o->tids, &s->tids, &s->nr_tids)) < 0)
 		return err;
-	if (o->time && (err = parse_ranges(s, o->time)) < 0)
+	if (o->time && (err = pv_time_ranges_parse(o->time, &s->ranges, &s->nr_ranges)) < 0)
 		return err;
 	if (o->cpus) {
 		s->cpus = perfev_cpus_parse(o->cpus);
@@ -142,13 +84,8 @@ bool pv_script_sample_shown(struct pv_script *s, const struct perfev_record *r)
 	const struct perfev_sample *smp = &r->u.sample;
 	if (!pv_script_cpu_shown(s, (smp->sample_type & PERF_SAMPLE_CPU) ? smp->cpu : UINT32_MAX))
 		return false;
-	if (s->nr_ranges) {
-		bool in = false;
-		for (size_t i = 0; i < s->nr_ranges && !in; i++)
-			in = smp->time >= s->ranges[i].start && smp->time <= s->ranges[i].end;
-		if (!in)
-			return false;
-	}
+	if (!pv_time_ranges_have(s->ranges, s->nr_ranges, smp->time))
+		return false;
 	if (o->comms && !pv_list_has(o->comms, perfev_session_comm(s->session, smp->tid)))
 		return false;
 	if (s->nr_pids && !ints_have(s->pids, s->nr_pids, (int32_t)smp->pid))

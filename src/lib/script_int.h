@@ -42,7 +42,7 @@ struct pv_script {
 	int64_t *pids, *tids;
 	size_t nr_pids, nr_tids;
 	struct perfev_cpus *cpus;
-	struct pv_time_range { uint64_t start, end; } *ranges;
+	struct pv_time_range *ranges;
 	size_t nr_ranges;
 	uint64_t initial_time, previous_time; /* --reltime, --deltatime */
 	unsigned max_stack;                   /* callchain entries printed at most */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "support_report.h"
+#include "support_records.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -712,6 +713,19 @@ Test(interop_report, filters_like_perf, .timeout = 120)
 	report_expect_like_perf(data, "--dsos calls --no-children -g none", 0);
 	report_expect_like_perf(data, "--comms calls --no-children", 4);
 	report_expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
+	/* --time: samples outside every range are left out of every total,
+	 * and the Samples line names the time slices */
+	char *a = perf_sample_time(data, 30), *b = perf_sample_time(data, 90), *c = perf_sample_time(data, 150);
+	char t[512];
+	snprintf(t, sizeof(t), "--time %s,%s --no-children", a, b);
+	report_expect_like_perf(data, t, 0);
+	snprintf(t, sizeof(t), "--time '%s,%s %s,' -g caller", a, b, c);
+	report_expect_like_perf(data, t, 0);
+	snprintf(t, sizeof(t), "--time ,%s --sort comm,sym", b);
+	report_expect_like_perf(data, t, 0);
+	free(a);
+	free(b);
+	free(c);
 	free(data);
 }
 

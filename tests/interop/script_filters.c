@@ -6,19 +6,9 @@
 #include "support.h"
 #include "support_records.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* perf script's N-th sample time ("1234.567890"), for --time ranges */
-static char *nth_time(const char *file, int n)
-{
-	struct run_result r = run_cmd("perf script -i '%s' -F time 2>/dev/null | sed -n %dp | tr -d ' :\\n'", file, n);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert_gt(strlen(r.out), 3, "no sample %d in %s", n, file);
-	char *t = strdup(r.out);
-	run_result_free(&r);
-	return t;
-}
 
 static void compare_all(const char *file, const char *const *args, size_t n)
 {
@@ -39,7 +29,7 @@ Test(interop_script_filters, local_recording, .timeout = 120)
 	if (r.status != 0)
 		cr_skip_test("perf record cannot record here: %s", r.err);
 	run_result_free(&r);
-	char *a = nth_time(f, 20), *b = nth_time(f, 60);
+	char *a = perf_sample_time(f, 20), *b = perf_sample_time(f, 60);
 	char t1[128], t2[128], t3[128];
 	snprintf(t1, sizeof(t1), "--time %s,%s", a, b);
 	snprintf(t2, sizeof(t2), "--time ,%s --show-task-events --show-mmap-events", a);
@@ -82,7 +72,7 @@ Test(interop_script_filters, corpus, .timeout = 300)
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char f[512];
 		snprintf(f, sizeof(f), "%s/perf.data.%s", CORPUS_DIR, files[i]);
-		char *a = nth_time(f, 50), *b = nth_time(f, 150);
+		char *a = perf_sample_time(f, 50), *b = perf_sample_time(f, 150);
 		char t1[128], t2[160];
 		snprintf(t1, sizeof(t1), "--time %s,%s", a, b);
 		snprintf(t2, sizeof(t2), "--time %s,%s --show-task-events --show-mmap-events", a, b);
