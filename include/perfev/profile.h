@@ -296,6 +296,10 @@ struct perfev_profile_entry {
 	uint32_t line;
 	bool kernel;
 	bool inlined;         /* keyed by sym: the inlined copy of the function (perf: "(inlined)") */
+	/* keyed by sym, inlined (or a function named by its DWARF name): the
+	 * function's ELF symbol it is in; perf's entries of one inlined
+	 * function in two functions are two. NULL otherwise. */
+	const char *inlined_in;
 	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
 	int32_t socket;       /* keyed by socket: the CPU's socket (-1: unknown); else -1 */
 	const char *source_file; /* keyed by srcfile: a base name, "" unknown; else NULL */

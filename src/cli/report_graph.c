@@ -397,10 +397,10 @@ static uint64_t mem_key(const struct perfev_mem_access *m, unsigned keys, bool k
  * call-chain entry of the frame by (pv_chain_addr). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
 			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size,
-			 uint64_t chain_addr)
+			 uint64_t chain_addr, const char *inlined_in)
 {
 	struct {
-		const void *sym, *dso, *comm, *file;
+		const void *sym, *dso, *comm, *file, *base;
 		uint64_t ip, sfile;
 		int32_t pid, tid, cpu, socket;
 		int64_t dso_size, sym_size;
@@ -413,6 +413,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.dso = f->dso;
 	if (keys & PERFEV_KEY_SYM) {
 		k.sym = f->symbol;
+		k.base = inlined_in;
 		k.flags = f->inlined | f->kernel << 1;
 		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
 			k.flags = f->inlined; /* outside any map: the address alone, as the table */
@@ -490,7 +491,8 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.time = e->time;
 	g.addr = e->addr;
 	g.mem = e->mem;
-	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0);
+	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0,
+			e->inlined_in);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -528,10 +530,11 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	struct perfev_profile_frame *frm = calloc(nn, sizeof(*frm));
 	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *rank = calloc(nn, sizeof(*rank));
+	uint32_t *base = calloc(nn, sizeof(*base)); /* the function a node's frame is in (inline keys) */
 	uint32_t *path = NULL, *order = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank)
+	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank || !base)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -562,20 +565,27 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		/* perf: a frame's own samples and the call chains through it may be
 		 * two entries (see PERFEV_KEY_SPLIT_UNRESOLVED) */
 		const struct pv_frame *pf = &p->frames[p->nodes[id].what];
+		/* the frame as perf keys its symbol (the flat table's rule) */
+		base[id] = pv_frame_inline_base(pf, base[n.parent]);
+		struct perfev_profile_node kn = n;
+		uint32_t ksym;
+		const char *in = pv_strtab_get(&p->strs, pv_frame_sym_key(p, pf, base[id], &ksym, &kn.frame.inlined));
+		kn.frame.symbol = pv_strtab_get(&p->strs, ksym);
 		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
 		/* (the length of the frame's mapping: perf's dso_size) */
 		int64_t msize = pf->map ? (int64_t)(p->maps[pf->map - 1].end - p->maps[pf->map - 1].start) : -1;
 		int64_t ssize = pf->sym && pf->sym_size ? (int64_t)pf->sym_size : -1; /* perf's symbol_size */
 		ent[id] = pf->cut ? -1
-				  : (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, v->children, NULL,
-									   msize, ssize, pv_chain_addr(p, pf))) - 1;
-		sent[id] = (long)pv_keymap_get(&emap, node_key(&n, &gn, v->key_mask, false, NULL, msize, ssize, 0)) - 1;
+				  : (long)pv_keymap_get(&emap, node_key(&kn, &gn, v->key_mask, v->children, NULL,
+									   msize, ssize, pv_chain_addr(p, pf), in)) - 1;
+		sent[id] = (long)pv_keymap_get(&emap, node_key(&kn, &gn, v->key_mask, false, NULL, msize, ssize, 0,
+							       in)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
 			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize,
-								       ssize, 0)) - 1;
+								       ssize, 0, NULL)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */
@@ -670,6 +680,7 @@ out:
 	free(frm);
 	free(inl);
 	free(rank);
+	free(base);
 	free(path);
 	free(order);
 	free(seen);

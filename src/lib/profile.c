@@ -238,6 +238,39 @@ static int intern_frame(struct perfev_profile *p, const struct perfev_profile_fr
 	return intern_pv_frame(p, &f, in->map, out);
 }
 
+/* A function named by its DWARF name, "X (inlined)" (pv_frame.self_sym), is
+ * to perf a fake inline symbol X like those of X's inlined copies: the
+ * string id of X where some inlined frame is named so, else 0. */
+static uint32_t inline_name_of_renamed(const struct perfev_profile *p, const struct pv_frame *f)
+{
+	static const char mark[] = " (inlined)";
+	const size_t ml = sizeof(mark) - 1;
+	const char *name = pv_strtab_get(&p->strs, f->sym);
+	size_t len = name ? strlen(name) : 0;
+	char plain[512];
+	if (!f->self_sym || len <= ml || len - ml >= sizeof(plain) || strcmp(name + len - ml, mark))
+		return 0;
+	memcpy(plain, name, len - ml);
+	plain[len - ml] = 0;
+	return pv_strtab_find(&p->strs, plain);
+}
+
+uint32_t pv_frame_inline_base(const struct pv_frame *f, uint32_t parent_base)
+{
+	return f->inlined ? parent_base : f->self_sym ? f->self_sym : f->sym;
+}
+
+uint32_t pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
+			  uint32_t *sym, bool *inlined)
+{
+	*sym = f->sym;
+	*inlined = f->inlined;
+	uint32_t plain = inline_name_of_renamed(p, f);
+	if (plain)
+		*sym = plain, *inlined = true;
+	return *inlined || f->self_sym ? base : 0;
+}
+
 int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out)
 {
 	struct pv_frame f = p->frames[id];

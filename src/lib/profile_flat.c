@@ -10,6 +10,7 @@
 
 struct fkey {
 	uint32_t comm, dso, sym, file, line;
+	uint32_t base; /* an inline symbol's function (see make_key) */
 	int32_t pid, tid, cpu, socket;
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
@@ -97,9 +98,10 @@ static bool source_file_split(const struct flat *fl, const struct pv_frame *f)
 }
 
 /* chain: the key of the entries perf makes from call-chain frames (see
- * PERFEV_KEY_SPLIT_UNRESOLVED), else of a sample's own entry */
+ * PERFEV_KEY_SPLIT_UNRESOLVED), else of a sample's own entry. base: the
+ * function frame f is (inlined) in, see pv_frame_inline_base. */
 static void make_key(const struct flat *fl, const struct pv_group *g, const struct pv_frame *f,
-		     bool chain, struct fkey *k)
+		     uint32_t base, bool chain, struct fkey *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->pid = k->tid = k->cpu = k->socket = -1;
@@ -145,7 +147,9 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->kernel = f->kernel;
 		if (!f->sym && !f->file && !strcmp(pv_strtab_get(&fl->p->strs, f->dso), "[unknown]"))
 			k->kernel = 0;
-		k->inlined = f->inlined;
+		bool inl;
+		k->base = pv_frame_sym_key(fl->p, f, base, &k->sym, &inl);
+		k->inlined = inl;
 		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
 			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
 		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS)
@@ -190,10 +194,11 @@ static bool counts_every_frame(const struct flat *fl, long e)
 }
 
 /* The entry for a key (created on first sight); -1 on ENOMEM. */
-static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f, bool chain)
+static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv_frame *f, uint32_t base,
+		      bool chain)
 {
 	struct fkey k;
-	make_key(fl, g, f, chain, &k);
+	make_key(fl, g, f, base, chain, &k);
 	if ((fl->nr + 1) * 2 > fl->hcap && rehash(fl, fl->hcap ? fl->hcap * 2 : 1024) < 0)
 		return -1;
 	size_t i = pv_hash_bytes(&k, fl->ksize) & (fl->hcap - 1);
@@ -240,6 +245,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->line = k.line;
 	e->kernel = f->kernel;
 	e->inlined = k.inlined;
+	e->inlined_in = pv_strtab_get(&p->strs, k.base);
 	e->ip = f->ip;
 	e->rel_ip = f->rel_ip;
 	fl->hash[i] = (uint32_t)fl->nr + 1;
@@ -282,7 +288,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	struct flat fl = {.p = p, .keys = keys,
 			  .ksize = keys & PV_SAMPLE_KEYS ? sizeof(struct fkey) : offsetof(struct fkey, weight)};
 	long *node_entry = malloc(p->nr_nodes * sizeof(*node_entry));
-	uint32_t *active = NULL, *grp = NULL;
+	uint32_t *active = NULL, *grp = NULL, *base = NULL;
 	uint8_t *chained = NULL; /* entries some node is keyed to (split: call-chain entries) */
 	size_t chained_cap = 0;
 	int ret = -ENOMEM;
@@ -291,20 +297,23 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 	/* entries of every frame node; self goes straight in. Parents have
 	 * lower ids than their children, so one forward pass knows the group. */
 	grp = malloc(p->nr_nodes * sizeof(*grp));
-	if (!grp)
+	base = malloc(p->nr_nodes * sizeof(*base));
+	if (!grp || !base)
 		goto out;
-	grp[0] = 0;
+	grp[0] = base[0] = 0;
 	for (uint32_t id = 1; id < p->nr_nodes; id++) {
 		const struct pv_node *n = &p->nodes[id];
 		node_entry[id] = -1;
 		if (pv_node_is_group(n)) {
 			grp[id] = n->what & ~PV_NODE_GROUP_BIT;
+			base[id] = 0;
 			continue;
 		}
 		grp[id] = grp[n->parent];
+		base[id] = pv_frame_inline_base(&p->frames[n->what], base[n->parent]);
 		/* a cut leaf (pv_frame.cut) is in no call chain: only its own entry below */
 		if (!p->frames[n->what].cut) {
-			long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what], children);
+			long e = entry_for(&fl, &p->groups[grp[id]], &p->frames[n->what], base[id], children);
 			if (e < 0)
 				goto out;
 			node_entry[id] = e;
@@ -327,7 +336,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			struct pv_frame ef = *tf;
 			ef.sym = tf->self_sym;
 			ef.self_sym = 0;
-			self_e = entry_for(&fl, &p->groups[grp[id]], &ef, false);
+			self_e = entry_for(&fl, &p->groups[grp[id]], &ef, 0, false);
 			if (self_e < 0)
 				goto out;
 			for (int v = 0; children && v < PERFEV_VALUE_NR; v++)
@@ -338,7 +347,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 			/* perf: the sample's own entry by the address in the object's terms
 			 * (a cut leaf: its only entry), its total these samples (unless the
 			 * stack has that entry already) */
-			self_e = entry_for(&fl, &p->groups[grp[id]], tf, false);
+			self_e = entry_for(&fl, &p->groups[grp[id]], tf, base[to], false);
 			if (self_e < 0)
 				goto out;
 			/* (only an entry some frame node has can be on a stack: nodes
@@ -418,6 +427,7 @@ out:
 	free(node_entry);
 	free(active);
 	free(grp);
+	free(base);
 	free(chained);
 	if (ret < 0)
 		return pv_error(ENOMEM, "profile_flat: out of memory");

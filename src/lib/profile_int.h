@@ -134,6 +134,21 @@ static inline bool pv_key_has_dso(unsigned keys, bool known_symbol)
 	return (keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && known_symbol);
 }
 
+/* perf's sym key of inline symbols (sort__sym_cmp): an inlined copy, or a
+ * function named by its DWARF name ("X (inlined)", a fake inline symbol X
+ * to perf), is one entry with the inline symbols of its name in the same
+ * function (their address ranges overlap), not with those elsewhere. The
+ * function a frame is in, as a string id: its ELF symbol (self_sym, else
+ * sym) where it is no inlined frame, else parent_base, its outer frame's
+ * (the caller-rooted tree's parent). */
+uint32_t pv_frame_inline_base(const struct pv_frame *f, uint32_t parent_base);
+/* The frame's symbol as perf keys it (*sym, *inlined: "X (inlined)" named by
+ * DWARF as X inlined, where some inlined frame is named X) and the function
+ * that keys it too (base, from pv_frame_inline_base; 0 for other symbols).
+ * The flat table and the report's graphs key alike. */
+uint32_t pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
+			  uint32_t *sym, bool *inlined);
+
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
 {
