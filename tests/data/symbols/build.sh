@@ -56,7 +56,9 @@ if command -v clang >/dev/null; then
   clang -O2 -g -fno-omit-frame-pointer -o inl.clang "$src/inl.c"
 fi
 
-if command -v rustc >/dev/null; then
+# (rustup's rustc shim is on PATH even where no toolchain is installed or
+# chosen, as in a fresh HOME: ask it for its version, not for its path)
+if rustc --version >/dev/null 2>&1; then
   rustc -g -C opt-level=1 -C symbol-mangling-version=legacy -o rs "$src/rs.rs" 2>/dev/null ||
     rustc -g -C opt-level=1 -o rs "$src/rs.rs"
   rustc -g -C opt-level=1 -C symbol-mangling-version=v0 -o rs.v0 "$src/rs.rs" 2>/dev/null ||
