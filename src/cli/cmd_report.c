@@ -208,7 +208,7 @@ static bool no_mem_data(const char *input)
 
 /* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
 static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
-		       enum report_graph_mode *mode)
+		       enum report_graph_mode *mode, enum report_graph_value *value)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int ret = 0;
@@ -231,10 +231,20 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 			*mode = GRAPH_FLAT;
 		else if (!strcmp(t, "folded"))
 			*mode = GRAPH_FOLDED;
-		else if (!strcmp(t, "function") || !strcmp(t, "address") ||
-			 !strcmp(t, "percent") || !strcmp(t, "period") || !strcmp(t, "count"))
-			; /* perf's keys and values: ours are function and percent */
-		else
+		else if (!strcmp(t, "percent"))
+			*value = GRAPH_PERCENT;
+		else if (!strcmp(t, "period"))
+			*value = GRAPH_PERIOD;
+		else if (!strcmp(t, "count"))
+			*value = GRAPH_COUNT;
+		else if (!strcmp(t, "function"))
+			; /* perf's default key, and ours */
+		else if (!strcmp(t, "address")) {
+			fprintf(stderr, "perfev report: -g ...,address (call-graph nodes keyed by address, "
+				"shown with their source lines) is not supported: drop it for perf's default, "
+				"function; --sort srcline shows source lines\n");
+			ret = -2;
+		} else
 			ret = -1;
 	}
 	free(copy);
@@ -331,11 +341,16 @@ int report_command(int argc, char **argv)
 		case 's': sort = optarg, sort_given = true; break;
 		case O_CHILDREN: children = 1; break;
 		case O_NO_CHILDREN: children = 0; break;
-		case 'g':
-			if (parse_graph(optarg, &v.graph, &v.graph_min, &order_given, &v.graph_mode) < 0)
+		case 'g': {
+			int r = parse_graph(optarg, &v.graph, &v.graph_min, &order_given, &v.graph_mode, &v.graph_value);
+			if (r == -2)
+				return 1; /* (said why) */
+			if (r < 0)
 				return cli_error("report", "bad --call-graph '%s': use none, caller, callee or "
-						 "graph,MIN_PERCENT,caller|callee", optarg);
+						 "graph|fractal|flat|folded,MIN_PERCENT,caller|callee,"
+						 "percent|period|count", optarg);
 			break;
+		}
 		case 'G': v.graph = GRAPH_CALLER, order_given = 1; break;
 		case O_PERCENT:
 			v.percent_limit = strtod(optarg, &end);

@@ -9,6 +9,8 @@
 enum report_graph { GRAPH_NONE, GRAPH_CALLER, GRAPH_CALLEE };
 /* perf's -g print types: absolute shares, fractal (of the parent), flat, folded */
 enum report_graph_mode { GRAPH_ABS, GRAPH_FRACTAL, GRAPH_FLAT, GRAPH_FOLDED };
+/* what a call-graph branch shows (perf's -g ...,percent|period|count) */
+enum report_graph_value { GRAPH_PERCENT, GRAPH_PERIOD, GRAPH_COUNT };
 
 #define REPORT_MAX_KEYS 16
 struct report_view {
@@ -31,6 +33,7 @@ struct report_view {
 	/* the branch view's --sort of perf's branch keys (report_branch_file); NULL: perf's default */
 	const char *branch_sort;
 	enum report_graph_mode graph_mode;
+	enum report_graph_value graph_value;
 	bool graph_skip_first;             /* perf with --sort sym...: a graph's first frame (the entry) is not printed */
 	double percent_limit;
 	enum perfev_profile_value value;   /* what the percentages measure */
@@ -139,9 +142,11 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 					  const struct perfev_profile_entry *e, size_t nr);
 /* Entry i's graph, branches under min_pct of `all` left out, percentages
  * printed of `shown` (perf's --percentage relative: `all` the samples
- * kept, `shown` every sample; else both the same). */
+ * kept, `shown` every sample; else both the same), or the branches'
+ * periods or sample counts (value). */
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode);
+			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode,
+			 enum report_graph_value value);
 /* Entry i's longest call path (perf's callchain max_depth). */
 uint32_t report_graphs_depth(const struct report_graphs *g, size_t i);
 /* The thread (pid << 32 | tid) entry i belongs to, as perf's hist entry. */

@@ -28,6 +28,7 @@ static double pct(uint64_t v, uint64_t all)
 struct tnode {
 	const char *name;
 	uint64_t w;
+	uint64_t period, count; /* what -g ...,period|count print */
 	uint32_t first, next;
 	uint64_t ip;   /* of the first frame seen: orders equal siblings */
 	bool kernel, inlined;
@@ -63,7 +64,7 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip, rank};
+	t->n[id] = (struct tnode){name, 0, 0, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip, rank};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -136,7 +137,22 @@ struct gctx {
 	uint64_t shown; /* what printed percentages are of (all but for --percentage relative) */
 	double min;    /* branches below this percent are left out */
 	bool rel;      /* perf's fractal: percentages of the parent */
+	enum report_graph_value value;
 };
+
+/* What a branch shows (perf's callchain_node__scnprintf_value): its share
+ * of base, or its period or sample count. */
+static const char *branch_value(const struct gctx *g, uint64_t w, uint64_t period, uint64_t count,
+				uint64_t base, char *buf, size_t len)
+{
+	if (g->value == GRAPH_PERIOD)
+		snprintf(buf, len, "%llu", (unsigned long long)period);
+	else if (g->value == GRAPH_COUNT)
+		snprintf(buf, len, "%llu", (unsigned long long)count);
+	else
+		snprintf(buf, len, "%.2f%%", pct(w, base));
+	return buf;
+}
 
 /* What shares of node at's children are of: everything, or (fractal) the
  * children's sum, as perf's children_hit. */
@@ -203,10 +219,12 @@ static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t
 	if (!kids)
 		return lines;
 	nk = 0;
-	uint64_t shown_w = 0;
-	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
+	uint64_t shown_w = 0, all_count = 0, shown_count = 0;
+	for (uint32_t c = t->n[at].first; c; c = t->n[c].next) {
+		all_count += t->n[c].count;
 		if (share(g, c, base) >= g->min)
-			kids[nk++] = c, shown_w += t->n[c].w;
+			kids[nk++] = c, shown_w += t->n[c].w, shown_count += t->n[c].count;
+	}
 	qsort_r(kids, nk, sizeof(*kids), by_weight, t);
 	/* perf's fractal (__callchain__fprintf_graph): shares of the parent's
 	 * children_hit, at the first level of the entry's value (its Self, or
@@ -224,14 +242,22 @@ static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t
 		put_columns(g->out, margin, level, ncols + 1);
 		fputc('\n', g->out);
 		put_columns(g->out, margin, next, ncols);
-		fprintf(g->out, "%s--%.2f%%--%s\n", next & depth_bit(ncols) ? "|" : " ",
-			pct(t->n[kids[i]].w, g->rel ? total : g->shown), t->n[kids[i]].name);
+		const struct tnode *k = &t->n[kids[i]];
+		char val[32];
+		fprintf(g->out, "%s--%s--%s\n", next & depth_bit(ncols) ? "|" : " ",
+			branch_value(g, k->w, k->period, k->count, g->rel ? total : g->shown, val, sizeof(val)),
+			k->name);
 		lines += 2 + emit(g, kids[i], margin, ncols + 1, next, false);
 	}
-	if (remaining) {
+	/* (perf's remainder node: its hits, and with -g ...,count the samples
+	 * of the callees not shown; none, no line) */
+	uint64_t rem_count = all_count - shown_count;
+	if (remaining && (g->value != GRAPH_COUNT || rem_count)) {
 		next &= ~depth_bit(ncols);
 		put_columns(g->out, margin, next, ncols);
-		fprintf(g->out, " --%.2f%%--[...]\n", pct(remaining, total));
+		char val[32];
+		fprintf(g->out, " --%s--[...]\n",
+			branch_value(g, remaining, remaining, rem_count, total, val, sizeof(val)));
 		lines++;
 	}
 	free(kids);
@@ -242,7 +268,7 @@ static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t
  * own), heaviest first, as a list of frames or one "a;b;c" line. */
 struct path_end {
 	uint32_t node;
-	uint64_t w;
+	uint64_t w, period, count; /* the path's own (the end's less its children's) */
 	size_t order;
 };
 
@@ -258,10 +284,10 @@ static void collect_ends(const struct gctx *g, uint32_t at, struct path_end **en
 {
 	/* perf's order: after the children (post-order), siblings in tree order */
 	struct trie *t = g->t;
-	uint64_t below = 0;
+	uint64_t below = 0, below_p = 0, below_c = 0;
 	size_t nk = 0;
 	for (uint32_t c = t->n[at].first; c; c = t->n[c].next)
-		below += t->n[c].w, nk++;
+		below += t->n[c].w, below_p += t->n[c].period, below_c += t->n[c].count, nk++;
 	uint32_t *kids = nk ? malloc(nk * sizeof(*kids)) : NULL;
 	nk = 0;
 	for (uint32_t c = kids ? t->n[at].first : 0; c; c = t->n[c].next)
@@ -273,7 +299,9 @@ static void collect_ends(const struct gctx *g, uint32_t at, struct path_end **en
 	free(kids);
 	if (at && t->n[at].w > below && pct(t->n[at].w - below, g->all) >= g->min &&
 	    pv_grow(ends, cap, *nr + 1, sizeof(**ends)) == 0) {
-		(*ends)[*nr] = (struct path_end){at, t->n[at].w - below, *nr};
+		const struct tnode *n = &t->n[at];
+		(*ends)[*nr] = (struct path_end){at, n->w - below, n->period - PV_MIN(below_p, n->period),
+						 n->count - PV_MIN(below_c, n->count), *nr};
 		++*nr;
 	}
 }
@@ -293,10 +321,14 @@ static void print_paths(const struct gctx *g, bool folded)
 		     at = g->t->n[at].parent)
 			chain[n++] = at;
 		/* folded: the path's own samples; flat: all through its end (perf's cumul) */
+		const struct tnode *e = &g->t->n[ends[i].node];
+		char val[32];
 		if (folded)
-			fprintf(g->out, "%.2f%% ", pct(ends[i].w, g->shown));
+			fprintf(g->out, "%s ", branch_value(g, ends[i].w, ends[i].period, ends[i].count, g->shown, val,
+							    sizeof(val)));
 		else
-			fprintf(g->out, "           %.2f%%\n", pct(g->t->n[ends[i].node].w, g->shown));
+			fprintf(g->out, "           %s\n", branch_value(g, e->w, e->period, e->count, g->shown, val,
+								   sizeof(val)));
 		for (size_t k = n; k-- > 0;) {
 			if (folded)
 				fprintf(g->out, "%s%s", g->t->n[chain[k]].name, k ? ";" : "\n");
@@ -320,12 +352,13 @@ struct report_graphs {
 };
 
 void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode)
+			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode,
+			 enum report_graph_value value)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
 	struct trie *t = &g->t[i];
-	struct gctx gc = {out, t, all, shown, min_pct, mode == GRAPH_FRACTAL};
+	struct gctx gc = {out, t, all, shown, min_pct, mode == GRAPH_FRACTAL, value};
 	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
 		print_paths(&gc, mode == GRAPH_FOLDED);
 		return;
@@ -548,7 +581,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -617,6 +650,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			continue;
 		perfev_profile_node(p, d, &n);
 		uint64_t w = n.self[v->value];
+		uint64_t period = n.self[PERFEV_VALUE_PERIOD], count = n.self[PERFEV_VALUE_SAMPLES];
 		if (n.kind != PERFEV_NODE_FRAME || !w)
 			continue;
 		size_t np = 0; /* path[0] = d ... path[np-1] = outermost frame */
@@ -653,6 +687,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			struct trie *t = &tries[en];
 			uint32_t at = 0;
 			t->n[0].w += w;
+			t->n[0].period += period;
+			t->n[0].count += count;
 			/* the path's frames, in printing order: from..to */
 			size_t from = callee ? (mine ? lo : i) : mine ? np - 1 : i;
 			size_t len = callee ? np - from : from + 1 - lo;
@@ -663,6 +699,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]], rank[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
+				t->n[at].period += period;
+				t->n[at].count += count;
 			}
 		}
 		for (size_t i = 0; i < np; i++)

@@ -953,7 +953,7 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 		/* perf: no graph under the threshold (fractal's is of the parent) */
 		if (graphs && w->lead >= 0 && (v->graph_mode == GRAPH_FRACTAL || pct(ew, all[0]) >= v->graph_min))
 			report_graphs_print(out, graphs, (size_t)w->lead, ew, all[0], shown0, v->graph_min,
-					    v->graph_skip_first, v->graph_mode);
+					    v->graph_skip_first, v->graph_mode, v->graph_value);
 	}
 	fprintf(out, "\n\n");
 	report_graphs_free(graphs);

@@ -338,6 +338,31 @@ Test(interop_report, percent_limit_prunes_call_graphs_like_perf, .timeout = 120)
 	free(data);
 }
 
+/* -g ...,period and ...,count: the branches' periods or sample counts in
+ * place of their percentages, in every graph mode (fractal's remainder
+ * branch by perf's rule: its count is the callees' not shown, no line
+ * without any); -g ...,address is refused, saying why. */
+Test(interop_report, graph_values_like_perf, .timeout = 300)
+{
+	require_corpus();
+	static const struct report_corpus_case cases[] = {
+		{"perf.data.callgraph-3.8", "-g caller,period", 0},
+		{"perf.data.callgraph-3.8", "-g callee,count --no-children", 0},
+		{"perf.data.callgraph-3.8", "-g fractal,period", 0},
+		{"perf.data.callgraph-3.8", "-g fractal,caller,count,2", 0},
+		{"perf.data.callgraph-3.4", "-g fractal,callee,count", 0},
+		{"perf.data.callgraph-3.4", "-g folded,count", 0},
+		{"perf.data.callgraph-3.4", "-g flat,period --no-children", 0},
+		{"perf.data.callgraph-3.4", "-g graph,1,percent", 0},
+	};
+	report_expect_corpus_cases(cases, sizeof(cases) / sizeof(cases[0]));
+	struct run_result r = run_cmd("%s report -q -i %s/perf.data.callgraph-3.8 --stdio -g caller,address",
+				      PERFEV_BIN, CORPUS_DIR);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.err, "address") && strstr(r.err, "not supported"), "%s", r.err);
+	run_result_free(&r);
+}
+
 Test(interop_report, call_graphs_like_perf, .timeout = 180)
 {
 	require_root();
