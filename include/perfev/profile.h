@@ -391,6 +391,12 @@ struct perfev_profile_load_opts {
 	 * for the file's start or end, several ranges separated by spaces
 	 * (EINVAL, naming the bad one, otherwise). NULL: all. */
 	const char *time;
+	/* C++ and Rust names: demangled without their parameter lists
+	 * ("ns::Acc::sum"), as perf names symbols unless -v; demangle_params
+	 * keeps them ("ns::Acc::sum(int) const"), no_demangle leaves names as
+	 * mangled in the ELF (perf's --no-demangle) */
+	bool demangle_params;
+	bool no_demangle;
 };
 
 struct perfev_profile_load_info {

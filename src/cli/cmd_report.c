@@ -57,6 +57,8 @@ static const char usage_text[] =
 	"      --event N         only the N-th event of the file (default: every event; the\n"
 	"                        first for --json and the exports)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
+	"      --no-demangle     C++/Rust symbols as mangled in the binary (demangled: without\n"
+	"                        their parameter lists, as perf)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
 	"      --symfs DIR       binaries and debug files under DIR (the recording machine's)\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
@@ -82,7 +84,7 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
-       O_TIME_QUANTUM, O_MEM_MODE };
+       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -116,6 +118,8 @@ static const struct option options[] = {
 	{"value", required_argument, NULL, O_VALUE},
 	{"event", required_argument, NULL, O_EVENT},
 	{"no-inline", no_argument, NULL, O_NO_INLINE},
+	{"demangle", no_argument, NULL, O_DEMANGLE},
+	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"kallsyms", required_argument, NULL, O_KALLSYMS},
 	{"no-cache", no_argument, NULL, O_NO_KCACHE},
 	{"title", required_argument, NULL, O_TITLE},
@@ -382,7 +386,15 @@ int report_command(int argc, char **argv)
 		}
 		case O_DSO: filter.dso = optarg, filtered = true; break;
 		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
-		case O_TIME: lo.time = v.time_slices = optarg; break; /* (parsed by the loader) */
+		case O_TIME: { /* the loader parses it again: this says what is wrong before the file is read */
+			struct pv_time_range *ranges;
+			size_t n;
+			if (pv_time_ranges_parse(optarg, &ranges, &n) < 0)
+				return cli_error("report", "%s", perfev_errmsg());
+			free(ranges);
+			lo.time = v.time_slices = optarg;
+			break;
+		}
 		case O_VALUE:
 			if (!strcmp(optarg, "samples"))
 				v.value = PERFEV_VALUE_SAMPLES;
@@ -399,6 +411,8 @@ int report_command(int argc, char **argv)
 				return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
 			break;
 		case O_NO_INLINE: lo.no_inline = true; break;
+		case O_DEMANGLE: lo.no_demangle = false; break;
+		case O_NO_DEMANGLE: lo.no_demangle = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
 		case O_SYMFS: lo.symfs = optarg; break;
 		case 'C':

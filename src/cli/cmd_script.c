@@ -17,13 +17,14 @@ static void usage(FILE *f)
 		"                     [--show-round-events] [--kallsyms FILE] [--symfs DIR] [--header | --header-only]\n"
 		"                     [-c COMMS] [--pid PIDS] [--tid TIDS] [-C CPUS] [--time START,END]\n"
 		"                     [-S SYMBOLS] [--dsos DSOS] [-G] [--max-stack N] [--stop-bt SYMBOLS]\n"
-		"                     [--ns] [--reltime | --deltatime]\n"
+		"                     [--ns] [--reltime | --deltatime] [--no-demangle]\n"
 		"  -i FILE   the perf.data file to read (default perf.data; '-' reads a pipe-mode stream)\n"
 		"  -F FIELDS perf script's fields: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,addr,period,\n"
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
 		"  --json    one JSON object per record, side-band records included\n"
 		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
 		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n"
+		"  --no-demangle    C++/Rust symbols as mangled in the binary (demangled: without parameters)\n"
 		"  --header, --header-only  the file's header (as perf report --header) before the records, or alone\n"
 		"samples shown (perf script's filters; lists are comma-separated):\n"
 		"  -c, --comms LIST   of threads of these names (as named when sampled)\n"
@@ -97,7 +98,8 @@ static int resolve_inline(void *ctx, struct perfev_session *session, const struc
 static int run(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
-	       O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY };
+	       O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY,
+	       O_DEMANGLE, O_NO_DEMANGLE };
 	static const struct option lo[] = {
 		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
@@ -113,9 +115,11 @@ static int run(int argc, char **argv)
 		{"ns", no_argument, 0, O_NSEC},         {"reltime", no_argument, 0, O_RELTIME},
 		{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
 		{"header-only", no_argument, 0, O_HEADER_ONLY},
+		{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	const char *input = NULL, *kallsyms = NULL, *symfs = NULL;
 	int header = 0; /* 1: --header, 2: --header-only */
+	bool demangle = true;
 	struct perfev_script_opts o = {.size = sizeof(o)};
 	char why[1024];
 	int c;
@@ -158,6 +162,8 @@ static int run(int argc, char **argv)
 		case O_DELTATIME: o.deltatime = true; break;
 		case O_HEADER: header = 1; break;
 		case O_HEADER_ONLY: header = 2; break;
+		case O_DEMANGLE: demangle = true; break;
+		case O_NO_DEMANGLE: demangle = false; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option("script", usage, c, argv);
 		}
@@ -190,6 +196,8 @@ static int run(int argc, char **argv)
 	}
 	if (o.fields && strstr(o.fields, "srcline"))
 		res.flags |= PERFEV_RESOLVE_SRCLINE;
+	/* perf's names: C++/Rust ones without their parameter lists, unless -v */
+	res.flags |= demangle ? PERFEV_RESOLVE_NO_PARAMS : PERFEV_RESOLVE_NO_DEMANGLE;
 	o.resolve = resolve;
 	o.resolve_inline = resolve_inline;
 	o.resolve_ctx = &res;

@@ -414,6 +414,7 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 		flags |= PERFEV_RESOLVE_INLINE; /* (leaf only: self goes to the symbol anyway) */
 	if (l->o->srclines)
 		flags |= PERFEV_RESOLVE_SRCLINE;
+	flags |= l->o->no_demangle ? PERFEV_RESOLVE_NO_DEMANGLE : l->o->demangle_params ? 0 : PERFEV_RESOLVE_NO_PARAMS;
 	if (f->return_addr && dwarf)
 		flags |= PERFEV_RESOLVE_RETURN_ADDR;
 	int32_t key = f->kernel ? -1 : pid;

@@ -132,7 +132,7 @@ Test(live_cli, bad_inputs_name_the_file)
 	}
 	/* numbers that were read as 0 (the first event, the idle task) */
 	static const char *const report_bad[][2] = {{"--event abc", "--event 'abc'"},
-		{"--pid abc", "--pid 'abc'"}, {"--tid 1x", "--tid '1x'"}, {"--time 1,x", "bad --time '1,x'"}};
+		{"--pid abc", "--pid 'abc'"}, {"--tid 1x", "--tid '1x'"}, {"--time 1,x", "--time '1,x': '1,x' is not START,END"}};
 	for (size_t i = 0; i < sizeof(report_bad) / sizeof(report_bad[0]); i++) {
 		r = run_cmd("cd %s && %s report %s", dir, PERFEV, report_bad[i][0]);
 		one_line_error(&r, report_bad[i][1]);

@@ -1,0 +1,11 @@
+#include <vector>
+#include <map>
+#include <string>
+static volatile long sink;
+namespace ns {
+template <typename T> struct Box { std::vector<T> v; T at(size_t i) const { return v[i]; } };
+struct Acc { Box<long> b; std::map<std::string, long> m;
+  __attribute__((noinline)) long sum(int n) const { long s = 0; for (int k = 0; k < n; k++) for (size_t i = 0; i < b.v.size(); i++) { s += b.at(i) * k; sink = s; } return s; }
+  __attribute__((noinline)) long look(int n) { long s = 0; for (int k = 0; k < n; k++) s += m["key" + std::to_string(k % 50)]++; return s; } };
+}
+int main() { ns::Acc a; a.b.v.assign(1000, 3); long t = 0; for (int i = 0; i < 1500; i++) { t += a.sum(100 + (i & 1)); t += a.look(200); } return (int)(t & 1); }
