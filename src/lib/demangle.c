@@ -28,6 +28,16 @@ PERFEV_API char *perfev_demangle(const char *mangled)
 	return r;
 }
 
+size_t pv_perf_name_len(const char *name, size_t *underscores)
+{
+	char *d = maybe_mangled(name) ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+	const char *n = d ? d : name;
+	size_t len = strlen(n);
+	*underscores = strspn(n, "_");
+	free(d);
+	return len;
+}
+
 const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, enum pv_demangle how)
 {
 	int opts = how == PV_DEMANGLE_FULL ? DMGL_PARAMS | DMGL_ANSI : DMGL_NO_OPTS;

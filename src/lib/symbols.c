@@ -341,7 +341,9 @@ static int resolve_in_dso(struct perfev_symbolizer *s, struct pv_dso *d, uint64_
 	loc->rel_ip = vaddr;
 	const struct pv_sym *sym = pv_symtab_find(&d->syms, vlook);
 	if (sym) {
-		loc->symbol = sym_name(s, sym->name, flags);
+		/* (perf's choice among aliases depends on whether it demangles) */
+		bool raw = (flags & PERFEV_RESOLVE_NO_DEMANGLE) && sym->mangled_pick;
+		loc->symbol = sym_name(s, raw ? sym->mangled_pick : sym->name, flags);
 		loc->symoff = vaddr - sym->start;
 		loc->symsize = sym->size;
 	}

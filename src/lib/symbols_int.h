@@ -46,6 +46,10 @@ struct pv_sym {
 	const char *module;   /* kallsyms: pooled "[mod]"; NULL otherwise */
 	uint8_t rank;         /* among symbols at one address: higher wins (global 3, local 2, weak 1) */
 	uint32_t seq;         /* order of addition: perf keeps the first of equals */
+	/* of symbols at one address, the one perf keeps when it does not
+	 * demangle (--no-demangle: the names' mangled lengths decide), where
+	 * that is another than name; else NULL */
+	const char *mangled_pick;
 };
 struct pv_symtab {
 	struct pv_sym *syms;
@@ -73,6 +77,10 @@ void pv_symtab_free(struct pv_symtab *t);
 enum pv_demangle { PV_DEMANGLE_NONE, PV_DEMANGLE_FULL, PV_DEMANGLE_NO_PARAMS };
 /* Demangles into the pool when name is mangled; returns name (pooled) otherwise. */
 const char *pv_demangle_pooled(struct pv_strpool *p, const char *name, enum pv_demangle how);
+/* The length and leading underscores of name as perf keeps it (demangled
+ * without parameters where it demangles), which its choose_best_symbol
+ * compares among symbols at one address. */
+size_t pv_perf_name_len(const char *name, size_t *underscores);
 /* The demangling a perfev_resolve_flags value asks for. */
 static inline enum pv_demangle pv_demangle_of(unsigned flags)
 {

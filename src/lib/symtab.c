@@ -20,18 +20,10 @@ int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char
 	return 0;
 }
 
-static int cmp_sym(const void *a, const void *b)
+/* perf's choice among symbols at one address when it does not demangle:
+ * cmp_sym's rule on the names as they are. */
+static int cmp_sym_mangled(const struct pv_sym *x, const struct pv_sym *y)
 {
-	const struct pv_sym *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* best first, as perf's choose_best_symbol (util/symbol.c): a real
-	 * size, then the rank (global, local, weak), fewer leading underscores,
-	 * the longer name; on a tie symbols__fixup_duplicate keeps the one
-	 * inserted first (symbols__insert puts an equal start to the right), so
-	 * the table's order decides: libc's .symtab lists
-	 * pthread_rwlock_rdlock@GLIBC_2.2.5 before the equally long
-	 * pthread_rwlock_rdlock@@GLIBC_2.34, and perf shows the former */
 	if ((x->size != 0) != (y->size != 0))
 		return x->size ? -1 : 1;
 	if (x->rank != y->rank)
@@ -40,6 +32,32 @@ static int cmp_sym(const void *a, const void *b)
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
 	size_t lx = strlen(x->name), ly = strlen(y->name);
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct pv_sym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* best first, as perf's choose_best_symbol (util/symbol.c): a real
+	 * size, then the rank (global, local, weak), fewer leading underscores,
+	 * the longer name, both of the names as perf keeps them, demangled
+	 * (Rust's <usize as Display>::fmt over its twin <u64 as Display>::fmt,
+	 * whose v0 names are as long); on a tie symbols__fixup_duplicate keeps the one
+	 * inserted first (symbols__insert puts an equal start to the right), so
+	 * the table's order decides: libc's .symtab lists
+	 * pthread_rwlock_rdlock@GLIBC_2.2.5 before the equally long
+	 * pthread_rwlock_rdlock@@GLIBC_2.34, and perf shows the former */
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	size_t ux, uy, lx = pv_perf_name_len(x->name, &ux), ly = pv_perf_name_len(y->name, &uy);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
 	if (lx != ly)
 		return lx > ly ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
@@ -115,12 +133,18 @@ void pv_symtab_finish(struct pv_symtab *t)
 		}
 	}
 	size_t n = 0;
+	const struct pv_sym *raw_best = NULL; /* of the run of t->syms[n - 1]'s address */
 	for (size_t i = 0; i < t->nr; i++) {
 		if (n && t->syms[n - 1].start == t->syms[i].start) {
 			if (!t->syms[n - 1].size)
 				t->syms[n - 1].size = t->syms[i].size;
+			if (cmp_sym_mangled(&t->syms[i], raw_best) < 0) {
+				raw_best = &t->syms[i];
+				t->syms[n - 1].mangled_pick = raw_best->name;
+			}
 			continue;
 		}
+		raw_best = &t->syms[i]; /* (read before the table is compacted over it: i >= n) */
 		t->syms[n++] = t->syms[i];
 	}
 	t->nr = n;

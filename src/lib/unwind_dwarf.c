@@ -241,7 +241,19 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 
 bool pv_uw_map_bias(const struct pv_uw_file *f, const struct perfev_map *m, uint64_t *bias)
 {
-	/* from the segment that holds the map's file offset */
+	/* from the first segment that starts in the mapping: the loader maps a
+	 * segment from the page its offset is in, which may end the segment
+	 * before it (rustc's binaries: .text at offset 0x13b70, address
+	 * 0x14b70, mapped from 0x13000, where the first segment ends at 0x13b68) */
+	for (size_t i = 0; i < f->dso->nr_segs; i++) {
+		const struct pv_segment *g = &f->dso->segs[i];
+		if (g->offset >= m->pgoff && g->offset - m->pgoff < m->end - m->start) {
+			*bias = m->start + (g->offset - m->pgoff) - g->vaddr;
+			return true;
+		}
+	}
+	/* else (a mapping of a segment's middle, after mprotect split it) the
+	 * segment that holds the map's file offset */
 	for (size_t i = 0; i < f->dso->nr_segs; i++) {
 		const struct pv_segment *g = &f->dso->segs[i];
 		if (m->pgoff >= (g->offset & ~(uint64_t)0xfff) && m->pgoff < g->offset + g->filesz) {
