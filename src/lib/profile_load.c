@@ -472,6 +472,10 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 			if (!loc.symbol)
 				loc.rel_ip = f->ip;
 		}
+		/* perf's entry of a DWARF-unwound return address is at pc - 1 (its
+		 * libdwfl frames): where no symbol names it, that address is shown */
+		if (!loc.symbol && (flags & PERFEV_RESOLVE_RETURN_ADDR))
+			loc.ip -= 1, loc.rel_ip -= 1;
 	}
 	if (!loc.dso)
 		loc.dso = "[unknown]";

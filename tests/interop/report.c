@@ -363,6 +363,18 @@ Test(interop_report, graph_values_like_perf, .timeout = 300)
 	run_result_free(&r);
 }
 
+/* A DWARF-unwound return address no symbol names (dash is stripped) is
+ * perf's pc - 1 in its graphs and rows: perf keeps libdwfl's frames. */
+Test(interop_report, dwarf_unnamed_frames_like_perf, .timeout = 180)
+{
+	require_root();
+	char *data = perf_record("-D 10 --call-graph dwarf -e cpu-clock", "sh_dwarf.data",
+				 "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'");
+	report_expect_like_perf(data, "--no-children -g caller", 0);
+	report_expect_like_perf(data, "--no-children -g callee --sort dso,sym", 0);
+	free(data);
+}
+
 Test(interop_report, call_graphs_like_perf, .timeout = 180)
 {
 	require_root();
