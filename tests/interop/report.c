@@ -370,8 +370,10 @@ Test(interop_report, dwarf_unnamed_frames_like_perf, .timeout = 180)
 	require_root();
 	char *data = perf_record("-D 10 --call-graph dwarf -e cpu-clock", "sh_dwarf.data",
 				 "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'");
-	report_expect_like_perf(data, "--no-children -g caller", 0);
-	report_expect_like_perf(data, "--no-children -g callee --sort dso,sym", 0);
+	/* (slack: a sample in libc's .plt.got, which perf 6.1 leaves unnamed
+	 * and perfev names malloc@plt as later perfs do, see README) */
+	report_expect_like_perf(data, "--no-children -g caller", 2);
+	report_expect_like_perf(data, "--no-children -g callee --sort dso,sym", 2);
 	free(data);
 }
 
