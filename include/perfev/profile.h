@@ -300,6 +300,9 @@ struct perfev_profile_entry {
 	 * function's ELF symbol it is in; perf's entries of one inlined
 	 * function in two functions are two. NULL otherwise. */
 	const char *inlined_in;
+	/* keyed by sym, a symbol no inlined copy: where it starts in its
+	 * object (perf's key: overloads "ns::f" and "ns::f" are two); else 0 */
+	uint64_t sym_start;
 	int32_t cpu;          /* keyed by cpu: the samples' CPU (-1: not recorded); else -1 */
 	int32_t socket;       /* keyed by socket: the CPU's socket (-1: unknown); else -1 */
 	const char *source_file; /* keyed by srcfile: a base name, "" unknown; else NULL */

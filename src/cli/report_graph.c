@@ -29,6 +29,7 @@ struct tnode {
 	const char *name;
 	uint64_t w;
 	uint64_t period, count; /* what -g ...,period|count print */
+	uint64_t sym_start;     /* of a symbol not inlined (pv_frame.sym_start): perf's node key */
 	uint32_t first, next;
 	uint64_t ip;   /* of the first frame seen: orders equal siblings */
 	bool kernel, inlined;
@@ -45,10 +46,13 @@ struct trie {
 static size_t mark_len(const char *name);
 
 static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
-			   const struct perfev_profile_frame *f, uint32_t rank)
+			   const struct perfev_profile_frame *f, uint32_t rank, uint64_t sym_start)
 {
+	/* perf's match_chain: symbols by where they start (overloads "ns::f"
+	 * and "ns::f" are two nodes), inlined ones by name */
 	for (uint32_t c = t->n[parent].first; c; c = t->n[c].next)
-		if (t->n[c].name == name || strcmp(t->n[c].name, name) == 0)
+		if ((t->n[c].name == name || strcmp(t->n[c].name, name) == 0) &&
+		    (f->inlined || t->n[c].inlined || t->n[c].sym_start == sym_start))
 			return c;
 	/* perf's match_chain compares an inlined frame (or a function named
 	 * by its DWARF name, "(inlined)") with its siblings by the symbol's
@@ -64,7 +68,8 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const char *name,
 	if (pv_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
 		return 0;
 	uint32_t id = (uint32_t)t->nr++;
-	t->n[id] = (struct tnode){name, 0, 0, 0, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso, f->rel_ip, rank};
+	t->n[id] = (struct tnode){name, 0, 0, 0, sym_start, 0, 0, f->ip, f->kernel, f->inlined, parent, f->dso,
+				  f->rel_ip, rank};
 	/* keep insertion order: append */
 	uint32_t *at = &t->n[parent].first;
 	while (*at)
@@ -430,10 +435,11 @@ static uint64_t mem_key(const struct perfev_mem_access *m, unsigned keys, bool k
  * call-chain entry of the frame by (pv_chain_addr). */
 static uint64_t node_key(const struct perfev_profile_node *n, const struct perfev_profile_node *g,
 			 unsigned keys, bool chain, const char *sfile, int64_t dso_size, int64_t sym_size,
-			 uint64_t chain_addr, const char *inlined_in)
+			 uint64_t chain_addr, const char *inlined_in, uint64_t sym_start)
 {
 	struct {
 		const void *sym, *dso, *comm, *file, *base;
+		uint64_t sym_start;
 		uint64_t ip, sfile;
 		int32_t pid, tid, cpu, socket;
 		int64_t dso_size, sym_size;
@@ -447,6 +453,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 	if (keys & PERFEV_KEY_SYM) {
 		k.sym = f->symbol;
 		k.base = inlined_in;
+		k.sym_start = sym_start;
 		k.flags = f->inlined | f->kernel << 1;
 		if (!f->symbol && !f->srcfile && (!f->dso || !strcmp(f->dso, "[unknown]")))
 			k.flags = f->inlined; /* outside any map: the address alone, as the table */
@@ -525,7 +532,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	g.addr = e->addr;
 	g.mem = e->mem;
 	return node_key(&n, &g, keys, false, e->source_file ? e->source_file : "", e->dso_size, e->sym_size, 0,
-			e->inlined_in);
+			e->inlined_in, e->sym_start);
 }
 
 static const char *frame_label(const struct perfev_profile_frame *f, struct pv_strtab *labels)
@@ -564,10 +571,11 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 	bool *inl = calloc(nn, sizeof(*inl));
 	uint32_t *rank = calloc(nn, sizeof(*rank));
 	uint32_t *base = calloc(nn, sizeof(*base)); /* the function a node's frame is in (inline keys) */
+	uint64_t *sstart = calloc(nn, sizeof(*sstart)); /* a node's symbol's start (trie_child) */
 	uint32_t *path = NULL, *order = NULL;
 	uint8_t *seen = calloc(nr + 1, 1);
 	size_t pcap = 0;
-	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank || !base)
+	if (!g || !group_of || !ent || !sent || !label || !seen || !frm || !inl || !rank || !base || !sstart)
 		goto out;
 	g->t = calloc(nr ? nr : 1, sizeof(*g->t));
 	g->depth = calloc(nr ? nr : 1, sizeof(*g->depth));
@@ -581,7 +589,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		if (pv_grow(&tries[i].n, &tries[i].cap, 16, sizeof(*tries[i].n)) < 0)
 			goto out;
 		tries[i].nr = 1;
-		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
+		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
 		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
@@ -604,21 +612,23 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		uint32_t ksym;
 		const char *in = pv_strtab_get(&p->strs, pv_frame_sym_key(p, pf, base[id], &ksym, &kn.frame.inlined));
 		kn.frame.symbol = pv_strtab_get(&p->strs, ksym);
+		uint64_t kstart = kn.frame.inlined ? 0 : pf->sym_start;
+		sstart[id] = pf->inlined ? 0 : pf->sym_start;
 		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
 		/* (the length of the frame's mapping: perf's dso_size) */
 		int64_t msize = pf->map ? (int64_t)(p->maps[pf->map - 1].end - p->maps[pf->map - 1].start) : -1;
 		int64_t ssize = pf->sym && pf->sym_size ? (int64_t)pf->sym_size : -1; /* perf's symbol_size */
 		ent[id] = pf->cut ? -1
 				  : (long)pv_keymap_get(&emap, node_key(&kn, &gn, v->key_mask, v->children, NULL,
-									   msize, ssize, pv_chain_addr(p, pf), in)) - 1;
+									   msize, ssize, pv_chain_addr(p, pf), in, kstart)) - 1;
 		sent[id] = (long)pv_keymap_get(&emap, node_key(&kn, &gn, v->key_mask, false, NULL, msize, ssize, 0,
-							       in)) - 1;
+							       in, kstart)) - 1;
 		if (pf->self_sym) { /* named by DWARF: its own samples are the ELF symbol's entry */
 			struct perfev_profile_node en = n;
 			en.frame.symbol = pv_strtab_get(&p->strs, pf->self_sym);
 			en.frame.inlined = false;
 			sent[id] = (long)pv_keymap_get(&emap, node_key(&en, &gn, v->key_mask, false, NULL, msize,
-								       ssize, 0, NULL)) - 1;
+								       ssize, 0, NULL, pf->sym_start)) - 1;
 		}
 		/* perf's entry belongs to the thread of the sample that made it: the
 		 * first (lowest) node of the entry */
@@ -696,7 +706,8 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 				g->depth[en] = (uint32_t)len;
 			for (size_t m = 0; m < len; m++) {
 				size_t at_k = callee ? from + m : from - m;
-				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]], rank[path[at_k]])))
+				if (!(at = trie_child(t, at, label[path[at_k]], &frm[path[at_k]], rank[path[at_k]],
+						      sstart[path[at_k]])))
 					goto out;
 				t->n[at].w += w;
 				t->n[at].period += period;
@@ -719,6 +730,7 @@ out:
 	free(inl);
 	free(rank);
 	free(base);
+	free(sstart);
 	free(path);
 	free(order);
 	free(seen);

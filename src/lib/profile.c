@@ -142,12 +142,13 @@ static uint64_t frame_hash(const struct pv_frame *f, bool by_ip)
 {
 	struct {
 		uint32_t sym, dso, file, line;
-		uint64_t ip;
+		uint64_t ip, sym_start;
 		uint8_t inl, kern, cut;
 		uint32_t self_sym;
 	} k;
 	memset(&k, 0, sizeof(k));
 	k.sym = f->sym, k.dso = f->dso, k.file = f->file, k.line = f->line, k.self_sym = f->self_sym;
+	k.sym_start = f->sym_start;
 	k.ip = f->sym && !by_ip ? 0 : f->ip + (by_ip ? f->map_bias : 0); /* unknown symbols are told apart by address */
 	k.inl = f->inlined, k.kern = f->kernel, k.cut = f->cut;
 	return pv_hash_bytes(&k, sizeof(k));
@@ -162,7 +163,7 @@ static bool frame_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 	return a->sym == b->sym && a->dso == b->dso && a->file == b->file && a->line == b->line &&
 	       a->inlined == b->inlined && a->kernel == b->kernel &&
 	       ((a->sym && !(p->flags & PERFEV_PROFILE_KEEP_ADDR)) || (a->ip == b->ip && a->rel_ip == b->rel_ip)) &&
-	       a->map_bias == b->map_bias &&
+	       a->map_bias == b->map_bias && a->sym_start == b->sym_start &&
 	       a->self_sym == b->self_sym && a->cut == b->cut;
 }
 
@@ -211,10 +212,11 @@ static int intern_pv_frame(struct perfev_profile *p, struct pv_frame *f, const s
 
 /* bias: the frame's map_bias (NULL: from in->map, see pv_frame.map_bias) */
 static int intern_frame(struct perfev_profile *p, const struct perfev_profile_frame *in, const char *self_symbol,
-			bool cut, uint64_t sym_size, const uint64_t *bias, uint32_t *out)
+			bool cut, uint64_t sym_size, uint64_t sym_start, const uint64_t *bias, uint32_t *out)
 {
 	struct pv_frame f = {0};
 	f.sym_size = sym_size;
+	f.sym_start = in->symbol ? sym_start : 0;
 	f.self_sym = pv_strtab_intern(&p->strs, self_symbol);
 	if (self_symbol && !f.self_sym)
 		return -ENOMEM;
@@ -508,13 +510,13 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id)
 {
-	return pv_profile_intern_frame_sized(p, f, self_symbol, 0, id);
+	return pv_profile_intern_frame_sized(p, f, self_symbol, 0, 0, id);
 }
 
 int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
-				  const char *self_symbol, uint64_t sym_size, uint32_t *id)
+				  const char *self_symbol, uint64_t sym_size, uint64_t sym_start, uint32_t *id)
 {
-	if (intern_frame(p, f, self_symbol, false, sym_size, NULL, id) < 0)
+	if (intern_frame(p, f, self_symbol, false, sym_size, sym_start, NULL, id) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }
@@ -534,8 +536,8 @@ int pv_profile_copy_frame(struct perfev_profile *dst, const struct perfev_profil
 		memcpy(m.build_id, pm->build_id, pm->build_id_len);
 		pub.map = &m;
 	}
-	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, &f->map_bias,
-			 out) < 0)
+	if (intern_frame(dst, &pub, pv_strtab_get(&src->strs, f->self_sym), f->cut, f->sym_size, f->sym_start,
+			 &f->map_bias, out) < 0)
 		return pv_error(ENOMEM, "profile: out of memory");
 	return 0;
 }

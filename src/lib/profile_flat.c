@@ -11,6 +11,7 @@
 struct fkey {
 	uint32_t comm, dso, sym, file, line;
 	uint32_t base; /* an inline symbol's function (see make_key) */
+	uint64_t sym_start; /* a symbol's start in its object: perf's key of it */
 	int32_t pid, tid, cpu, socket;
 	uint16_t kernel, inlined;
 	uint64_t ip; /* unknown symbols are keyed by address */
@@ -150,6 +151,8 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		bool inl;
 		k->base = pv_frame_sym_key(fl->p, f, base, &k->sym, &inl);
 		k->inlined = inl;
+		if (!inl)
+			k->sym_start = f->sym_start; /* (overloads named alike are two) */
 		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
 			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
 		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS)
@@ -246,6 +249,7 @@ static long entry_for(struct flat *fl, const struct pv_group *g, const struct pv
 	e->kernel = f->kernel;
 	e->inlined = k.inlined;
 	e->inlined_in = pv_strtab_get(&p->strs, k.base);
+	e->sym_start = k.sym_start;
 	e->ip = f->ip;
 	e->rel_ip = f->rel_ip;
 	fl->hash[i] = (uint32_t)fl->nr + 1;

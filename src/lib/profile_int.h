@@ -46,6 +46,9 @@ struct pv_frame {
 	 * perf's entry for the samples in it (string id, 0: sym's) */
 	uint32_t self_sym;
 	uint64_t sym_size; /* the symbol's size (perf's symbol_size), 0: unknown; not a key */
+	/* where the frame's ELF symbol starts in its object (0: unknown): perf
+	 * keys symbols by it, so overloads named alike ("ns::f") stay apart */
+	uint64_t sym_start;
 	/* PERFEV_PROFILE_KEEP_ADDR: where its mapping was, in the process it was
 	 * seen in (perf's map__unmap_ip shift, see pv_chain_addr); a key then */
 	uint64_t map_bias;
@@ -201,9 +204,10 @@ int pv_profile_intern_frame(struct perfev_profile *p, const struct perfev_profil
 /* The same for a frame whose own samples are perf's entry self_symbol (NULL: its symbol). */
 int pv_profile_intern_frame_self(struct perfev_profile *p, const struct perfev_profile_frame *f,
 				 const char *self_symbol, uint32_t *id);
-/* The same, with the size of the frame's symbol (perfev_location.symsize). */
+/* The same, with the size of the frame's symbol (perfev_location.symsize)
+ * and where it starts in its object (pv_frame.sym_start; 0: unknown). */
 int pv_profile_intern_frame_sized(struct perfev_profile *p, const struct perfev_profile_frame *f,
-				  const char *self_symbol, uint64_t sym_size, uint32_t *id);
+				  const char *self_symbol, uint64_t sym_size, uint64_t sym_start, uint32_t *id);
 /* The copy of frame id marked cut (see pv_frame.cut), interned. */
 int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out);
 /* Interns frame `id` of src (with its mapping and marks) into dst. */

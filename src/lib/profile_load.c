@@ -513,9 +513,12 @@ static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct per
 	}
 	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
 		return -ENOMEM;
+	/* (every frame of one address is in one ELF symbol: perf keys by its start) */
+	uint64_t sym_start = loc.symbol ? loc.rel_ip - loc.symoff : 0;
 	for (size_t i = 0; i < nf; i++)
 		if (pv_profile_intern_frame_sized(l->p, &fr[i], i == nf - 1 ? self_name : NULL,
-						  i == nf - 1 && loc.symbol ? loc.symsize : 0, &l->ids[l->inr + i]) < 0)
+						  i == nf - 1 && loc.symbol ? loc.symsize : 0, sym_start,
+						  &l->ids[l->inr + i]) < 0)
 			return -ENOMEM;
 	/* the table may have grown: look the slot up again */
 	e = cache_slot(l, key, f->ip, flags);

@@ -1,7 +1,8 @@
 /* C++ and Rust names as perf 6.1 prints them, in report and script:
  * demangled without their parameter lists ("ns::Acc::sum", perf's demangle
  * flags unless -v), templates whole, inlined std:: and core:: code by its
- * DWARF names, of aliases the one perf keeps (choose_best_symbol on the
+ * DWARF names, overloads named alike two rows (perf keys symbols by their
+ * start), of aliases the one perf keeps (choose_best_symbol on the
  * demangled names: Rust's <usize as Display>::fmt over its twin <u64 as
  * Display>::fmt); and as mangled in the binary with --no-demangle. Programs
  * built here (tests/data/cxx/names.cc, tests/data/rust/names.rs),
@@ -37,6 +38,9 @@ static void names_like_perf(const char *build, const char *record_opts, const ch
 	struct run_result r = run_cmd("'%s' report -q -i '%s' --stdio --no-children -g none", PERFEV_BIN, path);
 	cr_assert(strstr(r.out, func) && !strstr(r.out, "(int)") && !strstr(r.out, "] _ZN") && !strstr(r.out, "] _R"),
 		  "%s", r.out);
+	/* C++'s two overloads ns::weigh: two rows, as perf keys symbols by their start */
+	const char *w = strstr(r.out, "] ns::weigh\n");
+	cr_assert(!strstr(func, "ns::") || (w && strstr(w + 1, "] ns::weigh\n")), "one row of ns::weigh:\n%s", r.out);
 	run_result_free(&r);
 	/* samples in the program itself: the process's start-up (ld.so) and
 	 * exit (libc, libm's _fini) are other tests' matter, and there perf's
