@@ -84,11 +84,6 @@ int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, boo
 			if (pv_symtab_add(t, sym.st_value, sym.st_size, pooled, NULL,
 					  rank_of(&sym)) < 0)
 				return -ENOMEM;
-			/* unsized (assembly, _init/_fini): no further than its section */
-			Elf_Scn *home = sym.st_size ? NULL : elf_getscn(elf, sym.st_shndx);
-			GElf_Shdr hs;
-			if (home && gelf_getshdr(home, &hs) && sym.st_value >= hs.sh_addr)
-				pv_symtab_last(t)->limit = hs.sh_addr + hs.sh_size;
 			added++;
 		}
 	}
@@ -189,7 +184,10 @@ static int read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t)
 	Elf_Data *data = elf_getdata(rela_scn, NULL);
 	Elf_Scn *dynsym_scn = elf_getscn(elf, rela.sh_link);
 	GElf_Shdr dsh;
-	if (!data || !dynsym_scn || !gelf_getshdr(dynsym_scn, &dsh))
+	/* perf 6.1 (dso__synthesize_plt_symbols) makes them only from a
+	 * .rela.plt of .dynsym: a static binary's, of .symtab (its IFUNCs'
+	 * IRELATIVE slots), leaves .plt to the symbol before it (_init) */
+	if (!data || !dynsym_scn || !gelf_getshdr(dynsym_scn, &dsh) || dsh.sh_type != SHT_DYNSYM)
 		return 0;
 	Elf_Data *syms = elf_getdata(dynsym_scn, NULL);
 	if (!syms)

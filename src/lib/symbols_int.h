@@ -40,8 +40,7 @@ void pv_u64map_free(struct pv_u64map *m);
 
 /* ---- sorted symbol tables ------------------------------------------------ */
 struct pv_sym {
-	uint64_t start, size; /* size 0: up to the next symbol (and limit) */
-	uint64_t limit;       /* for size 0: the end of its section (0: none) */
+	uint64_t start, size; /* size 0: up to the next symbol */
 	const char *name;     /* pooled, demangled */
 	const char *module;   /* kallsyms: pooled "[mod]"; NULL otherwise */
 	uint8_t rank;         /* among symbols at one address: higher wins (global 3, local 2, weak 1) */
@@ -62,11 +61,6 @@ struct pv_symtab {
 size_t pv_upper_bound(const void *base, size_t n, size_t elsize, uint64_t key);
 int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char *name,
 		  const char *module, uint8_t rank);
-/* The symbol just added, e.g. to set its limit. */
-static inline struct pv_sym *pv_symtab_last(struct pv_symtab *t)
-{
-	return t->nr ? &t->syms[t->nr - 1] : NULL;
-}
 /* Sorts, keeps one symbol per address (highest rank), fills zero sizes up to the next symbol. */
 void pv_symtab_finish(struct pv_symtab *t);
 /* The symbol containing addr, or NULL. */

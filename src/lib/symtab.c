@@ -15,7 +15,7 @@ int pv_symtab_add(struct pv_symtab *t, uint64_t start, uint64_t size, const char
 		return -ENOMEM;
 	if (pv_grow(&t->syms, &t->cap, t->nr + 1, sizeof(*t->syms)) < 0)
 		return -ENOMEM;
-	t->syms[t->nr] = (struct pv_sym){start, size, 0, name, module, rank, (uint32_t)t->nr};
+	t->syms[t->nr] = (struct pv_sym){start, size, name, module, rank, (uint32_t)t->nr};
 	t->nr++;
 	return 0;
 }
@@ -152,9 +152,9 @@ void pv_symtab_finish(struct pv_symtab *t)
 		struct pv_sym *s = &t->syms[i];
 		if (s->size)
 			continue;
+		/* perf's symbols__fixup_end: up to the next symbol, whatever the
+		 * section (a static binary's _init covers its .plt) */
 		uint64_t end = i + 1 < n ? t->syms[i + 1].start : UINT64_MAX;
-		if (s->limit > s->start && s->limit < end)
-			end = s->limit;
 		if (end != UINT64_MAX)
 			s->size = end - s->start;
 	}

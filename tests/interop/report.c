@@ -377,6 +377,33 @@ Test(interop_report, dwarf_unnamed_frames_like_perf, .timeout = 180)
 	free(data);
 }
 
+/* A static binary: no .dynsym, so perf makes no PLT symbols of its
+ * .rela.plt (its IFUNCs' IRELATIVE slots) and _init, unsized, reaches up to
+ * the next symbol over .plt; as perf with frame pointers. With DWARF, perf
+ * 6.1 unwinds none of its stacks past the first frame; perfev reaches main. */
+Test(interop_report, static_binary_like_perf, .timeout = 180)
+{
+	require_root();
+	char exe[4200], cmd[4300];
+	snprintf(exe, sizeof(exe), "%s/static_loop", test_tmpdir());
+	struct run_result b = run_cmd("cc -O2 -g -static -fno-omit-frame-pointer -o '%s' '%s/tests/data/static/snprintf_loop.c' 2>&1",
+				      exe, PERFEV_SRCDIR);
+	if (b.status != 0)
+		cr_skip_test("cannot link statically here (libc.a): %s", b.out);
+	run_result_free(&b);
+	snprintf(cmd, sizeof(cmd), "'%s'", exe);
+	char *data = perf_record("-D 20 -g -e cpu-clock", "static_fp.data", cmd);
+	report_expect_like_perf(data, "--no-children -g caller", 0);
+	report_expect_like_perf(data, "--no-children -g none --sort dso,sym", 0);
+	compare_script_args(data, "", "cat");
+	free(data);
+	data = perf_record("-D 20 --call-graph dwarf -e cpu-clock", "static_dwarf.data", cmd);
+	struct run_result r = run_cmd("'%s' script -i '%s' -F ip,sym | grep -c ' main$'", PERFEV_BIN, data);
+	cr_expect_gt(atoi(r.out), 10, "DWARF stacks of the static binary reach main in %s samples", r.out);
+	run_result_free(&r);
+	free(data);
+}
+
 Test(interop_report, call_graphs_like_perf, .timeout = 180)
 {
 	require_root();
