@@ -729,7 +729,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		return l->sample_fn(l->sample_ctx, l, rec, sample_pid(l, s));
 	if (l->o->cpus && !perfev_cpus_has(l->o->cpus, (int)s->cpu))
 		return 0; /* perf report -C: as if never recorded */
-	if (!pv_time_ranges_have(l->times, l->nr_times, s->time))
+	if (l->nr_times && !pv_time_ranges_have(l->times, l->nr_times, s->time))
 		return 0; /* perf report --time: so too */
 	if (l->all) {
 		if (!(ep = evp_for(l, rec->attr_idx)))

@@ -55,7 +55,14 @@ static int cmp_sym(const void *a, const void *b)
 		return x->size ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank > y->rank ? -1 : 1;
-	size_t ux, uy, lx = pv_perf_name_len(x->name, &ux), ly = pv_perf_name_len(y->name, &uy);
+	size_t ux, uy, lx, ly;
+	if (x->name[0] == '_' || y->name[0] == '_') { /* (only these may be mangled) */
+		lx = pv_perf_name_len(x->name, &ux);
+		ly = pv_perf_name_len(y->name, &uy);
+	} else {
+		ux = uy = 0;
+		lx = strlen(x->name), ly = strlen(y->name);
+	}
 	if (ux != uy)
 		return ux < uy ? -1 : 1;
 	if (lx != ly)
