@@ -30,6 +30,8 @@ struct report_view {
 	/* perf's --comms LIST in its branch mode: the entries whose first
 	 * sample's command is listed, whole (NULL: all) */
 	const char *first_comms;
+	/* perf's --symbol-filter: only rows whose symbol's name holds this */
+	const char *symbol_filter;
 	/* the branch view's --sort of perf's branch keys (report_branch_file); NULL: perf's default */
 	const char *branch_sort;
 	enum report_graph_mode graph_mode;

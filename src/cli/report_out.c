@@ -817,6 +817,23 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 				}
 		}
 	}
+	if (v->symbol_filter) { /* perf's hists__filter_by_symbol: rows of a symbol named so */
+		size_t keep = 0;
+		for (size_t r = 0; r < nr; r++)
+			if (rows[r].e->symbol && strstr(rows[r].e->symbol, v->symbol_filter))
+				rows[keep++] = rows[r];
+		nr = keep;
+		if (v->relative) { /* of the rows shown; the Samples line stays */
+			period = 0;
+			for (size_t m = 0; m < nm; m++)
+				all[m] = 0;
+			for (size_t r = 0; r < nr; r++)
+				for (size_t m = 0; m < nm; m++) {
+					all[m] += rows[r].self[m];
+					period += rows[r].period[m];
+				}
+		}
+	}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
 		rows[r].depth = rows[r].lead >= 0 ? report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
@@ -862,7 +879,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			continue;
 		}
 		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
-			size_t cw = comm_width(s, v->first_comms);
+			/* (of the rows shown: none left by --symbol-filter, none) */
+			size_t cw = nr ? comm_width(s, v->first_comms) : 0;
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}

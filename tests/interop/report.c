@@ -779,6 +779,12 @@ Test(interop_report, filters_like_perf, .timeout = 120)
 	report_expect_like_perf(data, "--dsos calls --no-children -g none", 0);
 	report_expect_like_perf(data, "--comms calls --no-children", 4);
 	report_expect_like_perf(data, "--comms calls --dsos calls --symbols leaf_a --no-children", 0);
+	/* --symbol-filter: rows whose symbol holds the text, totals kept (but
+	 * for --percentage relative), columns as wide as the rows shown */
+	report_expect_like_perf(data, "--symbol-filter=re --no-children -g none", 0);
+	report_expect_like_perf(data, "--symbol-filter=a -g caller", 0);
+	report_expect_like_perf(data, "--symbol-filter=re --percentage relative --no-children -g none", 0);
+	report_expect_like_perf(data, "--symbol-filter=nosuchname", 0);
 	/* --time: samples outside every range are left out of every total,
 	 * and the Samples line names the time slices */
 	char *a = perf_sample_time(data, 30), *b = perf_sample_time(data, 90), *c = perf_sample_time(data, 150);
