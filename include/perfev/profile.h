@@ -400,6 +400,9 @@ struct perfev_profile_load_opts {
 	 * mangled in the ELF (perf's --no-demangle) */
 	bool demangle_params;
 	bool no_demangle;
+	/* perf report -U: a sample no symbol names is left out before anything
+	 * counts it, and its call chain's frames no symbol names are dropped */
+	bool hide_unresolved;
 };
 
 struct perfev_profile_load_info {

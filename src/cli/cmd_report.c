@@ -58,6 +58,7 @@ static const char usage_text[] =
 	"                        first for --json and the exports)\n"
 	"      --no-inline       do not expand inlined functions (faster)\n"
 	"      --symbol-filter STR  only the rows whose symbol's name holds STR (the totals stay)\n"
+	"  -U, --hide-unresolved only samples a symbol names, their chains' unnamed frames dropped\n"
 	"      --no-demangle     C++/Rust symbols as mangled in the binary (demangled: without\n"
 	"                        their parameter lists, as perf)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
@@ -85,7 +86,7 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
-       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER };
+       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED };
 static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
 static void free_cpu_filter(void)
 {
@@ -122,6 +123,7 @@ static const struct option options[] = {
 	{"demangle", no_argument, NULL, O_DEMANGLE},
 	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"symbol-filter", required_argument, NULL, O_SYMBOL_FILTER},
+	{"hide-unresolved", no_argument, NULL, O_HIDE_UNRESOLVED},
 	{"kallsyms", required_argument, NULL, O_KALLSYMS},
 	{"no-cache", no_argument, NULL, O_NO_KCACHE},
 	{"title", required_argument, NULL, O_TITLE},
@@ -340,7 +342,7 @@ int report_command(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:U", options, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -416,6 +418,8 @@ int report_command(int argc, char **argv)
 		case O_DEMANGLE: lo.no_demangle = false; break;
 		case O_NO_DEMANGLE: lo.no_demangle = true; break;
 		case O_SYMBOL_FILTER: v.symbol_filter = optarg; break;
+		case 'U':
+		case O_HIDE_UNRESOLVED: lo.hide_unresolved = true; break;
 		case O_KALLSYMS: lo.kallsyms = optarg; break;
 		case O_SYMFS: lo.symfs = optarg; break;
 		case 'C':

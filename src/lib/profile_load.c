@@ -820,6 +820,20 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	l->prev_pid = pid;
 	l->prev_dwarf = dwarf > 0;
 	l->prev_set = !l->prev_set;
+	if (l->o->hide_unresolved) { /* perf's -U */
+		if (!l->p->frames[l->stack[0]].sym) { /* as if never recorded */
+			if (ep)
+				ep->samples--;
+			if (l->info)
+				l->info->samples--;
+			return 0;
+		}
+		size_t kept = 0;
+		for (size_t i = 0; i < depth; i++)
+			if (l->p->frames[l->stack[i]].sym)
+				l->stack[kept++] = l->stack[i];
+		depth = kept;
+	}
 	if (unmapped_levels(l, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
 	/* the sampled address under a caller-order cut: its frames (the leaf's

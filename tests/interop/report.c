@@ -374,6 +374,11 @@ Test(interop_report, dwarf_unnamed_frames_like_perf, .timeout = 180)
 	 * and perfev names malloc@plt as later perfs do, see README) */
 	report_expect_like_perf(data, "--no-children -g caller", 2);
 	report_expect_like_perf(data, "--no-children -g callee --sort dso,sym", 2);
+	/* -U: samples no symbol names left out, and the unnamed frames of the
+	 * others' chains (in counts: a .plt.got sample perfev keeps changes
+	 * the Samples and Event count lines and its row alone) */
+	report_expect_like_perf(data, "-U --no-children -g none -F sample,dso,sym", 6);
+	report_expect_like_perf(data, "-U --no-children -g none -F sample,comm,dso,sym --sort dso,sym", 6);
 	free(data);
 }
 
