@@ -30,7 +30,13 @@ struct rec_scan {
 	bool kernel_hit;
 	pid_t last_pid; /* the last hit, checked first */
 	struct scan_map last;
+	/* samples read before their process's maps: the rings of the CPUs are
+	 * read one after another, and a process that moved may have its MMAP2
+	 * in a ring read later; looked up again at the end (rec_scan_dsos) */
+	struct scan_pending { pid_t pid; uint64_t ip; } *pending;
+	size_t npending, pcap;
 };
+#define SCAN_MAX_PENDING 65536
 
 static size_t pid_slot(const struct rec_scan *s, pid_t pid)
 {
@@ -156,6 +162,28 @@ static const struct scan_map *lookup(const struct scan_proc *p, uint64_t ip)
 	return NULL;
 }
 
+/* Marks the binary of the map holding ip in pid (or the parent it forked
+ * from, until its exec); false where none does. */
+static bool mark(struct rec_scan *s, pid_t pid, uint64_t ip)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		struct scan_proc *p = find_proc(s, pid);
+		if (!p)
+			return false;
+		const struct scan_map *m = lookup(p, ip);
+		if (m) {
+			s->dsos[m->dso].hit = true;
+			s->last_pid = pid;
+			s->last = *m;
+			return true;
+		}
+		if (p->parent < 0)
+			return false;
+		pid = p->parent;
+	}
+	return false;
+}
+
 void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool kernel)
 {
 	struct rec_scan *s = scan(r);
@@ -167,26 +195,19 @@ void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool ker
 	}
 	if (s->last_pid == pid && ip >= s->last.start && ip < s->last.end)
 		return; /* the same binary as last time: already marked */
-	for (int depth = 0; depth < 64; depth++) {
-		struct scan_proc *p = find_proc(s, pid);
-		if (!p)
-			return;
-		const struct scan_map *m = lookup(p, ip);
-		if (m) {
-			s->dsos[m->dso].hit = true;
-			s->last_pid = pid;
-			s->last = *m;
-			return;
-		}
-		if (p->parent < 0)
-			return;
-		pid = p->parent;
-	}
+	if (mark(s, pid, ip) || s->npending >= SCAN_MAX_PENDING ||
+	    pv_grow(&s->pending, &s->pcap, s->npending + 1, sizeof(*s->pending)) < 0)
+		return;
+	s->pending[s->npending++] = (struct scan_pending){pid, ip};
 }
 
 const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *kernel_hit)
 {
 	struct rec_scan *s = r->scan;
+	for (size_t i = 0; s && i < s->npending; i++)
+		mark(s, s->pending[i].pid, s->pending[i].ip);
+	if (s)
+		s->npending = 0;
 	*n = s ? s->ndsos : 0;
 	*kernel_hit = s && s->kernel_hit;
 	return s ? s->dsos : NULL;
@@ -203,6 +224,7 @@ void rec_scan_free(struct perfev_recorder *r)
 		free(s->dsos[i].path);
 	free(s->procs);
 	free(s->dsos);
+	free(s->pending);
 	free(s);
 	r->scan = NULL;
 }

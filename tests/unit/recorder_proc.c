@@ -101,3 +101,27 @@ Test(unit_recorder_proc, loaded_modules)
 	cr_expect_eq(rec_modules("/nonexistent/modules", add_mod, &none), 0);
 	cr_expect_eq(none.n, 0);
 }
+
+/* The rings of the CPUs are read one after the other: a sample of a process
+ * that moved to another CPU can come before the MMAP2 of its binary. Its
+ * binary still goes into the build-id table (looked up again at the end);
+ * the CI saw spin's build-id missing once on a loaded machine. */
+Test(unit_recorder_proc, a_sample_read_before_its_map_still_marks_its_binary)
+{
+	struct perfev_recorder *r = calloc(1, sizeof(*r));
+	cr_assert_not_null(r);
+	rec_scan_sample(r, 42, 0x401234, false);   /* before any map of 42 */
+	rec_scan_mmap(r, 42, 0x400000, 0x10000, "/bin/hit");
+	rec_scan_mmap(r, 42, 0x500000, 0x10000, "/bin/missed");
+	rec_scan_sample(r, 43, 0x401234, false);   /* a pid that never maps it */
+	size_t n;
+	bool kernel;
+	const struct rec_dso *d = rec_scan_dsos(r, &n, &kernel);
+	cr_assert_eq(n, 2);
+	cr_assert(!kernel);
+	cr_assert_str_eq(d[0].path, "/bin/hit");
+	cr_assert(d[0].hit, "the sample read before its map did not mark /bin/hit");
+	cr_assert(!d[1].hit);
+	rec_scan_free(r);
+	free(r);
+}
