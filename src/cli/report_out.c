@@ -509,6 +509,25 @@ struct order {
 	bool tree;  /* full ties stay in the order given (perf's output tree) */
 };
 
+/* --percentage relative over the rows left shown: each member's total
+ * (all), the period and (samples non-NULL) the samples of those rows. */
+static void shown_totals(const struct row *rows, size_t nr, size_t nm, uint64_t *all, uint64_t *period,
+			 uint64_t *samples)
+{
+	*period = 0;
+	if (samples)
+		*samples = 0;
+	for (size_t m = 0; m < nm; m++)
+		all[m] = 0;
+	for (size_t r = 0; r < nr; r++)
+		for (size_t m = 0; m < nm; m++) {
+			all[m] += rows[r].self[m];
+			*period += rows[r].period[m];
+			if (samples)
+				*samples += rows[r].samples[m];
+		}
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? -1 : a < b;
@@ -805,17 +824,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 										: "[unknown]"))
 				rows[keep++] = rows[r];
 		nr = keep;
-		if (v->relative) { /* perf: of the entries shown, their branches whole */
-			samples = period = 0;
-			for (size_t m = 0; m < nm; m++)
-				all[m] = 0;
-			for (size_t r = 0; r < nr; r++)
-				for (size_t m = 0; m < nm; m++) {
-					all[m] += rows[r].self[m];
-					period += rows[r].period[m];
-					samples += rows[r].samples[m];
-				}
-		}
+		if (v->relative) /* perf: of the entries shown, their branches whole */
+			shown_totals(rows, nr, nm, all, &period, &samples);
 	}
 	if (v->symbol_filter) { /* perf's hists__filter_by_symbol: rows of a symbol named so */
 		size_t keep = 0;
@@ -823,16 +833,8 @@ int report_print_stdio(const struct report_section *s, const struct report_view 
 			if (rows[r].e->symbol && strstr(rows[r].e->symbol, v->symbol_filter))
 				rows[keep++] = rows[r];
 		nr = keep;
-		if (v->relative) { /* of the rows shown; the Samples line stays */
-			period = 0;
-			for (size_t m = 0; m < nm; m++)
-				all[m] = 0;
-			for (size_t r = 0; r < nr; r++)
-				for (size_t m = 0; m < nm; m++) {
-					all[m] += rows[r].self[m];
-					period += rows[r].period[m];
-				}
-		}
+		if (v->relative) /* of the rows shown; the Samples line stays */
+			shown_totals(rows, nr, nm, all, &period, NULL);
 	}
 	struct report_graphs *graphs = v->graph != GRAPH_NONE ? report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
