@@ -160,9 +160,10 @@ void pv_symtab_finish(struct pv_symtab *t)
 		if (s->size)
 			continue;
 		/* perf's symbols__fixup_end: up to the next symbol, whatever the
-		 * section (a static binary's _init covers its .plt) */
-		uint64_t end = i + 1 < n ? t->syms[i + 1].start : UINT64_MAX;
-		if (end != UINT64_MAX)
+		 * section (a static binary's _init covers its .plt); the last one
+		 * (libm's _fini) to the end of the page after its own */
+		uint64_t end = i + 1 < n ? t->syms[i + 1].start : ((s->start + 4095) & ~4095ull) + 4096;
+		if (end > s->start)
 			s->size = end - s->start;
 	}
 }

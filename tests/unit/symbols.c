@@ -10,6 +10,7 @@
 #include "support_symbols.h"
 #include "perfev.h"
 #include "internal.h"
+#include "symbols_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -621,4 +622,27 @@ Test(unit_symbols, perf_build_id_cache, .timeout = 60)
 	free(maps);
 	run_result_free(&b);
 	run_result_free(&m);
+}
+
+/* perf's symbols__fixup_end: an unsized symbol reaches up to the next one,
+ * whatever section it is in (a static binary's _init over its .plt), and
+ * the last one to the end of the page after its own (libm's _fini, the
+ * highest function of the library: CI once sampled its first instruction). */
+Test(unit_symbols, unsized_symbols_end_as_perf_ends_them)
+{
+	struct pv_symtab t = {0};
+	cr_assert_eq(pv_symtab_add(&t, 0x1000, 0x10, "sized", NULL, 3), 0);
+	cr_assert_eq(pv_symtab_add(&t, 0x1800, 0, "_init", NULL, 3), 0);
+	cr_assert_eq(pv_symtab_add(&t, 0x2000, 0x100, "next", NULL, 3), 0);
+	cr_assert_eq(pv_symtab_add(&t, 0x23d8, 0, "_fini", NULL, 3), 0);
+	pv_symtab_finish(&t);
+	const struct pv_sym *s = pv_symtab_find(&t, 0x1fff);
+	cr_assert(s && !strcmp(s->name, "_init"), "0x1fff: %s", s ? s->name : "none");
+	cr_assert_null(pv_symtab_find(&t, 0x1010), "past a sized symbol's end");
+	s = pv_symtab_find(&t, 0x23d8);
+	cr_assert(s && !strcmp(s->name, "_fini"), "0x23d8: %s", s ? s->name : "none");
+	s = pv_symtab_find(&t, 0x3fff);
+	cr_assert(s && !strcmp(s->name, "_fini"), "0x3fff: %s", s ? s->name : "none");
+	cr_assert_null(pv_symtab_find(&t, 0x4000), "the last unsized symbol ends a page after its own");
+	pv_symtab_free(&t);
 }
