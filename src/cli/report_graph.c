@@ -609,11 +609,13 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 		/* the frame as perf keys its symbol (the flat table's rule) */
 		base[id] = pv_frame_inline_base(pf, base[n.parent]);
 		struct perfev_profile_node kn = n;
-		uint32_t ksym;
-		const char *in = pv_strtab_get(&p->strs, pv_frame_sym_key(p, pf, base[id], &ksym, &kn.frame.inlined));
-		kn.frame.symbol = pv_strtab_get(&p->strs, ksym);
-		uint64_t kstart = kn.frame.inlined ? 0 : pf->sym_start;
-		sstart[id] = pf->inlined ? 0 : pf->sym_start;
+		struct pv_sym_key sk;
+		pv_frame_sym_key(p, pf, base[id], &sk);
+		kn.frame.symbol = pv_strtab_get(&p->strs, sk.sym);
+		kn.frame.inlined = sk.inlined;
+		const char *in = pv_strtab_get(&p->strs, sk.base);
+		uint64_t kstart = sk.start;
+		sstart[id] = pf->sym_start; /* (trie_child matches inlined nodes by name alone) */
 		/* a cut leaf (pv_frame.cut) is in no call chain: its own entry only */
 		/* (the length of the frame's mapping: perf's dso_size) */
 		int64_t msize = pf->map ? (int64_t)(p->maps[pf->map - 1].end - p->maps[pf->map - 1].start) : -1;

@@ -262,15 +262,16 @@ uint32_t pv_frame_inline_base(const struct pv_frame *f, uint32_t parent_base)
 	return f->inlined ? parent_base : f->self_sym ? f->self_sym : f->sym;
 }
 
-uint32_t pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
-			  uint32_t *sym, bool *inlined)
+void pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
+		      struct pv_sym_key *k)
 {
-	*sym = f->sym;
-	*inlined = f->inlined;
+	k->sym = f->sym;
+	k->inlined = f->inlined;
 	uint32_t plain = inline_name_of_renamed(p, f);
 	if (plain)
-		*sym = plain, *inlined = true;
-	return *inlined || f->self_sym ? base : 0;
+		k->sym = plain, k->inlined = true;
+	k->base = k->inlined || f->self_sym ? base : 0;
+	k->start = k->inlined ? 0 : f->sym_start;
 }
 
 int pv_profile_frame_cut(struct perfev_profile *p, uint32_t id, uint32_t *out)

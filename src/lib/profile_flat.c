@@ -148,11 +148,9 @@ static void make_key(const struct flat *fl, const struct pv_group *g, const stru
 		k->kernel = f->kernel;
 		if (!f->sym && !f->file && !strcmp(pv_strtab_get(&fl->p->strs, f->dso), "[unknown]"))
 			k->kernel = 0;
-		bool inl;
-		k->base = pv_frame_sym_key(fl->p, f, base, &k->sym, &inl);
-		k->inlined = inl;
-		if (!inl)
-			k->sym_start = f->sym_start; /* (overloads named alike are two) */
+		struct pv_sym_key sk;
+		pv_frame_sym_key(fl->p, f, base, &sk);
+		k->sym = sk.sym, k->base = sk.base, k->sym_start = sk.start, k->inlined = sk.inlined;
 		if (!f->sym) /* perf: the address in the object's terms, as sampled in call chains */
 			k->ip = chain && (keys & PERFEV_KEY_SPLIT_UNRESOLVED) ? f->ip : f->rel_ip;
 		if (fl->p->flags & PERFEV_PROFILE_BRANCH_TARGETS)

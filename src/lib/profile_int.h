@@ -145,12 +145,18 @@ static inline bool pv_key_has_dso(unsigned keys, bool known_symbol)
  * sym) where it is no inlined frame, else parent_base, its outer frame's
  * (the caller-rooted tree's parent). */
 uint32_t pv_frame_inline_base(const struct pv_frame *f, uint32_t parent_base);
-/* The frame's symbol as perf keys it (*sym, *inlined: "X (inlined)" named by
- * DWARF as X inlined, where some inlined frame is named X) and the function
- * that keys it too (base, from pv_frame_inline_base; 0 for other symbols).
- * The flat table and the report's graphs key alike. */
-uint32_t pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
-			  uint32_t *sym, bool *inlined);
+/* The frame's symbol as perf keys it: sym and inlined ("X (inlined)" named
+ * by DWARF is X inlined, where some inlined frame is named X); an inline
+ * symbol also by the function it is in (base, from pv_frame_inline_base),
+ * any other by where it starts (overloads named alike are two). The flat
+ * table and the report's graphs key alike. */
+struct pv_sym_key {
+	uint32_t sym, base; /* string ids; base 0 but for inline symbols */
+	uint64_t start;     /* pv_frame.sym_start; 0 for inline symbols */
+	bool inlined;
+};
+void pv_frame_sym_key(const struct perfev_profile *p, const struct pv_frame *f, uint32_t base,
+		      struct pv_sym_key *k);
 
 /* The socket of cpu (-1: unknown). */
 static inline int32_t pv_profile_socket(const struct perfev_profile *p, int32_t cpu)
