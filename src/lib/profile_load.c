@@ -37,6 +37,15 @@ struct pmaps {
 	size_t nr, cap;
 };
 
+/* The group of a profile's previous sample: consecutive samples of a
+ * thread (and process: old files give one tid two pids, swapper) under one
+ * name on one CPU share it. */
+struct group_cache {
+	uint32_t tid, group; /* group 0: none yet */
+	int32_t pid, cpu;
+	const char *comm;    /* NULL after a COMM record: names changed */
+};
+
 /* One event's profile when every event is read: its frame ids are the
  * shared table's (the loader's p) translated through x (0: not yet). */
 struct evp {
@@ -44,13 +53,7 @@ struct evp {
 	uint32_t *x;
 	size_t xcap;
 	uint64_t samples;
-	/* the group of this event's previous sample: consecutive samples of a
-	 * thread (and process) under one name share it, as l->last_* for the
-	 * single profile; the pid too, or old files whose samples give one tid
-	 * two pids (swapper) would mix their groups */
-	uint32_t last_tid, last_group;
-	int32_t last_pid, last_cpu;
-	const char *last_comm;
+	struct group_cache last;
 };
 
 struct loader {
@@ -87,9 +90,7 @@ struct loader {
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
 	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
-	uint32_t last_tid, last_group;
-	int32_t last_cpu;
-	const char *last_comm;
+	struct group_cache last; /* of the single profile (p) */
 	bool oom;
 	bool all;        /* every event: evs[attr_idx], p only holds the frames */
 	struct evp *evs;
@@ -327,9 +328,9 @@ static void side_band(struct loader *l, const struct perfev_record *rec)
 			if (l->unw)
 				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
 		}
-		l->last_comm = NULL;
+		l->last.comm = NULL;
 		for (size_t i = 0; i < l->nevs; i++)
-			l->evs[i].last_comm = NULL;
+			l->evs[i].last.comm = NULL;
 		break;
 	case PERF_RECORD_FORK:
 		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
@@ -627,31 +628,20 @@ static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sampl
 		if (!ok)
 			return 0;
 	}
+	if (ep && translate(l, ep, l->stack, depth) < 0)
+		return -ENOMEM;
+	struct group_cache *c = ep ? &ep->last : &l->last;
 	uint32_t tid = (uint32_t)d->tid;
-	if (ep) {
-		if (translate(l, ep, l->stack, depth) < 0)
-			return -ENOMEM;
-		if (tid != ep->last_tid || d->pid != ep->last_pid || d->comm != ep->last_comm ||
-		    d->cpu != ep->last_cpu || !ep->last_group || (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
-			if (pv_profile_group_id(p, d, &ep->last_group) < 0)
-				return -ENOMEM;
-			ep->last_tid = tid;
-			ep->last_pid = d->pid;
-			ep->last_comm = d->comm;
-			ep->last_cpu = d->cpu;
-		}
-		return pv_profile_add_ids(p, ep->last_group, l->stack, depth, values, d->time,
-					  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
-	}
-	if (tid != l->last_tid || d->comm != l->last_comm || d->cpu != l->last_cpu || !l->last_group ||
+	if (tid != c->tid || d->pid != c->pid || d->comm != c->comm || d->cpu != c->cpu || !c->group ||
 	    (p->flags & PV_PROFILE_SAMPLE_KEYS)) {
-		if (pv_profile_group_id(p, d, &l->last_group) < 0)
+		if (pv_profile_group_id(p, d, &c->group) < 0)
 			return -ENOMEM;
-		l->last_tid = tid;
-		l->last_comm = d->comm;
-		l->last_cpu = d->cpu;
+		c->tid = tid;
+		c->pid = d->pid;
+		c->comm = d->comm;
+		c->cpu = d->cpu;
 	}
-	return pv_profile_add_ids(p, l->last_group, l->stack, depth, values, d->time,
+	return pv_profile_add_ids(p, c->group, l->stack, depth, values, d->time,
 				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 }
 
@@ -759,10 +749,6 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		d.cpu = (int32_t)s->cpu;
 	if (l->o->flags & PERFEV_PROFILE_BRANCH_TARGETS) /* (its branches are the samples) */
 		return branch_targets(l, ep, s, &d, kernel_ip);
-	if (ep)
-		ep->samples++;
-	if (l->info)
-		l->info->samples++;
 	struct pmaps *pm = proc(l, pid, false);
 	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
 				    .symbolizer = l->sym};
@@ -821,19 +807,18 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	l->prev_dwarf = dwarf > 0;
 	l->prev_set = !l->prev_set;
 	if (l->o->hide_unresolved) { /* perf's -U */
-		if (!l->p->frames[l->stack[0]].sym) { /* as if never recorded */
-			if (ep)
-				ep->samples--;
-			if (l->info)
-				l->info->samples--;
-			return 0;
-		}
+		if (!l->p->frames[l->stack[0]].sym)
+			return 0; /* as if never recorded */
 		size_t kept = 0;
 		for (size_t i = 0; i < depth; i++)
 			if (l->p->frames[l->stack[i]].sym)
 				l->stack[kept++] = l->stack[i];
 		depth = kept;
 	}
+	if (ep)
+		ep->samples++;
+	if (l->info)
+		l->info->samples++;
 	if (unmapped_levels(l, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
 	/* the sampled address under a caller-order cut: its frames (the leaf's
