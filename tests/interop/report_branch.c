@@ -158,14 +158,21 @@ static void write_branches(const char *data)
 	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
 
+/* The crafted recording (write_branches) and its kernel symbols: their paths
+ * into data and syms (4200 bytes each). */
+static void write_crafted(char *data, char *syms)
+{
+	char *path = report_write_kallsyms(kallsyms);
+	snprintf(syms, 4200, "%s", path);
+	free(path);
+	snprintf(data, 4200, "%s/branches.data", test_tmpdir());
+	write_branches(data);
+}
+
 Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 {
 	char data[4200], options[4400], syms[4200];
-	char *path = report_write_kallsyms(kallsyms);
-	snprintf(syms, sizeof(syms), "%s", path);
-	free(path);
-	snprintf(data, sizeof(data), "%s/branches.data", test_tmpdir());
-	write_branches(data);
+	write_crafted(data, syms);
 	/* what the library makes of it (without perf) */
 	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms};
 	cr_expect_eq(perfev_branch_table_wanted(data), 1);
@@ -216,11 +223,7 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 Test(interop_report_branch, crafted_sort_keys_like_perf, .timeout = 60)
 {
 	char data[4200], options[4400], syms[4200];
-	char *path = report_write_kallsyms(kallsyms);
-	snprintf(syms, sizeof(syms), "%s", path);
-	free(path);
-	snprintf(data, sizeof(data), "%s/branches.data", test_tmpdir());
-	write_branches(data);
+	write_crafted(data, syms);
 	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms, .event = -1,
 					      .flags = PERFEV_PROFILE_BRANCH_TARGETS, .no_callchain = true};
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
