@@ -11,7 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "perfev.h"
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * and applied to made-up registers; the bytes are also evaluated as a DWARF
  * expression of each kind. All bounded: linear in the input.
  */
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

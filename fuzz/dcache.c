@@ -8,7 +8,7 @@
  * cache does not use). Debug files can come from a debuginfod server.
  */
 #define _GNU_SOURCE
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

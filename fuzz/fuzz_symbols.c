@@ -4,7 +4,7 @@
  * MiniDebugInfo (xz inside), demangling, symbol lookups, and DWARF source
  * lines with inline chains for addresses inside the symbols found.
  */
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * their checksums forged (pv_kcache_seal), so the structural checks behind
  * them are reached; then lookups in what was accepted. Linear in the input.
  */
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

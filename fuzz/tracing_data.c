@@ -6,7 +6,7 @@
  * leaks on some malformed formats, which is outside perfev.
  */
 #include "perfev.h"
-#include "tp_int.h"
+#include "tracing/tp_int.h"
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes src/lib/syscall_table_x86_64.h: x86_64 syscall numbers -> names, from
+# Writes src/lib/tracing/syscall_table_x86_64.h: x86_64 syscall numbers -> names, from
 # the system's asm/unistd_64.h plus the calls newer than Debian 12's headers.
 # Run again when the headers are newer; the output is committed.
 set -euo pipefail
@@ -16,4 +16,4 @@ hdr=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
       "467 open_tree_attr" "468 file_getattr" "469 file_setattr"
   } | sort -n -u -k1,1 | awk '{printf "\t[%d] = \"%s\",\n", $1, $2}'
   echo "};"
-} > src/lib/syscall_table_x86_64.h
+} > src/lib/tracing/syscall_table_x86_64.h

@@ -1,7 +1,7 @@
 /* cmd_attr.c — `perfev attr EVENTS`: the perf_event_attrs perfev would open, as JSON. */
 #include "cli.h"
 #include "cli_events.h"
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* cmd_list.c — `perfev list [PATTERN] [--json]`: the events usable here and what they need. */
 #include "cli.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "perfev.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "report.h"
 #include "perfev.h"
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -6,8 +6,8 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "cli.h"
-#include "internal.h"
-#include "export_int.h"
+#include "core/internal.h"
+#include "export/export_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "cli.h"
-#include "internal.h"
-#include "profile_int.h"
-#include "export_int.h"
+#include "core/internal.h"
+#include "profile/profile_int.h"
+#include "export/export_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "cli.h"
-#include "internal.h"
-#include "export_int.h"
-#include "profile_int.h"
+#include "core/internal.h"
+#include "export/export_int.h"
+#include "profile/profile_int.h"
 
 #include <errno.h>
 #include <limits.h>

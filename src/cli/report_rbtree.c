@@ -6,7 +6,7 @@
  * and depends on the insertion order and the tree's shape: replayed here with
  * the same tree (lib/rbtree.c's insertion, the textbook one). */
 #include "report.h"
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "perfev.h"
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 #include <dirent.h>
 #include <stdio.h>

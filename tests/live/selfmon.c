@@ -6,8 +6,8 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "perfev.h"
-#include "selfmon_int.h"
-#include "selfmon_math.h"
+#include "count/selfmon_int.h"
+#include "count/selfmon_math.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

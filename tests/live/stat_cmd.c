@@ -245,7 +245,7 @@ Test(live_stat, pmu_without_exclusion_bits_counts)
 /* perfev's start-up is part of every measurement (bench/stat_startup:
  * target a quarter of perf's): the binary loads libc and libm only. A new
  * shared dependency costs milliseconds per run: load it with dlopen on first
- * use (src/lib/debuginfod_dl.c) or add its static archive to the CLI link. */
+ * use (src/lib/symbols/debuginfod_dl.c) or add its static archive to the CLI link. */
 Test(live_stat, perfev_binary_loads_only_libc)
 {
 #if defined(__SANITIZE_ADDRESS__)

@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "support_symbols.h"
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 #include <dirent.h>
 #include <elfutils/version.h>

@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "support.h"
-#include "symbols_int.h"
+#include "symbols/symbols_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

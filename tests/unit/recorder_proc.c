@@ -1,7 +1,8 @@
 /* The recorder's view of the system: /proc maps, build-ids. */
 #define _GNU_SOURCE
 #include "support.h"
-#include "recorder_int.h"
+#include "recorder/recorder_int.h"
+#include "core/internal.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,15 +44,15 @@ Test(unit_recorder_proc, build_id_matches_readelf)
 	if (r.status != 0 || !r.out[0])
 		cr_skip_test("readelf shows no build-id for /bin/ls");
 	uint8_t id[20];
-	int n = rec_elf_build_id("/bin/ls", id, sizeof(id));
+	int n = pv_file_build_id("/bin/ls", id, sizeof(id));
 	cr_assert_eq(n, 20);
 	char hex[41];
 	for (int i = 0; i < n; i++)
 		sprintf(hex + 2 * i, "%02x", id[i]);
 	cr_assert_eq(strncmp(hex, r.out, 40), 0, "%s vs %s", hex, r.out);
-	cr_assert_lt(rec_elf_build_id("/etc/passwd", id, sizeof(id)), 0);
+	cr_assert_lt(pv_file_build_id("/etc/passwd", id, sizeof(id)), 0);
 	run_result_free(&r);
-	if (rec_kernel_build_id(id, sizeof(id)) < 0)
+	if (pv_kernel_build_id(id, sizeof(id)) < 0)
 		cr_skip_test("no /sys/kernel/notes build-id");
 }
 

@@ -4,8 +4,8 @@
  * that changes the page between the loop's reads).
  */
 #include "support.h"
-#include "selfmon_arch.h"
-#include "selfmon_math.h"
+#include "count/selfmon_arch.h"
+#include "count/selfmon_math.h"
 #include <string.h>
 
 Test(unit_selfmon, sign_extend_48bit_x86)

@@ -1,5 +1,5 @@
 /*
- * The arm64 self-monitoring code (src/lib/selfmon_arm64.c and the shared
+ * The arm64 self-monitoring code (src/lib/count/selfmon_arm64.c and the shared
  * arithmetic), cross-compiled with aarch64-linux-gnu-gcc and run under
  * qemu-aarch64: the mrs register table against the architecture's
  * encodings, the masking of 32-bit counters, time_short, perf_user_access.
@@ -18,12 +18,12 @@ Test(unit_selfmon_arm64, cross_compiled_under_qemu, .timeout = 120)
 	run_result_free(&t);
 	const char *dir = test_tmpdir();
 	struct run_result c = run_cmd("aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -I%s/src/lib "
-				      "%s/tests/cross/arm64/selfmon.c %s/src/lib/selfmon_arm64.c -o %s/t",
+				      "%s/tests/cross/arm64/selfmon.c %s/src/lib/count/selfmon_arm64.c -o %s/t",
 				      PERFEV_SRCDIR, PERFEV_SRCDIR, PERFEV_SRCDIR, dir);
 	cr_assert_eq(c.status, 0, "cross-compiling: %s", c.err);
 	run_result_free(&c);
 	/* the library's arm64 paths (config1 bits, perf_user_access) compile too */
-	c = run_cmd("cd %s && for f in src/lib/selfmon*.c; do aarch64-linux-gnu-gcc -std=gnu11 -Wall "
+	c = run_cmd("cd %s && for f in src/lib/count/selfmon*.c; do aarch64-linux-gnu-gcc -std=gnu11 -Wall "
 		    "-Wextra -Wno-unused-parameter -Werror -fsyntax-only -DPERFEV_BUILDING=1 -Iinclude "
 		    "-Isrc/lib $f || exit 1; done", PERFEV_SRCDIR);
 	cr_assert_eq(c.status, 0, "the library's selfmon code for arm64: %s", c.err);

@@ -9,8 +9,8 @@
 #include "support.h"
 #include "support_symbols.h"
 #include "perfev.h"
-#include "internal.h"
-#include "symbols_int.h"
+#include "core/internal.h"
+#include "symbols/symbols_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

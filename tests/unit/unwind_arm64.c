@@ -9,7 +9,7 @@
 #include "support.h"
 #include "support_symbols.h"
 #include "perfev.h"
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * copies: the ASan build catches any overrun).
  */
 #include "support.h"
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "selfmon_arch.h"
-#include "selfmon_math.h"
+#include "count/selfmon_arch.h"
+#include "count/selfmon_math.h"
 
 #if !defined(__aarch64__)
 #error "build this with aarch64-linux-gnu-gcc"

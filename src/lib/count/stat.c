@@ -1,0 +1,399 @@
+/*
+ * stat.c — collecting perf stat's figures: per-run means and deviations,
+ * interval deltas, aggregation, and the derived metrics of perf's
+ * stat-shadow (which need the other events of the same line).
+ */
+#define _GNU_SOURCE
+#include "core/internal.h"
+#include "count/stat_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pv_acc_add(struct pv_acc *a, double v)
+{
+	a->n++;
+	double d = v - a->mean;
+	a->mean += d / a->n;
+	a->m2 += d * (v - a->mean);
+}
+
+double pv_acc_stddev_mean(const struct pv_acc *a)
+{
+	if (a->n < 2)
+		return 0;
+	double variance = a->m2 / (a->n - 1);
+	return sqrt(variance / a->n);
+}
+
+static bool is_clock(const struct perfev_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+double pv_stat_scale(const struct perfev_evsel *e, const char **unit)
+{
+	const char *u = perfev_evsel_unit(e);
+	if ((!u || !u[0]) && is_clock(perfev_evsel_attr_const(e))) {
+		*unit = "msec";
+		return 1e-6;
+	}
+	*unit = u ? u : "";
+	return perfev_evsel_scale(e);
+}
+
+PERFEV_API struct perfev_stat *perfev_stat_new(const struct perfev_evlist *list,
+					       enum perfev_stat_aggr aggr)
+{
+	struct perfev_stat *s = calloc(1, sizeof(*s));
+	if (!s)
+		return pv_error_null(ENOMEM, "out of memory");
+	s->list = list;
+	s->aggr = aggr;
+	s->nev = perfev_evlist_count(list);
+	s->status = calloc(s->nev ? s->nev : 1, sizeof(*s->status));
+	if (!s->status) {
+		free(s);
+		return pv_error_null(ENOMEM, "out of memory");
+	}
+	return s;
+}
+
+static void free_lines(struct perfev_stat *s)
+{
+	if (s->comm)
+		for (size_t i = 0; i < s->nlines; i++)
+			free(s->comm[i]);
+	free(s->comm);
+	free(s->acc);
+	free(s->labels);
+	s->comm = NULL;
+	s->acc = NULL;
+	s->labels = NULL;
+	s->nlines = 0;
+}
+
+PERFEV_API void perfev_stat_free(struct perfev_stat *s)
+{
+	if (!s)
+		return;
+	free_lines(s);
+	free(s->status);
+	free(s->prev);
+	free(s);
+}
+
+static char *thread_comm(int tid, const char *fallback)
+{
+	char path[64], comm[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	if (pv_read_line(path, comm, sizeof(comm)) < 0)
+		snprintf(comm, sizeof(comm), "%s", fallback);
+	return strdup(comm);
+}
+
+/* Thread names: as they are now (a thread may exec after the open), or as
+ * the counters saw them at open when the thread is gone. */
+static void comms_from(struct perfev_stat *s, const struct perfev_counters *c)
+{
+	if (s->aggr != PERFEV_AGGR_PLACE || s->labels_cpus)
+		return;
+	for (size_t i = 0; i < s->nlines && i < perfev_counters_nr_places(c); i++) {
+		const char *n = perfev_counters_place_comm(c, i);
+		char *d = thread_comm(s->labels[i], n[0] ? n : "?");
+		if (d) {
+			free(s->comm[i]);
+			s->comm[i] = d;
+		}
+	}
+}
+
+static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces)
+{
+	size_t n = s->aggr == PERFEV_AGGR_GLOBAL ? 1 : nplaces;
+	if (s->nlines) {
+		if (s->nlines != n)
+			return pv_error(EINVAL, "the number of CPUs/threads changed between runs "
+					"(%zu, now %zu)", s->nlines, n);
+		return 0;
+	}
+	s->acc = calloc(n * (s->nev ? s->nev : 1) + 1, sizeof(*s->acc));
+	s->labels = calloc(n + 1, sizeof(*s->labels));
+	s->comm = calloc(n + 1, sizeof(*s->comm));
+	if (!s->acc || !s->labels || !s->comm) {
+		free_lines(s);
+		return pv_error(ENOMEM, "out of memory");
+	}
+	s->nlines = n;
+	s->labels_cpus = cpus;
+	for (size_t i = 0; i < n && s->aggr == PERFEV_AGGR_PLACE; i++) {
+		s->labels[i] = labels ? labels[i] : (int)i;
+		if (!cpus && !(s->comm[i] = thread_comm(s->labels[i], "?"))) {
+			free_lines(s);
+			return pv_error(ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+PERFEV_API int perfev_stat_add_counts(struct perfev_stat *s, const struct perfev_count *counts,
+				      const int *labels, bool labels_are_cpus, size_t nplaces,
+				      const int *status, uint64_t elapsed_ns)
+{
+	int r = setup_lines(s, labels, labels_are_cpus, nplaces);
+	if (r < 0)
+		return r;
+	for (size_t ev = 0; ev < s->nev; ev++) {
+		if (status)
+			s->status[ev] = status[ev];
+		for (size_t line = 0; line < s->nlines; line++) {
+			struct perfev_count sum = {0};
+			size_t from = s->aggr == PERFEV_AGGR_GLOBAL ? 0 : line;
+			size_t to = s->aggr == PERFEV_AGGR_GLOBAL ? nplaces : line + 1;
+			for (size_t pl = from; pl < to; pl++) {
+				const struct perfev_count *v = &counts[ev * nplaces + pl];
+				sum.val += v->val;
+				sum.ena += v->ena;
+				sum.run += v->run;
+			}
+			struct pv_acc *a = &s->acc[ev * s->nlines + line];
+			pv_acc_add(a, perfev_count_scaled(&sum, NULL));
+			a->run += (double)sum.run;
+			a->ena += (double)sum.ena;
+		}
+	}
+	pv_acc_add(&s->elapsed, (double)elapsed_ns);
+	return 0;
+}
+
+static struct perfev_count *reading(const struct perfev_counters *c, size_t nev, int *labels,
+				    bool *cpus, int *status)
+{
+	size_t np = perfev_counters_nr_places(c);
+	struct perfev_count *v = calloc(nev * np + 1, sizeof(*v));
+	if (!v)
+		return pv_error_null(ENOMEM, "out of memory");
+	for (size_t ev = 0; ev < nev; ev++) {
+		status[ev] = perfev_counters_status(c, ev);
+		for (size_t pl = 0; pl < np; pl++)
+			perfev_counters_get(c, ev, pl, &v[ev * np + pl]);
+	}
+	*cpus = np && perfev_counters_place_cpu(c, 0) >= 0;
+	for (size_t pl = 0; pl < np; pl++)
+		labels[pl] = *cpus ? perfev_counters_place_cpu(c, pl) : (int)perfev_counters_place_tid(c, pl);
+	return v;
+}
+
+static int add_from(struct perfev_stat *s, const struct perfev_counters *c, uint64_t ns, bool delta)
+{
+	size_t np = perfev_counters_nr_places(c);
+	int *labels = calloc(np + 1, sizeof(int)), *status = calloc(s->nev + 1, sizeof(int));
+	bool cpus = false;
+	struct perfev_count *v = labels && status ? reading(c, s->nev, labels, &cpus, status) : NULL;
+	int r;
+	if (!v) {
+		r = pv_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (delta) {
+		size_t n = s->nev * np;
+		if (s->prev && s->nprev != n) {
+			r = pv_error(EINVAL, "the counters changed shape between intervals");
+			goto out;
+		}
+		struct perfev_count *cur = malloc((n + 1) * sizeof(*cur));
+		if (!cur) {
+			r = pv_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(cur, v, n * sizeof(*cur));
+		for (size_t i = 0; s->prev && i < n; i++) {
+			v[i].val -= s->prev[i].val;
+			v[i].ena -= s->prev[i].ena;
+			v[i].run -= s->prev[i].run;
+		}
+		free(s->prev);
+		s->prev = cur;
+		s->nprev = n;
+		/* an interval stands alone: forget the previous one */
+		for (size_t i = 0; i < s->nev * s->nlines; i++)
+			s->acc[i] = (struct pv_acc){0};
+		s->elapsed = (struct pv_acc){0};
+	}
+	r = perfev_stat_add_counts(s, v, labels, cpus, np, status, ns);
+	if (r == 0)
+		comms_from(s, c);
+out:
+	free(v);
+	free(labels);
+	free(status);
+	return r;
+}
+
+PERFEV_API int perfev_stat_add(struct perfev_stat *s, const struct perfev_counters *c,
+			       uint64_t elapsed_ns)
+{
+	return add_from(s, c, elapsed_ns, false);
+}
+
+PERFEV_API int perfev_stat_add_interval(struct perfev_stat *s, const struct perfev_counters *c,
+					uint64_t elapsed_ns)
+{
+	return add_from(s, c, elapsed_ns, true);
+}
+
+PERFEV_API void perfev_stat_set_rusage(struct perfev_stat *s, const struct rusage *ru)
+{
+	s->ru = *ru;
+	s->have_ru = true;
+}
+
+PERFEV_API size_t perfev_stat_nr_lines(const struct perfev_stat *s) { return s->nlines; }
+
+PERFEV_API int perfev_stat_value(const struct perfev_stat *s, size_t ev, size_t line,
+				 struct perfev_stat_value *o)
+{
+	if (ev >= s->nev || line >= s->nlines)
+		return pv_error(ERANGE, "event %zu / line %zu out of range", ev, line);
+	const struct pv_acc *a = &s->acc[ev * s->nlines + line];
+	const struct perfev_evsel *e = perfev_evlist_at(s->list, ev);
+	double scale = pv_stat_scale(e, &o->unit);
+	o->raw = a->mean;
+	o->val = a->mean * scale;
+	o->stddev = pv_acc_stddev_mean(a) * scale;
+	o->runs = a->n;
+	o->run = a->n ? a->run / a->n : 0;
+	o->ena = a->n ? a->ena / a->n : 0;
+	o->pcnt_running = o->ena > 0 ? 100.0 * o->run / o->ena : 100.0;
+	o->status = s->status[ev];
+	o->counted = o->status == 0 && a->run > 0;
+	return 0;
+}
+
+/* ---- derived metrics (perf's stat-shadow) ------------------------------- */
+static bool find(const struct perfev_stat *s, size_t line, uint32_t type, uint64_t config, double *v)
+{
+	for (size_t ev = 0; ev < s->nev; ev++) {
+		const struct perfev_attr *a = perfev_evsel_attr_const(perfev_evlist_at(s->list, ev));
+		if (a->type != type || a->config != config)
+			continue;
+		struct perfev_stat_value sv;
+		perfev_stat_value(s, ev, line, &sv);
+		if (!sv.counted)
+			continue;
+		*v = sv.raw;
+		return true;
+	}
+	return false;
+}
+
+static bool find_clock(const struct perfev_stat *s, size_t line, double *v)
+{
+	return find(s, line, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, v) ||
+	       find(s, line, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, v);
+}
+
+#define CACHE(id, op, res) ((id) | ((op) << 8) | ((res) << 16))
+
+static const char *cache_ratio_name(uint64_t config)
+{
+	switch (config & 0xff) {
+	case PERF_COUNT_HW_CACHE_L1D: return "of all L1-dcache accesses";
+	case PERF_COUNT_HW_CACHE_L1I: return "of all L1-icache accesses";
+	case PERF_COUNT_HW_CACHE_LL: return "of all LL-cache accesses";
+	case PERF_COUNT_HW_CACHE_DTLB: return "of all dTLB cache accesses";
+	case PERF_COUNT_HW_CACHE_ITLB: return "of all iTLB cache accesses";
+	}
+	return NULL;
+}
+
+static bool ratio(const struct perfev_stat *s, size_t line, double num, uint32_t type,
+		  uint64_t config, double *value)
+{
+	double den;
+	if (!find(s, line, type, config, &den) || den == 0)
+		return false;
+	*value = 100.0 * num / den;
+	return true;
+}
+
+PERFEV_API bool perfev_stat_metric(const struct perfev_stat *s, size_t ev, size_t line,
+				   double *value, const char **unit)
+{
+	struct perfev_stat_value sv;
+	if (perfev_stat_value(s, ev, line, &sv) < 0 || !sv.counted)
+		return false;
+	const struct perfev_attr *a = perfev_evsel_attr_const(perfev_evlist_at(s->list, ev));
+	double v = sv.raw, clock, den;
+	if (is_clock(a)) {
+		double el = s->elapsed.mean;
+		if (el <= 0)
+			return false;
+		*value = v / el;
+		*unit = "CPUs utilized";
+		return true;
+	}
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES:
+			if (!find_clock(s, line, &clock) || clock == 0)
+				break;
+			*value = v / clock;
+			*unit = "GHz";
+			return true;
+		case PERF_COUNT_HW_INSTRUCTIONS:
+			if (!find(s, line, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, &den) || den == 0)
+				break;
+			*value = v / den;
+			*unit = "insn per cycle";
+			return true;
+		case PERF_COUNT_HW_BRANCH_MISSES:
+			*unit = "of all branches";
+			if (ratio(s, line, v, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, value))
+				return true;
+			break;
+		case PERF_COUNT_HW_CACHE_MISSES:
+			*unit = "of all cache refs";
+			if (ratio(s, line, v, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, value))
+				return true;
+			break;
+		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
+			*unit = "frontend cycles idle";
+			if (ratio(s, line, v, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, value))
+				return true;
+			break;
+		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
+			*unit = "backend cycles idle";
+			if (ratio(s, line, v, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, value))
+				return true;
+			break;
+		}
+	}
+	if (a->type == PERF_TYPE_HW_CACHE && (a->config >> 16) == PERF_COUNT_HW_CACHE_RESULT_MISS &&
+	    cache_ratio_name(a->config)) {
+		uint64_t access = (a->config & 0xffff) | ((uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16);
+		*unit = cache_ratio_name(a->config);
+		if (ratio(s, line, v, PERF_TYPE_HW_CACHE, access, value))
+			return true;
+	}
+	/* any other event: a rate per second of task-clock, as perf */
+	if (!find_clock(s, line, &clock) || clock == 0)
+		return false;
+	double rate = 1e9 * v / clock;
+	if (rate >= 1e9) {
+		*value = rate / 1e9;
+		*unit = "G/sec";
+	} else if (rate >= 1e6) {
+		*value = rate / 1e6;
+		*unit = "M/sec";
+	} else if (rate >= 1e3) {
+		*value = rate / 1e3;
+		*unit = "K/sec";
+	} else {
+		*value = rate;
+		*unit = "/sec";
+	}
+	return true;
+}

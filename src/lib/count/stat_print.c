@@ -1,0 +1,265 @@
+/*
+ * stat_print.c — perf stat's three layouts: aligned text (perf 6.x
+ * stat-display widths: 18-column counts, 32-column names, 35-column
+ * metrics), CSV (-x: value, unit, event, [variance,] run time, % running,
+ * metric value, metric unit) and JSON (one object per line, perf's keys).
+ */
+#define _GNU_SOURCE
+#include "core/internal.h"
+#include "count/stat_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#define COUNTS_LEN 18
+#define METRIC_LEN 35
+#define NAME_LEN 32
+
+/* perf's printf format for each metric unit */
+static const char *metric_fmt(const char *unit)
+{
+	if (!strcmp(unit, "insn per cycle"))
+		return "%7.2f ";
+	if (!strcmp(unit, "of all cache refs"))
+		return "%8.3f %%";
+	if (!strncmp(unit, "of all", 6) || strstr(unit, "cycles idle"))
+		return "%7.2f%%";
+	return "%8.3f";
+}
+
+struct ctx {
+	const struct perfev_stat *s;
+	const struct perfev_stat_output *o;
+	struct pv_buf *b;
+	const char *sep;
+	int unit_width;
+};
+
+static void prefix(struct ctx *c, size_t line)
+{
+	const struct perfev_stat *s = c->s;
+	bool csv = c->o->format == PERFEV_STAT_CSV;
+	if (c->o->interval) {
+		double ts = c->o->interval_ts;
+		unsigned long sec = (unsigned long)ts;
+		unsigned long ns = (unsigned long)llround((ts - (double)sec) * 1e9);
+		if (ns >= 1000000000UL)
+			sec++, ns -= 1000000000UL;
+		pv_buf_printf(c->b, "%6lu.%09lu%s", sec, ns, c->sep);
+	}
+	if (s->aggr != PERFEV_AGGR_PLACE)
+		return;
+	if (s->labels_cpus)
+		pv_buf_printf(c->b, "CPU%-*d%s", csv ? 0 : 7, s->labels[line], c->sep);
+	else
+		pv_buf_printf(c->b, "%*s-%-*d%s", csv ? 0 : 16, s->comm[line] ? s->comm[line] : "?",
+			      csv ? 0 : 8, s->labels[line], c->sep);
+}
+
+/* "12.3" from "%8.3f%%": perf's CSV keeps only the number */
+static void metric_number(char *buf, size_t len, const char *fmt, double v)
+{
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), fmt, v);
+	const char *p = tmp;
+	while (*p == ' ')
+		p++;
+	size_t n = 0;
+	while (n + 1 < len && (p[n] == '-' || p[n] == '.' || (p[n] >= '0' && p[n] <= '9')))
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+}
+
+static double noise_pct(const struct perfev_stat_value *v)
+{
+	return v->val != 0 ? 100.0 * v->stddev / fabs(v->val) : 0;
+}
+
+static void line_text(struct ctx *c, size_t ev, size_t line, const struct perfev_stat_value *v,
+		      const char *name, bool has_metric, double mval, const char *munit)
+{
+	struct pv_buf *b = c->b;
+	prefix(c, line);
+	if (!v->counted) {
+		pv_buf_printf(b, "%*s ", COUNTS_LEN, v->status ? "<not supported>" : "<not counted>");
+		pv_buf_printf(b, "%-*s %-25s", c->unit_width, v->unit, name);
+		pv_buf_printf(b, "%-*s", METRIC_LEN, "");
+		pv_buf_putc(b, '\n');
+		return;
+	}
+	double scale = v->raw != 0 ? v->val / v->raw : 1;
+	bool frac = floor(scale) != scale;
+	pv_buf_printf(b, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v->val);
+	pv_buf_printf(b, "%-*s %-*s", c->unit_width, v->unit, NAME_LEN, name);
+	if (has_metric) {
+		char num[64];
+		snprintf(num, sizeof(num), metric_fmt(munit), mval);
+		int n = 3 + (int)strlen(num);
+		pv_buf_printf(b, " # %s %-*s", num, PV_MAX(METRIC_LEN - n - 1, 0), munit);
+	} else {
+		pv_buf_printf(b, "%-*s", METRIC_LEN, "");
+	}
+	if (v->runs > 1 && noise_pct(v) != 0) /* perf leaves out a zero noise */
+		pv_buf_printf(b, "  ( +-%6.2f%% )", noise_pct(v));
+	if (v->run < v->ena)
+		pv_buf_printf(b, "  (%.2f%%)", v->pcnt_running);
+	pv_buf_putc(b, '\n');
+}
+
+static void line_csv(struct ctx *c, size_t ev, size_t line, const struct perfev_stat_value *v,
+		     const char *name, bool has_metric, double mval, const char *munit)
+{
+	struct pv_buf *b = c->b;
+	const char *sep = c->sep;
+	prefix(c, line);
+	if (!v->counted) {
+		pv_buf_printf(b, "%s%s%s%s%s", v->status ? "<not supported>" : "<not counted>", sep,
+			      v->unit, sep, name);
+	} else {
+		double scale = v->raw != 0 ? v->val / v->raw : 1;
+		pv_buf_printf(b, floor(scale) != scale ? "%.2f" : "%.0f", v->val);
+		pv_buf_printf(b, "%s%s%s%s", sep, v->unit, sep, name);
+	}
+	if (v->runs > 1)
+		pv_buf_printf(b, "%s%.2f%%", sep, v->counted ? noise_pct(v) : 0.0);
+	pv_buf_printf(b, "%s%.0f%s%.2f", sep, v->counted ? v->run : 0.0, sep,
+		      v->counted ? v->pcnt_running : 100.0);
+	if (has_metric) {
+		char num[64];
+		metric_number(num, sizeof(num), metric_fmt(munit), mval);
+		pv_buf_printf(b, "%s%s%s%s", sep, num, sep, munit);
+	} else {
+		pv_buf_printf(b, "%s%s", sep, sep);
+	}
+	pv_buf_putc(b, '\n');
+}
+
+static void line_json(struct ctx *c, size_t ev, size_t line, const struct perfev_stat_value *v,
+		      const char *name, bool has_metric, double mval, const char *munit)
+{
+	struct pv_buf *b = c->b;
+	const struct perfev_stat *s = c->s;
+	pv_buf_putc(b, '{');
+	if (c->o->interval)
+		pv_buf_printf(b, "\"interval\" : %.9f, ", c->o->interval_ts);
+	if (s->aggr == PERFEV_AGGR_PLACE && s->labels_cpus)
+		pv_buf_printf(b, "\"cpu\" : \"%d\", ", s->labels[line]);
+	else if (s->aggr == PERFEV_AGGR_PLACE) {
+		char th[96];
+		snprintf(th, sizeof(th), "%s-%d", s->comm[line] ? s->comm[line] : "?", s->labels[line]);
+		pv_buf_puts(b, "\"thread\" : ");
+		pv_buf_json_str(b, th);
+		pv_buf_puts(b, ", ");
+	}
+	if (v->counted)
+		pv_buf_printf(b, "\"counter-value\" : \"%f\", ", v->val);
+	else
+		pv_buf_printf(b, "\"counter-value\" : \"%s\", ",
+			      v->status ? "<not supported>" : "<not counted>");
+	pv_buf_puts(b, "\"unit\" : ");
+	pv_buf_json_str(b, v->unit);
+	pv_buf_puts(b, ", \"event\" : ");
+	pv_buf_json_str(b, name);
+	if (v->runs > 1)
+		pv_buf_printf(b, ", \"variance\" : %.2f", v->counted ? noise_pct(v) : 0.0);
+	pv_buf_printf(b, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f",
+		      v->counted ? v->run : 0.0, v->counted ? v->pcnt_running : 100.0);
+	pv_buf_printf(b, ", \"metric-value\" : %f, \"metric-unit\" : ", has_metric ? mval : 0.0);
+	pv_buf_json_str(b, has_metric ? munit : "");
+	pv_buf_puts(b, "}\n");
+}
+
+static int precision(double num)
+{
+	if (num > 1 || num <= 0)
+		return 0;
+	return (int)lround(ceil(-log10(num)));
+}
+
+static void header(struct ctx *c)
+{
+	const struct perfev_stat *s = c->s;
+	if (c->o->interval) {
+		if (c->o->interval_header)
+			pv_buf_printf(c->b, "#           time %s            counts %*s events\n",
+				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU        " : "            comm-pid      ") : "",
+				      c->unit_width, "unit");
+		return;
+	}
+	unsigned runs = s->elapsed.n;
+	pv_buf_printf(c->b, "\n Performance counter stats for %s", c->o->what ? c->o->what : "'workload'");
+	if (runs > 1)
+		pv_buf_printf(c->b, " (%u runs)", runs);
+	pv_buf_puts(c->b, ":\n\n");
+}
+
+static void footer(struct ctx *c)
+{
+	const struct perfev_stat *s = c->s;
+	if (c->o->interval)
+		return;
+	double avg = s->elapsed.mean / 1e9;
+	pv_buf_putc(c->b, '\n');
+	if (s->elapsed.n > 1) {
+		double sd = pv_acc_stddev_mean(&s->elapsed) / 1e9;
+		int p = precision(sd) + 2;
+		pv_buf_printf(c->b, " %17.*f +- %.*f seconds time elapsed", p, avg, p, sd);
+		pv_buf_printf(c->b, "  ( +-%6.2f%% )\n", avg ? 100.0 * sd / avg : 0.0);
+	} else {
+		pv_buf_printf(c->b, " %17.9f seconds time elapsed\n", avg);
+	}
+	pv_buf_putc(c->b, '\n');
+	if (s->have_ru && s->elapsed.n == 1) {
+		pv_buf_printf(c->b, " %17.9f seconds user\n",
+			      s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6);
+		pv_buf_printf(c->b, " %17.9f seconds sys\n\n\n",
+			      s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
+	}
+}
+
+PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
+				 const struct perfev_stat_output *o)
+{
+	/* NULL, or a caller's smaller (older) struct, reads as zeros: text */
+	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false};
+	if (o)
+		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
+	o = &def;
+	struct pv_buf b = PV_BUF_INIT;
+	struct ctx c = {s, o, &b, o->format == PERFEV_STAT_CSV ? (o->sep ? o->sep : ",") : " ", 4};
+	for (size_t ev = 0; ev < s->nev; ev++) {
+		const char *u;
+		pv_stat_scale(perfev_evlist_at(s->list, ev), &u);
+		c.unit_width = PV_MAX(c.unit_width, (int)strlen(u));
+	}
+	if (o->format == PERFEV_STAT_TEXT)
+		header(&c);
+	/* perf orders -A output by event, then CPU/thread */
+	for (size_t ev = 0; ev < s->nev; ev++) {
+		const char *name = perfev_evsel_name(perfev_evlist_at(s->list, ev));
+		for (size_t line = 0; line < s->nlines; line++) {
+			struct perfev_stat_value v;
+			perfev_stat_value(s, ev, line, &v);
+			double mval = 0;
+			const char *munit = "";
+			bool has = perfev_stat_metric(s, ev, line, &mval, &munit);
+			if (o->format == PERFEV_STAT_CSV)
+				line_csv(&c, ev, line, &v, name, has, mval, munit);
+			else if (o->format == PERFEV_STAT_JSON)
+				line_json(&c, ev, line, &v, name, has, mval, munit);
+			else
+				line_text(&c, ev, line, &v, name, has, mval, munit);
+		}
+	}
+	if (o->format == PERFEV_STAT_TEXT)
+		footer(&c);
+	int r = 0;
+	if (b.oom)
+		r = pv_error(ENOMEM, "out of memory");
+	else if (b.len && fwrite(b.data, 1, b.len, f) != b.len)
+		r = pv_error(EIO, "cannot write the statistics: %s", strerror(errno));
+	fflush(f);
+	pv_buf_free(&b);
+	return r;
+}
