@@ -7,6 +7,7 @@
  *
  *   perfev/abi.h      the kernel ABI: struct perfev_attr, record types
  *   perfev/sys.h      perf_event_open, ioctls, prctl, sysctls, error text
+ *   perfev/log.h      the one log hook for what is not a failure
  *   perfev/event.h    event lists and perf's event-string syntax
  *   perfev/location.h maps, resolved locations and source lines (shared vocabulary)
  *   perfev/symbols.h  symbolizer: ELF/DWARF symbols, source lines, kallsyms, JIT maps
@@ -44,6 +45,7 @@
 
 #include "perfev/abi.h"
 #include "perfev/sys.h"
+#include "perfev/log.h"
 #include "perfev/event.h"
 #include "perfev/location.h"
 #include "perfev/symbols.h"

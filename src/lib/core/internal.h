@@ -103,4 +103,12 @@ int pv_file_build_id(const char *path, uint8_t *id, size_t max);
 /* The running kernel's build-id, from /sys/kernel/notes. */
 int pv_kernel_build_id(uint8_t *id, size_t max);
 
+/* The log hook (core/log.c, perfev/log.h): formats and passes msg on
+ * when a hook is set and level is wanted. */
+#include "perfev/log.h"
+void pv_log(enum perfev_log_level level, const char *fmt, ...) PV_PRINTF(2, 3);
+bool pv_log_on(enum perfev_log_level level);
+#define pv_warn(...) pv_log(PERFEV_LOG_WARN, __VA_ARGS__)
+#define pv_note(...) pv_log(PERFEV_LOG_NOTE, __VA_ARGS__)
+
 #endif

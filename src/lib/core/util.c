@@ -338,3 +338,23 @@ bool pv_list_has(const char *list, const char *name)
 			return true;
 	return false;
 }
+
+bool pv_opts_valid(const void *opts, size_t known_sz, const char *type_name)
+{
+	if (!opts)
+		return true;
+	size_t sz = *(const size_t *)opts;
+	if (sz < sizeof(size_t)) {
+		pv_error(EINVAL, "struct %s: its sz is %zu; set it to sizeof(struct %s)", type_name, sz, type_name);
+		return false;
+	}
+	const unsigned char *p = opts;
+	for (size_t i = known_sz; i < sz; i++)
+		if (p[i]) {
+			pv_error(EINVAL, "struct %s: byte %zu is set, but this libperfev knows the struct's first "
+				 "%zu bytes only (a newer caller's field): build against this library's headers",
+				 type_name, i, known_sz);
+			return false;
+		}
+	return true;
+}
