@@ -1142,7 +1142,7 @@ static int walk_mapped(struct perfev_perfdata *pd, uint64_t start, uint64_t end,
 		}
 		pd->offset = off;
 		uint64_t extra = payload_after(pd, b, sz);
-		int ret = keep_tracing_data(pd, b, sz, extra, end - off);
+		int ret = extra ? keep_tracing_data(pd, b, sz, extra, end - off) : 0; /* (payloads are rare) */
 		if (!ret)
 			ret = process_bytes(pd, b, sz, true, off);
 		if (ret)
@@ -1199,7 +1199,7 @@ static int run_pipe(struct perfev_perfdata *pd)
 		if (is_tracing_data(pd, pd->in + pd->in_pos, extra) && (err = pipe_fill(pd, sz + (size_t)extra)) < 0)
 			return err; /* the formats are small: read them whole */
 		const uint8_t *b = pd->in + pd->in_pos;
-		int ret = keep_tracing_data(pd, b, sz, extra, pd->in_len - pd->in_pos);
+		int ret = extra ? keep_tracing_data(pd, b, sz, extra, pd->in_len - pd->in_pos) : 0;
 		if (!ret)
 			ret = process_bytes(pd, b, sz, false, pd->offset);
 		if (ret)
