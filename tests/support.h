@@ -32,6 +32,10 @@ void require_tracefs(void);        /* mounts /sys/kernel/tracing if needed */
 void require_corpus(void);         /* ../shared/corpus/perfdata */
 /* Skips unless an event of this type/config opens here (e.g. no PMU). */
 void require_event(unsigned type, unsigned long long config, const char *what);
+/* Why hardware breakpoints can't be used here (cannot open, or never fire), NULL if they can. */
+const char *breakpoints_unusable(void);
+/* Skips unless hardware breakpoints open and fire here. */
+void require_breakpoint(void);
 
 /* A fresh directory under /tmp for this test; removed by the caller if wanted. */
 const char *test_tmpdir(void);

@@ -66,21 +66,6 @@ uint64_t stores_address(void)
 	return a;
 }
 
-void require_breakpoint(void)
-{
-	struct perfev_attr a = {0};
-	static volatile int probe;
-	a.type = PERF_TYPE_BREAKPOINT;
-	a.bp_type = HW_BREAKPOINT_W;
-	a.bp_addr = (uint64_t)(uintptr_t)&probe;
-	a.bp_len = HW_BREAKPOINT_LEN_4;
-	a.exclude_kernel = 1;
-	int fd = perfev_open(&a, 0, -1, -1, 0);
-	if (fd < 0)
-		cr_skip_test("hardware breakpoints cannot be opened here: %s", perfev_errmsg());
-	close(fd);
-}
-
 void become_nobody(void)
 {
 	require_root();

@@ -18,8 +18,6 @@ uint64_t tracepoint_id(const char *sys, const char *name);
 int count_child(struct perfev_evlist *list, char *const argv[], uint64_t *vals, struct rusage *ru);
 /* `stores --address` of the workload, as a number. */
 uint64_t stores_address(void);
-/* Skips unless hardware breakpoints can be opened here. */
-void require_breakpoint(void);
 /* Drops this test process to uid/gid nobody (tests run in their own process). */
 void become_nobody(void);
 

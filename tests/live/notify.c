@@ -122,6 +122,7 @@ Test(live_notify, sigtrap_delivers_sig_data, .timeout = 60)
 Test(live_notify, sigtrap_breakpoint_addr, .timeout = 60)
 {
 	static volatile uint64_t watched;
+	require_breakpoint();
 	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO};
 	cr_assert_eq(sigaction(SIGTRAP, &sa, NULL), 0);
 	struct perfev_attr a = {0};

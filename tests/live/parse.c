@@ -33,7 +33,11 @@ Test(live_parse, parsed_events_open_and_count, .timeout = 60)
 	}
 	uint64_t v;
 	cr_assert_eq(read(fd[4], &v, sizeof(v)), (ssize_t)sizeof(v));
-	cr_assert_eq(v, 3, "mem:&target:w counted %llu stores, want 3", (unsigned long long)v);
+	const char *no_bp = breakpoints_unusable();
+	if (no_bp)
+		cr_log_info("mem:&target:w opened, its count (%llu) not checked: %s", (unsigned long long)v, no_bp);
+	else
+		cr_assert_eq(v, 3, "mem:&target:w counted %llu stores, want 3", (unsigned long long)v);
 	cr_assert_eq(read(fd[5], &v, sizeof(v)), (ssize_t)sizeof(v));
 	cr_assert_eq(v, 3, "sys_enter_getppid counted %llu, want 3", (unsigned long long)v);
 	for (int i = 0; i < 6; i++)

@@ -20,9 +20,8 @@ static void on_hit(const struct perfev_watch_hit *h, void *arg)
 
 static struct perfev_watch *watch_or_skip(const volatile void *p, unsigned type, volatile int *calls)
 {
+	require_breakpoint();
 	struct perfev_watch *w = perfev_watch_new((const void *)p, sizeof(long), type, on_hit, (void *)calls);
-	if (!w && (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV))
-		cr_skip_test("no hardware breakpoints here: %s", perfev_errmsg());
 	cr_assert(w, "perfev_watch_new: %s", perfev_errmsg());
 	return w;
 }
@@ -89,10 +88,9 @@ static unsigned long long insn_touching(const char *func, const char *var)
 Test(live_watch, command_reports_each_write_at_the_store)
 {
 	require_root();
+	require_breakpoint();
 	struct run_result r = run_cmd("%s watch -w watched -- %s writes 25", PERFEV_BIN,
 				      WORKLOAD("calls_n"));
-	if (r.status != 0 && strstr(r.err, "breakpoint"))
-		cr_skip_test("no hardware breakpoints: %s", r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "\n25 accesses to 0x"), "%s", r.out);
 	unsigned long long store = insn_touching("store_watched", "watched");
@@ -129,10 +127,9 @@ Test(live_watch, command_explains_a_bad_target)
 Test(live_watch, command_execute_and_rw)
 {
 	require_root();
+	require_breakpoint();
 	struct run_result r = run_cmd("%s watch -x -q probe_target -- %s calls 9", PERFEV_BIN,
 				      WORKLOAD("calls_n"));
-	if (r.status != 0 && strstr(r.err, "breakpoint"))
-		cr_skip_test("no hardware breakpoints: %s", r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "9 accesses to 0x"), "%s", r.out);
 	cr_assert(strstr(r.out, " probe_target+0x0 ("), "not at the function's entry:\n%s", r.out);
@@ -150,6 +147,7 @@ Test(live_watch, command_execute_and_rw)
 Test(live_watch, libc_internal_frames_are_named)
 {
 	require_root();
+	require_breakpoint();
 	struct run_result d = run_cmd("f=$(readelf -n $(ldd %s | awk '/libc.so/{print $3}') | "
 				      "awk '/Build ID/{print substr($3,1,2)\"/\"substr($3,3)}'); "
 				      "test -r /usr/lib/debug/.build-id/$f.debug", WORKLOAD("calls_n"));
@@ -158,8 +156,6 @@ Test(live_watch, libc_internal_frames_are_named)
 	if (!dbg)
 		cr_skip_test("libc's debug file is not installed (libc6-dbg): its local symbols are unknown");
 	struct run_result r = run_cmd("%s watch -w watched -- %s writes 3", PERFEV_BIN, WORKLOAD("calls_n"));
-	if (r.status != 0 && strstr(r.err, "breakpoint"))
-		cr_skip_test("no hardware breakpoints: %s", r.err);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	size_t named = 0;
 	for (const char *p = r.out; (p = strstr(p, " __libc_start_call_main+0x")); p++)
