@@ -62,6 +62,7 @@
 #include "perfev/notify.h"
 #include "perfev/recorder.h"
 #include "perfev/profile.h"
+#include "perfev/profile_builder.h"
 #include "perfev/export.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"

@@ -10,6 +10,7 @@
 #include "profile/profile_load_int.h"
 #include "perfdata/perfdata_int.h"
 #include "unwind/unwind_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 
 #include <stdlib.h>
@@ -98,7 +99,52 @@ struct loader {
 	uint64_t last_symoff;        /* resolve()'s address in its symbol */
 	pv_load_sample_fn sample_fn; /* set: samples go there instead (branch tables) */
 	void *sample_ctx;
+	/* a builder's (perfev_profile_builder_new): its own options, what it
+	 * read, and without a recording the events it was given */
+	struct perfev_profile_load_opts own_o;
+	struct perfev_profile_load_info own_info;
+	bool own_pd;      /* pd is closed with the loader */
+	bool finished;
+	const char *name; /* the recording, in messages */
+	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
+	size_t nr_own_ev, cap_own_ev;
 };
+
+/* The recording's events: the file's, else those given to the builder. */
+static size_t nr_events(const struct loader *l)
+{
+	return l->pd ? perfev_perfdata_nr_events(l->pd) : l->nr_own_ev;
+}
+
+static const struct perfev_attr *event_attr(const struct loader *l, size_t i)
+{
+	if (l->pd)
+		return perfev_perfdata_event_attr(l->pd, i);
+	return i < l->nr_own_ev ? &l->own_ev[i].attr : NULL;
+}
+
+static const char *event_name(const struct loader *l, size_t i)
+{
+	if (l->pd)
+		return perfev_perfdata_event_name(l->pd, i);
+	return i < l->nr_own_ev ? l->own_ev[i].name : NULL;
+}
+
+static int add_own_event(struct loader *l, const struct perfev_attr *attr, const char *name)
+{
+	if (pv_grow(&l->own_ev, &l->cap_own_ev, l->nr_own_ev + 1, sizeof(*l->own_ev)) < 0)
+		return -ENOMEM;
+	struct own_event *e = &l->own_ev[l->nr_own_ev];
+	memset(e, 0, sizeof(*e));
+	/* (a caller's attr may be older and shorter than ours) */
+	memcpy(&e->attr, attr, attr->size && attr->size < sizeof(e->attr) ? attr->size : sizeof(e->attr));
+	char buf[128];
+	if (!name && perfev_attr_name(&e->attr, buf, sizeof(buf)) >= 0)
+		name = buf;
+	if (name && !(e->name = strdup(name)))
+		return -ENOMEM;
+	return (int)l->nr_own_ev++;
+}
 
 static struct evp *evp_for(struct loader *l, size_t idx)
 {
@@ -829,7 +875,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	uint64_t period = s->period;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
 		/* a fixed period not in the samples: perf takes the attr's */
-		const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, rec->attr_idx);
+		const struct perfev_attr *attr = event_attr(l, rec->attr_idx);
 		if (attr && !attr->freq)
 			period = attr->sample_period;
 	}
@@ -850,6 +896,10 @@ static int on_record(void *ctx, const struct perfev_record *rec)
 		return -ENOMEM;
 	if (rec->type == PERF_RECORD_SAMPLE)
 		return sample(l, rec);
+	/* a stream without a recording announces its events itself */
+	if (rec->type == PERFEV_RECORD_HEADER_ATTR && !l->pd && rec->u.header_attr.attr &&
+	    add_own_event(l, rec->u.header_attr.attr, NULL) < 0)
+		return -ENOMEM;
 	side_band(l, rec);
 	return l->oom ? -ENOMEM : 0;
 }
@@ -866,11 +916,11 @@ static void no_event(const char *path, int event, size_t nev)
 /* What info says about the event (once its attr is known). */
 static void event_info(struct loader *l)
 {
-	if (!l->info || l->info->event_name[0] || (size_t)l->event >= perfev_perfdata_nr_events(l->pd))
+	if (!l->info || l->info->event_name[0] || (size_t)l->event >= nr_events(l))
 		return;
-	const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, (size_t)l->event);
+	const struct perfev_attr *attr = event_attr(l, (size_t)l->event);
 	l->info->has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
-	const char *name = perfev_perfdata_event_name(l->pd, (size_t)l->event);
+	const char *name = event_name(l, (size_t)l->event);
 	snprintf(l->info->event_name, sizeof(l->info->event_name), "%s", name ? name : "unknown");
 }
 
@@ -883,12 +933,18 @@ static uint32_t rd32(const uint8_t *p, bool swap)
 	return swap ? __builtin_bswap32(v) : v;
 }
 
-static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *ev, size_t nev)
+/* Every event its own group's leader. */
+static void group_desc_none(struct perfev_profile_event *ev, size_t nev)
 {
 	for (size_t i = 0; i < nev; i++) {
 		ev[i].leader = (int)i;
 		ev[i].nr_members = 1;
 	}
+}
+
+static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *ev, size_t nev)
+{
+	group_desc_none(ev, nev);
 	size_t size = 0;
 	const uint8_t *p = perfev_perfdata_has_feature(pd, PERFEV_FEAT_GROUP_DESC)
 				   ? perfev_perfdata_feature(pd, PERFEV_FEAT_GROUP_DESC, &size) : NULL;
@@ -938,7 +994,7 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
  * pipe's features come as records). 0 or -ENOMEM. */
 static int cpu_sockets(struct loader *l)
 {
-	int n = perfev_perfdata_cpu_sockets(l->pd, NULL, 0);
+	int n = l->pd ? perfev_perfdata_cpu_sockets(l->pd, NULL, 0) : 0;
 	if (n <= 0)
 		return 0;
 	int32_t *t = malloc((size_t)n * sizeof(*t));
@@ -953,34 +1009,36 @@ static int cpu_sockets(struct loader *l)
 }
 
 
-/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
-static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
+/* Readies l for records of pd (NULL: records alone, events given to the
+ * builder or announced by HEADER_ATTR records), named `name` in messages.
+ * 0 or -1 with the error set. */
+static int loader_begin(struct loader *l, struct perfev_perfdata *pd, const char *name)
 {
-	l->pd = perfev_perfdata_open(path);
-	if (!l->pd)
-		return -1; /* its message says what is wrong with the file */
-	size_t nev = perfev_perfdata_nr_events(l->pd);
+	const struct perfev_profile_load_opts *o = l->o;
+	l->pd = pd;
+	l->name = name;
+	size_t nev = nr_events(l);
 	l->event = o->event < 0 || l->all ? 0 : o->event;
-	/* a pipe announces its events as records: check them once read */
-	if (!perfev_perfdata_is_pipe(l->pd) && (!nev || (size_t)l->event >= nev)) {
-		no_event(path, l->event, nev);
+	/* a pipe (and a live stream) announces its events as records: check them once read */
+	if (pd && !perfev_perfdata_is_pipe(pd) && (!nev || (size_t)l->event >= nev)) {
+		no_event(name, l->event, nev);
 		return -1;
 	}
 	event_info(l);
-	if (o->cpus && pv_perfdata_check_cpu_filter(l->pd, path, o->cpus) < 0)
+	if (pd && o->cpus && pv_perfdata_check_cpu_filter(pd, name, o->cpus) < 0)
 		return -1;
 	if (o->time && pv_time_ranges_parse(o->time, &l->times, &l->nr_times) < 0)
 		return -1;
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us
-	 * that kernel's kallsyms. */
-	if (!o->kallsyms && !perfev_perfdata_kernel_is_running(l->pd)) {
+	 * that kernel's kallsyms. (Records without a recording are this kernel's.) */
+	if (pd && !o->kallsyms && !perfev_perfdata_kernel_is_running(pd)) {
 		l->foreign_kernel = true;
 		if (o->note) {
-			const char *rel = perfev_perfdata_feature_str(l->pd, PERFEV_FEAT_OSRELEASE);
+			const char *rel = perfev_perfdata_feature_str(pd, PERFEV_FEAT_OSRELEASE);
 			char msg[512];
 			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
-				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
+				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", name,
 				 rel ? rel : "its build-id differs from this one's");
 			o->note(o->note_ctx, msg);
 		}
@@ -996,9 +1054,43 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 		pv_error(ENOMEM, "profile_load: out of memory");
 		return -1;
 	}
-	perfev_session_add_build_ids(l->sess, l->pd); /* maps recorded without build-ids get them */
-	perfev_perfdata_build_ids(l->pd, table_object, l); /* perf's first objects */
+	if (pd) {
+		perfev_session_add_build_ids(l->sess, pd); /* maps recorded without build-ids get them */
+		perfev_perfdata_build_ids(pd, table_object, l); /* perf's first objects */
+	}
 	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
+		return -1;
+	return 0;
+}
+
+/* After the last record: names, sockets, the event's check. 0 or -1 with the error set. */
+static int loader_end(struct loader *l)
+{
+	aux_note(l, l->name);
+	thread_comms(l, l->p);
+	for (size_t i = 0; i < l->nevs; i++)
+		thread_comms(l, l->evs[i].p);
+	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && cpu_sockets(l) < 0) {
+		pv_error(ENOMEM, "profile_load: out of memory reading %s", l->name);
+		return -1;
+	}
+	size_t nev = nr_events(l);
+	if ((size_t)l->event >= nev) {
+		no_event(l->name, l->event, nev);
+		return -1;
+	}
+	event_info(l);
+	return 0;
+}
+
+/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
+static int load(struct loader *l, const char *path)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return -1; /* its message says what is wrong with the file */
+	l->own_pd = true;
+	if (loader_begin(l, pd, path) < 0)
 		return -1;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
 	int r = perfev_perfdata_process(l->pd, &ro, on_record, l);
@@ -1008,21 +1100,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
-	aux_note(l, path);
-	thread_comms(l, l->p);
-	for (size_t i = 0; i < l->nevs; i++)
-		thread_comms(l, l->evs[i].p);
-	if ((o->flags & PERFEV_PROFILE_KEEP_CPU) && cpu_sockets(l) < 0) {
-		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
-		return -1;
-	}
-	nev = perfev_perfdata_nr_events(l->pd);
-	if ((size_t)l->event >= nev) {
-		no_event(path, l->event, nev);
-		return -1;
-	}
-	event_info(l);
-	return 0;
+	return loader_end(l);
 }
 
 static void loader_free(struct loader *l)
@@ -1031,7 +1109,8 @@ static void loader_free(struct loader *l)
 	perfev_session_free(l->sess);
 	perfev_symbolizer_free(l->sym);
 	perfev_unwinder_free(l->unw);
-	perfev_perfdata_close(l->pd);
+	if (l->own_pd)
+		perfev_perfdata_close(l->pd);
 	free(l->times);
 	for (size_t i = 0; i < l->nprocs; i++)
 		free(l->procs[i].maps);
@@ -1044,20 +1123,20 @@ static void loader_free(struct loader *l)
 		free(l->evs[i].x);
 	}
 	free(l->evs);
+	for (size_t i = 0; i < l->nr_own_ev; i++)
+		free(l->own_ev[i].name);
+	free(l->own_ev);
 	pv_strtab_free(&l->paths);
 }
 
-static struct perfev_profile_load_info *info_init(struct perfev_profile_load_info *info,
-						  struct perfev_profile_load_info *dummy)
+/* What the loader read, into the caller's info (of its size; may be NULL). */
+static void info_out(const struct loader *l, struct perfev_profile_load_info *info)
 {
 	if (!info)
-		return NULL;
+		return;
 	uint32_t size = info->size;
-	memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
+	memcpy(info, &l->own_info, PV_MIN((size_t)size, sizeof(*info)));
 	info->size = size;
-	if (size < sizeof(*info))
-		info = dummy, memset(dummy, 0, sizeof(*dummy));
-	return info;
 }
 
 static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_profile_load_opts *o0)
@@ -1075,22 +1154,84 @@ static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_pro
 	return 0;
 }
 
+/* A loader on the heap (its frame arrays are large) with its own options and info. */
+static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool all)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+	if (!l)
+		return pv_error_null(ENOMEM, "profile_load: out of memory");
+	if (opts_init(&l->own_o, o0) < 0) {
+		free(l);
+		return NULL;
+	}
+	l->o = &l->own_o;
+	l->own_info.size = sizeof(l->own_info);
+	l->info = &l->own_info;
+	l->all = all;
+	return l;
+}
+
+static void loader_destroy(struct loader *l)
+{
+	if (!l)
+		return;
+	int err = errno;
+	loader_free(l);
+	free(l);
+	errno = err;
+}
+
+/* The profile built (the loader gives it up). */
+static struct perfev_profile *take_profile(struct loader *l, struct perfev_profile_load_info *info)
+{
+	info_out(l, info);
+	struct perfev_profile *p = l->p;
+	l->p = NULL;
+	return p;
+}
+
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 						      const struct perfev_profile_load_opts *o0,
 						      struct perfev_profile_load_info *info)
 {
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, false);
+	if (!l)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
-	struct perfev_profile *ret = NULL;
-	if (load(&l, path, &o) == 0) {
-		ret = l.p;
-		l.p = NULL;
-	}
-	loader_free(&l);
+	info_out(l, info); /* (zeroed, whatever happens next) */
+	struct perfev_profile *ret = load(l, path) == 0 ? take_profile(l, info) : NULL;
+	loader_destroy(l);
 	return ret;
+}
+
+/* Every event's profile (l->all), given up by the loader. */
+static struct perfev_profile_event *take_events(struct loader *l, struct perfev_profile_load_info *info,
+						 size_t *nr)
+{
+	size_t nev = nr_events(l);
+	struct perfev_profile_event *ev = calloc(nev ? nev : 1, sizeof(*ev));
+	bool ok = ev != NULL;
+	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
+		ok = evp_for(l, i) != NULL && pv_profile_copy_objects(l->evs[i].p, l->p) == 0;
+	if (!ok) {
+		free(ev);
+		return pv_error_null(ENOMEM, "profile_load: out of memory");
+	}
+	for (size_t i = 0; i < nev; i++) {
+		const struct perfev_attr *attr = event_attr(l, i);
+		const char *name = event_name(l, i);
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s", name ? name : "unknown");
+		ev[i].has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
+		ev[i].samples = l->evs[i].samples;
+		ev[i].profile = l->evs[i].p;
+		l->evs[i].p = NULL;
+	}
+	if (l->pd)
+		group_desc(l->pd, ev, nev);
+	else
+		group_desc_none(ev, nev);
+	info_out(l, info);
+	*nr = nev;
+	return ev;
 }
 
 PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
@@ -1099,38 +1240,89 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 								   size_t *nr)
 {
 	*nr = 0;
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, true);
+	if (!l)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
-	struct perfev_profile_event *ev = NULL;
-	if (load(&l, path, &o) < 0)
-		goto out;
-	size_t nev = perfev_perfdata_nr_events(l.pd);
-	ev = calloc(nev, sizeof(*ev));
-	bool ok = ev != NULL;
-	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
-		ok = evp_for(&l, i) != NULL && pv_profile_copy_objects(l.evs[i].p, l.p) == 0;
-	if (!ok) {
-		free(ev);
-		ev = pv_error_null(ENOMEM, "profile_load: out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < nev; i++) {
-		const struct perfev_attr *attr = perfev_perfdata_event_attr(l.pd, i);
-		const char *name = perfev_perfdata_event_name(l.pd, i);
-		snprintf(ev[i].name, sizeof(ev[i].name), "%s", name ? name : "unknown");
-		ev[i].has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
-		ev[i].samples = l.evs[i].samples;
-		ev[i].profile = l.evs[i].p;
-		l.evs[i].p = NULL;
-	}
-	group_desc(l.pd, ev, nev);
-	*nr = nev;
-out:
-	loader_free(&l);
+	info_out(l, info);
+	struct perfev_profile_event *ev = load(l, path) == 0 ? take_events(l, info, nr) : NULL;
+	loader_destroy(l);
 	return ev;
+}
+
+/* ---- profiles fed record by record (perfev_profile_builder_*) ------------------- */
+struct perfev_profile_builder {
+	struct loader *l;
+};
+
+PERFEV_API struct perfev_profile_builder *perfev_profile_builder_new(const struct perfev_profile_builder_opts *o)
+{
+	if (!PV_OPTS_VALID(o, perfev_profile_builder_opts))
+		return NULL;
+	struct perfev_profile_builder *b = calloc(1, sizeof(*b));
+	if (!b)
+		return pv_error_null(ENOMEM, "profile_builder: out of memory");
+	struct perfev_perfdata *pd = PV_OPTS_GET(o, perfdata, NULL);
+	b->l = loader_new(PV_OPTS_GET(o, load, NULL), PV_OPTS_GET(o, all_events, false));
+	if (!b->l || loader_begin(b->l, pd, pd ? "the recording" : "the records") < 0) {
+		perfev_profile_builder_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+PERFEV_API int perfev_profile_builder_add_event(struct perfev_profile_builder *b, const struct perfev_attr *attr,
+						const char *name)
+{
+	if (!b || !attr || b->l->pd || b->l->finished)
+		return pv_error(EINVAL, "profile_builder: events are added before finishing, and only "
+				"to a builder without a recording");
+	int r = add_own_event(b->l, attr, name);
+	if (r < 0)
+		return pv_error(ENOMEM, "profile_builder: out of memory");
+	event_info(b->l);
+	return r;
+}
+
+PERFEV_API int perfev_profile_builder_add(struct perfev_profile_builder *b, const struct perfev_record *rec)
+{
+	if (!b || !rec || b->l->finished)
+		return pv_error(EINVAL, "profile_builder: %s", !b || !rec ? "NULL" : "already finished");
+	int r = on_record(b->l, rec);
+	if (r < 0 || b->l->oom) {
+		b->l->oom = false;
+		return pv_error(ENOMEM, "profile_builder: out of memory");
+	}
+	return 0;
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_builder_finish(struct perfev_profile_builder *b,
+								struct perfev_profile_load_info *info)
+{
+	if (!b || b->l->finished || b->l->all)
+		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
+				     "already finished" : "all_events: finish with perfev_profile_builder_finish_events");
+	b->l->finished = true;
+	return loader_end(b->l) == 0 ? take_profile(b->l, info) : NULL;
+}
+
+PERFEV_API struct perfev_profile_event *
+perfev_profile_builder_finish_events(struct perfev_profile_builder *b, struct perfev_profile_load_info *info,
+				     size_t *nr)
+{
+	*nr = 0;
+	if (!b || b->l->finished || !b->l->all)
+		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
+				     "already finished" : "not all_events: finish with perfev_profile_builder_finish");
+	b->l->finished = true;
+	return loader_end(b->l) == 0 ? take_events(b->l, info, nr) : NULL;
+}
+
+PERFEV_API void perfev_profile_builder_free(struct perfev_profile_builder *b)
+{
+	if (!b)
+		return;
+	loader_destroy(b->l);
+	free(b);
 }
 
 /* ---- for other loaders (profile_load_int.h) ------------------------------------- */
@@ -1138,17 +1330,20 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx)
 {
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, false);
+	if (!l)
 		return -1;
-	o.event = -1;
-	o.no_inline = true; /* one frame per address: the function's own symbol */
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
-	int ret = load(&l, path, &o);
-	if (ret == 0 && done && done(ctx, &l) < 0)
+	info_out(l, info);
+	l->own_o.event = -1;
+	l->own_o.no_inline = true; /* one frame per address: the function's own symbol */
+	l->sample_fn = fn;
+	l->sample_ctx = ctx;
+	int ret = load(l, path);
+	if (ret == 0 && done && done(ctx, l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");
-	loader_free(&l);
+	if (ret == 0)
+		info_out(l, info);
+	loader_destroy(l);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -1186,12 +1381,12 @@ const char *pv_load_comm(struct loader *l, uint32_t tid)
 
 const char *pv_load_event_name(struct loader *l, size_t idx)
 {
-	return perfev_perfdata_event_name(l->pd, idx);
+	return event_name(l, idx);
 }
 
 size_t pv_load_nr_events(struct loader *l)
 {
-	return perfev_perfdata_nr_events(l->pd);
+	return nr_events(l);
 }
 
 PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr)
