@@ -63,6 +63,7 @@
 #include "perfev/recorder.h"
 #include "perfev/profile.h"
 #include "perfev/profile_builder.h"
+#include "perfev/resolve.h"
 #include "perfev/export.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"

@@ -2,6 +2,7 @@
  * a recording's records makes the profile perfev_profile_load makes of it,
  * with or without the recording's handle. */
 #include "support.h"
+#include "support_profile.h"
 #include "perfev.h"
 
 #include <errno.h>
@@ -14,14 +15,7 @@
 
 static char *folded(const struct perfev_profile *p)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	cr_assert(f);
-	struct perfev_export_options eo = {.size = sizeof(eo), .value = PERFEV_VALUE_PERIOD};
-	cr_assert_eq(perfev_export_folded(p, &eo, f), 0, "%s", perfev_errmsg());
-	fclose(f);
-	return buf;
+	return profile_folded(p, PERFEV_VALUE_PERIOD, false);
 }
 
 static int feed(void *ctx, const struct perfev_record *rec)
