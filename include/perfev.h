@@ -25,6 +25,7 @@
  *   perfev/notify.h   poll/epoll, overflow signals, sigtrap, record -> event ids
  *   perfev/recorder.h recording into perf.data (perfev record)
  *   perfev/profile.h  the call-tree profile model and flat (report) views
+ *   perfev/report.h   perf report's views of a file: table, call graphs, branches, JSON
  *   perfev/export.h   folded stacks, SVG flame graphs, pprof, Firefox Profiler
  *   perfev/watch.h    in-process watchpoints (breakpoints with sigtrap)
  *   perfev/probe.h    uprobes and kprobes (u:PATH:SYMBOL, k:SYMBOL), tracefs fallback
@@ -64,6 +65,7 @@
 #include "perfev/profile.h"
 #include "perfev/profile_builder.h"
 #include "perfev/resolve.h"
+#include "perfev/report.h"
 #include "perfev/export.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"

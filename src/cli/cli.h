@@ -44,13 +44,18 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
  * it, 127 or 126. */
 int cli_exec_check(const char *cmd, const char *file);
 
+/* The library's notes and warnings on stderr, as "perfev CMD: note: ..."
+ * (quiet: warnings only), for the rest of the process (cli_log.c). */
+void cli_log_to_stderr(const char *cmd, bool quiet);
+
+struct perfev_perfdata;
 /* Prints "perfev CMD: warning: PATH was not closed cleanly..." when the
- * perf.data file's header says so (perfev_perfdata_unclean); nothing else. */
-void cli_warn_unclean(const char *cmd, const char *path);
+ * perf.data file says so (perfev_perfdata_unclean); nothing else. */
+void cli_warn_unclean(const char *cmd, const struct perfev_perfdata *pd);
 /* perf's --header/--header-only of report and script: the file's header
  * (full: -I's topologies) on stdout. 0, or 1 after saying why not (a
  * stream has no file header). */
-int cli_print_header(const char *cmd, const char *path, bool full);
+int cli_print_header(const char *cmd, const struct perfev_perfdata *pd, bool full);
 
 /* While a command runs something its library can stop (tracer, watcher...):
  * SIGINT and SIGTERM call stop(ctx) (which must be async-signal-safe)

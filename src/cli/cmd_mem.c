@@ -13,7 +13,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfev mem report [REPORT OPTIONS]\n\n"
 		   "perf mem report: 'perfev report --mem-mode -n' over a recording with memory\n"
 		   "access samples (perf mem record, perf record -d): percentages of the samples'\n"
-		   "weights, by " REPORT_MEM_SORT "\n"
+		   "weights, by " PERFEV_REPORT_MEM_SORT "\n"
 		   "unless --sort says otherwise. See 'perfev report --help' for the options.\n");
 }
 

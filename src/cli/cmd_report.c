@@ -1,12 +1,12 @@
-/* cmd_report.c — perfev report: perf report's core over a perf.data file,
- * accepting perf's spelling of the options, plus exports (folded stacks,
- * SVG flame graph, pprof, Firefox Profiler). The library does the work:
- * perfev_profile_load() builds the profile, report_out.c prints it. */
+/* cmd_report.c — perfev report: perf report's command line over a perf.data
+ * file, plus exports (folded stacks, SVG flame graph, pprof, Firefox
+ * Profiler). It parses the options, opens the file once and hands both to
+ * the library: perfev_report_print (perfev/report.h) decides the view and
+ * prints it; the exports load one profile through perfev_report_load. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "report.h"
 #include "perfev.h"
-#include "core/internal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"      --time-quantum T  what the time key cuts sample times to: N[ns|us|ms|s] (100ms)\n"
 	"      --mem-mode        perf's memory access view: percentages of the samples' weights,\n"
 	"                        the keys mem, snoop, tlb, locked, blocked, symbol_daddr, dso_daddr,\n"
-	"                        dcacheline, phys_daddr, data_page_size (default " REPORT_MEM_SORT ")\n"
+	"                        dcacheline, phys_daddr, data_page_size (default " PERFEV_REPORT_MEM_SORT ")\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
 	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
@@ -87,13 +87,6 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
        O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED };
-static struct perfev_cpus *cpu_filter; /* -C: freed at exit */
-static void free_cpu_filter(void)
-{
-	perfev_cpus_free(cpu_filter);
-	cpu_filter = NULL;
-}
-
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
 	{"sort", required_argument, NULL, 's'},
@@ -153,6 +146,33 @@ static const struct option options[] = {
 	{0},
 };
 
+/* What the command line says: the library's options, and the command's own. */
+struct args {
+	struct perfev_report_opts o;
+	struct perfev_profile_load_opts lo;
+	struct perfev_profile_filter filter;
+	struct report_exports x;
+	struct perfev_cpus *cpus;  /* -C */
+	char graph[1024];          /* -g and --percent-limit, in the order given */
+	const char *input;
+	bool folded, quiet, show_info, stats;
+	int header;                /* 1: --header, 2: --header-only */
+	int inspect;               /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
+};
+
+static void usage(FILE *f) { fprintf(f, usage_text); }
+
+/* perf's -g and --percent-limit act in the order given (the later
+ * threshold wins): the library takes them as one list. */
+static int add_graph(struct args *a, const char *what)
+{
+	size_t n = strlen(a->graph);
+	if (snprintf(a->graph + n, sizeof(a->graph) - n, "%s%s", n ? "," : "", what) >= (int)(sizeof(a->graph) - n))
+		return cli_error("report", "too many -g/--percent-limit options");
+	a->o.call_graph = a->graph;
+	return 0;
+}
+
 /* perf's --time-quantum: N, Nns, Nus, Nms or Ns (a bare number is ns) */
 static int parse_time_quantum(const char *arg, uint64_t *ns)
 {
@@ -163,7 +183,7 @@ static int parse_time_quantum(const char *arg, uint64_t *ns)
 		end++;
 	static const struct { const char *unit; uint64_t mult; } units[] = {
 		{"", 1}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-	for (size_t i = 0; end != arg && !errno && n && i < PV_ARRAY_SIZE(units); i++)
+	for (size_t i = 0; end != arg && !errno && n && i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit) && n <= UINT64_MAX / units[i].mult) {
 			*ns = n * units[i].mult;
 			return 0;
@@ -172,510 +192,216 @@ static int parse_time_quantum(const char *arg, uint64_t *ns)
 			 "ns, us, ms or s (e.g. --time-quantum 10ms)", arg);
 }
 
-/* perf's --sort may name output columns (overhead, sample, period): a
- * --sort holding any is taken as -F overhead,LIST (its columns in that
- * order, the entries sorted by them). The fields, or NULL. */
-static char *sort_as_fields(const char *sort)
+/* The view's options (perfev_report_opts). 0, 1 after an error, -1: not one of them. */
+static int view_option(struct args *a, int c)
 {
-	static const char *const cols[] = {"overhead", "sample", "period"};
-	bool any = false;
-	for (size_t i = 0; i < PV_ARRAY_SIZE(cols); i++) {
-		size_t n = strlen(cols[i]);
-		for (const char *at = strstr(sort, cols[i]); at && !any; at = strstr(at + 1, cols[i]))
-			any = (at == sort || at[-1] == ',') && (at[n] == ',' || !at[n]);
+	char *end;
+	switch (c) {
+	case 's': a->o.sort = optarg; return 0;
+	case 'F': a->o.fields = optarg; return 0;
+	case O_CHILDREN: a->o.children = 1; return 0;
+	case O_NO_CHILDREN: a->o.children = 0; return 0;
+	case 'g': return add_graph(a, optarg);
+	case 'G': return add_graph(a, "caller");
+	case O_PERCENT: {
+		a->o.percent_limit = strtod(optarg, &end);
+		if (end == optarg || a->o.percent_limit < 0)
+			return cli_error("report", "bad --percent-limit '%s': give a percentage, e.g. 0.5", optarg);
+		char p[64];
+		snprintf(p, sizeof(p), "%.17g", a->o.percent_limit); /* the call graph threshold too */
+		return add_graph(a, p);
 	}
-	if (!any)
-		return NULL;
-	struct pv_buf b = PV_BUF_INIT;
-	pv_buf_puts(&b, "overhead");
-	char *copy = strdup(sort), *save = NULL;
-	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save))
-		if (strcmp(k, "overhead") != 0)
-			pv_buf_printf(&b, ",%s", k);
-	free(copy);
-	return b.data;
+	case O_GROUP: a->o.group = 1; return 0;
+	case O_NO_GROUP: a->o.group = 0; return 0;
+	case 'n': a->o.show_samples = true; return 0;
+	case O_TOTAL_PERIOD: a->o.show_period = true; return 0;
+	case O_STDIO: a->o.json = false; return 0;
+	case O_JSON: a->o.json = true; return 0;
+	case O_VALUE: a->o.value = optarg; return 0;
+	case O_SYMBOL_FILTER: a->o.symbol_filter = optarg; return 0;
+	case O_MEM_MODE: a->o.mem_mode = true; return 0;
+	case 'b': a->o.branch = 1; return 0;
+	case O_NO_BRANCH: a->o.branch = 0; return 0;
+	case O_PERCENTAGE:
+		if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
+			return cli_error("report", "bad --percentage '%s': relative (of the samples the "
+					 "filters keep) or absolute (of all, the default)", optarg);
+		a->o.relative = !strcmp(optarg, "relative");
+		return 0;
+	}
+	return -1;
 }
 
-/* perf --mem-mode's check: no event of the file (a pipe is not read
- * ahead) samples PERF_SAMPLE_DATA_SRC. */
-static bool no_mem_data(const char *input)
+/* How the file is read (perfev_profile_load_opts and its filter). */
+static int load_option(struct args *a, int c)
 {
-	if (!strcmp(input, "-"))
-		return false;
-	struct perfev_perfdata *pd = perfev_perfdata_open(input);
-	if (!pd)
-		return false; /* (the load names the problem) */
-	bool none = true;
-	for (size_t i = 0; i < perfev_perfdata_nr_events(pd); i++) {
-		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
-		none &= !(a && (a->sample_type & PERF_SAMPLE_DATA_SRC));
+	char *end;
+	long n;
+	switch (c) {
+	case O_COMM: a->filter.comm = optarg; break;
+	case O_DSO: a->filter.dso = optarg; break;
+	case O_SYMBOL: a->filter.symbol = optarg; break;
+	case O_PID:
+	case O_TID:
+		n = strtol(optarg, &end, 10);
+		if (*end || end == optarg || n < 0 || n > 0x7fffffff)
+			return cli_error("report", "--%s '%s': give one process/thread id", c == O_PID ? "pid" : "tid",
+					 optarg);
+		*(c == O_PID ? &a->filter.pid : &a->filter.tid) = (int)n;
+		break;
+	case O_TIME: a->lo.time = optarg; return 0;
+	case O_EVENT:
+		a->lo.event = (int)strtol(optarg, &end, 10);
+		if (*end || end == optarg || a->lo.event < 0)
+			return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
+		return 0;
+	case O_NO_INLINE: a->lo.no_inline = true; return 0;
+	case O_DEMANGLE: a->lo.no_demangle = false; return 0;
+	case O_NO_DEMANGLE: a->lo.no_demangle = true; return 0;
+	case 'U':
+	case O_HIDE_UNRESOLVED: a->lo.hide_unresolved = true; return 0;
+	case O_KALLSYMS: a->lo.kallsyms = optarg; return 0;
+	case O_SYMFS: a->lo.symfs = optarg; return 0;
+	case O_NO_KCACHE: a->lo.no_cache = true; return 0;
+	case O_TIME_QUANTUM: return parse_time_quantum(optarg, &a->lo.time_quantum) ? 1 : 0;
+	case 'C':
+		perfev_cpus_free(a->cpus);
+		if (!(a->lo.cpus = a->cpus = perfev_cpus_parse(optarg)))
+			return cli_error("report", "bad -C '%s': %s", optarg, perfev_errmsg());
+		return 0;
+	case O_MAX_STACK:
+		n = strtol(optarg, &end, 10);
+		if (end == optarg || *end || n < 1 || n > 1000000)
+			return cli_error("report", "bad --max-stack '%s': give a number of frames, e.g. 127", optarg);
+		a->lo.max_stack = (int)n;
+		return 0;
+	default: return -1;
 	}
-	perfev_perfdata_close(pd);
-	return none;
+	a->lo.filter = &a->filter; /* (a filter option) */
+	return 0;
 }
 
-/* -g: none | caller | callee | graph|fractal|flat[,MIN][,caller|callee] */
-static int parse_graph(const char *arg, enum report_graph *g, double *min, int *explicit_order,
-		       enum report_graph_mode *mode, enum report_graph_value *value)
+/* The command's own: input, exports, header, inspection modes. */
+static int command_option(struct args *a, int c)
 {
-	char *copy = strdup(arg), *save = NULL;
-	int ret = 0;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *end;
-		double v = strtod(t, &end);
-		if (end != t && !*end)
-			*min = v;
-		else if (!strcmp(t, "none"))
-			*g = GRAPH_NONE, *explicit_order = 1;
-		else if (!strcmp(t, "caller"))
-			*g = GRAPH_CALLER, *explicit_order = 1;
-		else if (!strcmp(t, "callee"))
-			*g = GRAPH_CALLEE, *explicit_order = 1;
-		else if (!strcmp(t, "graph"))
-			*mode = GRAPH_ABS;
-		else if (!strcmp(t, "fractal"))
-			*mode = GRAPH_FRACTAL;
-		else if (!strcmp(t, "flat"))
-			*mode = GRAPH_FLAT;
-		else if (!strcmp(t, "folded"))
-			*mode = GRAPH_FOLDED;
-		else if (!strcmp(t, "percent"))
-			*value = GRAPH_PERCENT;
-		else if (!strcmp(t, "period"))
-			*value = GRAPH_PERIOD;
-		else if (!strcmp(t, "count"))
-			*value = GRAPH_COUNT;
-		else if (!strcmp(t, "function"))
-			; /* perf's default key, and ours */
-		else if (!strcmp(t, "address")) {
-			fprintf(stderr, "perfev report: -g ...,address (call-graph nodes keyed by address, "
-				"shown with their source lines) is not supported: drop it for perf's default, "
-				"function; --sort srcline shows source lines\n");
-			ret = -2;
-		} else
-			ret = -1;
+	switch (c) {
+	case 'i': a->input = optarg; return 0;
+	case O_FOLDED: a->folded = true; return 0;
+	case O_FLAME: a->x.flame = optarg; return 0;
+	case O_PPROF: a->x.pprof = optarg; return 0;
+	case O_FIREFOX: a->x.firefox = optarg; return 0;
+	case O_TITLE: a->x.title = optarg; return 0;
+	case 'q': a->quiet = true; return 0;
+	case O_HEADER: a->header = a->header ? a->header : 1; return 0;
+	case O_HEADER_ONLY: a->header = 2; return 0;
+	case 'I': a->show_info = true; return 0;
+	case O_STATS: a->stats = true; return 0;
+	case O_TASKS: a->inspect = a->inspect == O_MMAPS ? O_MMAPS : O_TASKS; return 0;
+	case O_MMAPS: a->inspect = O_MMAPS; return 0;
 	}
-	free(copy);
+	return -1;
+}
+
+/* The option another output is refused with (perf's inspection modes), or NULL. */
+static const char *other_output(const struct args *a)
+{
+	return a->folded ? "--folded" : a->x.flame ? "--flame" : a->x.pprof ? "--pprof" :
+	       a->x.firefox ? "--firefox" : a->o.json ? "--json" : NULL;
+}
+
+/* Exports (and --folded) load one profile, written to each file; the
+ * report of that profile follows unless --folded. */
+static int report_exports(const struct args *a, struct perfev_perfdata *pd)
+{
+	if (a->o.branch > 0)
+		return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
+				 "takes no filters but --comms, no --event and no exports: drop them, or add "
+				 "--no-branch-stack");
+	struct perfev_profile_load_opts lo = a->lo;
+	report_exports_load_opts(&a->x, &lo);
+	struct perfev_report_opts o = a->o;
+	o.load = &lo;
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile *p = perfev_report_load(pd, &o, &info);
+	if (!p)
+		return cli_error("report", "%s", perfev_errmsg());
+	char subtitle[256];
+	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
+		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name, a->input);
+	bool weight = o.mem_mode || (o.value && !strcmp(o.value, "weight"));
+	int ret = report_write_exports("report", p, &a->x, subtitle,
+				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
+	struct perfev_export_options eo = {.size = sizeof(eo)};
+	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0 : perfev_report_print_profile(p, &info, &o, stdout) < 0)
+		ret = cli_error("report", "%s", perfev_errmsg());
+	perfev_profile_free(p);
 	return ret;
 }
 
-static void usage(FILE *f) { fprintf(f, usage_text); }
-
-static void note(void *ctx, const char *msg)
+static int parse_args(struct args *a, int argc, char **argv)
 {
-	if (!*(bool *)ctx)
-		fprintf(stderr, "perfev report: note: %s\n", msg);
+	int c, r;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:U", options, NULL)) != -1) {
+		if (c == 'h') {
+			printf(usage_text);
+			return -1;
+		}
+		if ((r = view_option(a, c)) < 0 && (r = load_option(a, c)) < 0 && (r = command_option(a, c)) < 0)
+			return cli_bad_option("report", usage, c, argv);
+		if (r)
+			return r;
+	}
+	if (optind < argc)
+		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
+	if (report_exports_check("report", &a->x))
+		return 1; /* before the work, not after it */
+	if (a->header == 1 && (a->o.json || a->folded))
+		return cli_error("report", "--header prints perf's text header before a text report: not with "
+				 "%s (run --header-only separately)", a->o.json ? "--json" : "--folded");
+	if ((a->stats || a->inspect) &&
+	    report_inspect_check(a->stats, a->inspect == O_MMAPS ? 2 : a->inspect ? 1 : 0, other_output(a)))
+		return 1;
+	return perfev_report_check(&a->o) < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
 }
 
-/* When the filter left nothing: which options did it, and how to see what
- * the file holds (perf prints an empty table and says nothing). */
-static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t samples, uint64_t filtered)
+static int run(struct args *a, struct perfev_perfdata *pd)
 {
-	if (!samples || filtered < samples)
-		return;
-	char what[512] = "";
-	size_t n = 0;
-#define ADD(...) (n += (size_t)snprintf(what + n, n < sizeof(what) ? sizeof(what) - n : 0, __VA_ARGS__))
-	if (f->comm)
-		ADD(" --comms %s", f->comm);
-	if (f->pid >= 0)
-		ADD(" --pid %lld", (long long)f->pid);
-	if (f->tid >= 0)
-		ADD(" --tid %lld", (long long)f->tid);
-	if (f->dso)
-		ADD(" --dsos %s", f->dso);
-	if (f->symbol)
-		ADD(" --symbols %s", f->symbol);
-#undef ADD
-	fprintf(stderr, "perfev report: note: none of the %llu samples passed%s; see what the file "
-		"holds with --sort comm,pid,dso (and perfev script -F time for its times)\n",
-		(unsigned long long)samples, what);
-}
-
-/* --time kept nothing: say what to look at */
-static void empty_time_note(const char *time, uint64_t kept, bool quiet)
-{
-	if (time && !kept && !quiet)
-		fprintf(stderr, "perfev report: note: no sample of the event is within --time '%s'; perfev "
-			"script -F time shows the samples' times\n", time);
-}
-
-/* -g on a file without call chains: perf refuses ("Selected -g ... But no
- * callchain or branch data"); perfev shows the table and says why it has no
- * graphs. */
-/* -g or --children asked of a file without call chains: perf draws nothing
- * and drops the Children column (it would equal Self); say why */
-static void no_chains_note(const char *input, bool graph, bool children, bool chains, bool quiet)
-{
-	if ((graph || children) && !chains && !quiet)
-		fprintf(stderr, "perfev report: note: %s records no call chains, so %s has nothing to %s "
-			"(record with -g or --call-graph dwarf)\n", input,
-			graph ? "-g" : "--children", graph ? "draw" : "add");
-}
-
-static void dwarf_note(const struct perfev_profile_load_info *info, bool quiet)
-{
-	if (!quiet && info->dwarf_samples)
-		fprintf(stderr, "perfev report: note: DWARF unwinding reached the root in %.1f%% of %llu samples\n",
-			100.0 * (double)info->dwarf_to_root / (double)info->dwarf_samples,
-			(unsigned long long)info->dwarf_samples);
+	if (a->header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
+		if (cli_print_header("report", pd, a->show_info))
+			return 1;
+		if (a->header == 2)
+			return 0;
+		a->o.no_hint = true;
+	}
+	if (a->stats || a->inspect) /* perf's inspection modes print instead of the report */
+		return report_inspect(pd, a->stats, a->inspect == O_MMAPS ? 2 : a->inspect ? 1 : 0, a->o.json);
+	cli_warn_unclean("report", pd); /* killed recordings are read up to their last record */
+	if (a->folded || report_exports_wanted(&a->x))
+		return report_exports(a, pd);
+	if (perfev_report_print(pd, &a->o, stdout) < 0)
+		return cli_error("report", "%s", perfev_errmsg());
+	return 0;
 }
 
 int report_command(int argc, char **argv)
 {
-	const char *input = "perf.data", *flame = NULL, *pprof = NULL, *firefox = NULL, *title = NULL;
-	const char *sort = "comm,dso,sym";
-	bool sort_given = false;
-	int children = -1, json = 0, folded = 0, order_given = 0, group = -1;
-	const char *fields = NULL;
-	bool show_samples = false, show_period = false;
-	bool quiet = false;
-	int branch = -1; /* perf's tristate: -1 decides by the file */
-	int header = 0;   /* 1: --header, 2: --header-only */
-	bool show_info = false; /* -I: the header's topologies in full */
-	int inspect = 0;        /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
-	bool stats = false;
-	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
-	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
-	bool filtered = false;
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:U", options, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'i': input = optarg; break;
-		case 's': sort = optarg, sort_given = true; break;
-		case O_CHILDREN: children = 1; break;
-		case O_NO_CHILDREN: children = 0; break;
-		case 'g': {
-			int r = parse_graph(optarg, &v.graph, &v.graph_min, &order_given, &v.graph_mode, &v.graph_value);
-			if (r == -2)
-				return 1; /* (said why) */
-			if (r < 0)
-				return cli_error("report", "bad --call-graph '%s': use none, caller, callee or "
-						 "graph|fractal|flat|folded,MIN_PERCENT,caller|callee,"
-						 "percent|period|count", optarg);
-			break;
-		}
-		case 'G': v.graph = GRAPH_CALLER, order_given = 1; break;
-		case O_PERCENT:
-			v.percent_limit = strtod(optarg, &end);
-			if (end == optarg || v.percent_limit < 0)
-				return cli_error("report", "bad --percent-limit '%s': give a percentage, e.g. 0.5", optarg);
-			v.graph_min = v.percent_limit; /* perf: the call graph threshold too (the later option wins) */
-			break;
-		case O_GROUP: group = 1; break;
-		case 'F': fields = optarg; break;
-		case 'n': show_samples = true; break;
-		case O_TOTAL_PERIOD: show_period = true; break;
-		case O_NO_GROUP: group = 0; break;
-		case O_STDIO: json = 0; break;
-		case O_JSON: json = 1; break;
-		case O_FOLDED: folded = 1; break;
-		case O_FLAME: flame = optarg; break;
-		case O_PPROF: pprof = optarg; break;
-		case O_FIREFOX: firefox = optarg; break;
-		case O_COMM: filter.comm = optarg, filtered = true; break;
-		case O_PID:
-		case O_TID: {
-			long id = strtol(optarg, &end, 10);
-			if (*end || end == optarg || id < 0 || id > 0x7fffffff)
-				return cli_error("report", "--%s '%s': give one process/thread id",
-						 c == O_PID ? "pid" : "tid", optarg);
-			*(c == O_PID ? &filter.pid : &filter.tid) = (int)id;
-			filtered = true;
-			break;
-		}
-		case O_DSO: filter.dso = optarg, filtered = true; break;
-		case O_SYMBOL: filter.symbol = optarg, filtered = true; break;
-		case O_TIME: { /* the loader parses it again: this says what is wrong before the file is read */
-			struct pv_time_range *ranges;
-			size_t n;
-			if (pv_time_ranges_parse(optarg, &ranges, &n) < 0)
-				return cli_error("report", "%s", perfev_errmsg());
-			free(ranges);
-			lo.time = v.time_slices = optarg;
-			break;
-		}
-		case O_VALUE:
-			if (!strcmp(optarg, "samples"))
-				v.value = PERFEV_VALUE_SAMPLES;
-			else if (!strcmp(optarg, "period"))
-				v.value = PERFEV_VALUE_PERIOD;
-			else if (!strcmp(optarg, "weight"))
-				v.value = PERFEV_VALUE_WEIGHT;
-			else
-				return cli_error("report", "bad --value '%s': use samples, period or weight", optarg);
-			break;
-		case O_EVENT:
-			lo.event = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || lo.event < 0)
-				return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
-			break;
-		case O_NO_INLINE: lo.no_inline = true; break;
-		case O_DEMANGLE: lo.no_demangle = false; break;
-		case O_NO_DEMANGLE: lo.no_demangle = true; break;
-		case O_SYMBOL_FILTER: v.symbol_filter = optarg; break;
-		case 'U':
-		case O_HIDE_UNRESOLVED: lo.hide_unresolved = true; break;
-		case O_KALLSYMS: lo.kallsyms = optarg; break;
-		case O_SYMFS: lo.symfs = optarg; break;
-		case 'C':
-			if (!cpu_filter && atexit(free_cpu_filter) != 0)
-				return cli_error("report", "out of memory");
-			free_cpu_filter();
-			if (!(cpu_filter = perfev_cpus_parse(optarg)))
-				return cli_error("report", "bad -C '%s': %s", optarg, perfev_errmsg());
-			lo.cpus = cpu_filter;
-			break;
-		case O_PERCENTAGE:
-			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
-				return cli_error("report", "bad --percentage '%s': relative (of the samples the "
-						 "filters keep) or absolute (of all, the default)", optarg);
-			v.relative = !strcmp(optarg, "relative");
-			break;
-		case O_MEM_MODE: v.mem_mode = true; break;
-		case O_TIME_QUANTUM:
-			if (parse_time_quantum(optarg, &lo.time_quantum) != 0)
-				return 1;
-			break;
-		case O_NO_KCACHE: lo.no_cache = true; break;
-		case O_TITLE: title = optarg; break;
-		case 'q': quiet = true; break;
-		case 'b': branch = 1; break;
-		case O_NO_BRANCH: branch = 0; break;
-		case O_HEADER: header = header ? header : 1; break;
-		case O_HEADER_ONLY: header = 2; break;
-		case 'I': show_info = true; break;
-		case O_STATS: stats = true; break;
-		case O_TASKS: inspect = inspect == O_MMAPS ? O_MMAPS : O_TASKS; break;
-		case O_MMAPS: inspect = O_MMAPS; break;
-		case O_MAX_STACK: {
-			long ms = strtol(optarg, &end, 10);
-			if (end == optarg || *end || ms < 1 || ms > 1000000)
-				return cli_error("report", "bad --max-stack '%s': give a number of frames, "
-						 "e.g. 127", optarg);
-			lo.max_stack = (int)ms;
-			break;
-		}
-		case 'h': printf(usage_text); return 0;
-		default: return cli_bad_option("report", usage, c, argv);
-		}
+	struct args a = {
+		.o = {.sz = sizeof(a.o), .children = -1, .group = -1, .branch = -1},
+		.lo = {.size = sizeof(a.lo), .group = PERFEV_GROUP_THREAD, .event = -1},
+		.filter = {.size = sizeof(a.filter), .pid = -1, .tid = -1},
+		.input = "perf.data",
+	};
+	a.o.load = &a.lo;
+	int ret = parse_args(&a, argc, argv);
+	if (ret == 0) {
+		cli_log_to_stderr("report", a.quiet);
+		struct perfev_perfdata *pd = perfev_perfdata_open(a.input);
+		ret = pd ? run(&a, pd) : cli_error("report", "%s", perfev_errmsg());
+		perfev_perfdata_close(pd);
 	}
-	if (optind < argc)
-		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
-	struct report_exports x = {.flame = flame, .pprof = pprof, .firefox = firefox, .title = title};
-	if (report_exports_check("report", &x))
-		return 1; /* before the work, not after it */
-	if (header == 1 && (json || folded))
-		return cli_error("report", "--header prints perf's text header before a text report: not with "
-				 "%s (run --header-only separately)", json ? "--json" : "--folded");
-	if (header) { /* perf's --header/--header-only: the file's header, then (--header) the report */
-		if (cli_print_header("report", input, show_info))
-			return 1;
-		if (header == 2)
-			return 0;
-		report_header_shown = true;
-	}
-	if (stats || inspect) /* perf's inspection modes print instead of the report */
-		return report_inspect(input, stats, inspect == O_MMAPS ? 2 : inspect ? 1 : 0,
-				      folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
-				      firefox ? "--firefox" : json ? "--json" : NULL);
-	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
-	lo.note = note;
-	lo.note_ctx = &quiet;
-	bool table = !json && !folded && !flame && !pprof && !firefox;
-	/* the branch view filters by command only */
-	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol || lo.time;
-	bool asked = branch > 0;
-	if (branch < 0 && table && lo.event < 0)
-		branch = perfev_branch_table_wanted(input) > 0; /* perf's default for LBR recordings */
-	/* perf's branch mode under --sort/-F: the keys of every branch's target */
-	bool branch_keys = branch > 0 && (sort_given || fields);
-	if (branch_keys && ((sort_given && report_names_branch_key(sort)) || (fields && report_names_branch_key(fields)))) {
-		if (fields) /* (perf takes them in -F too) */
-			return cli_error("report", "perfev takes perf's branch keys (dso_from, symbol_to...) in "
-					 "--sort only, without -F: give them as --sort KEYS");
-		v.branch_sort = sort; /* the branch table, by these keys */
-		branch_keys = false;
-	}
-	if (branch_keys) {
-		if (!table || other_filter || lo.event >= 0)
-			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
-					 "with --sort/-F is a text table filtered by --comms only: drop %s, or add "
-					 "--no-branch-stack", !table ? "--json, --folded and the exports" :
-					 other_filter ? "the filters but --comms" : "--event");
-		if (asked && perfev_branch_table_wanted(input) <= 0)
-			return cli_error("report", "%s has no branch stacks (record them with perf record -b or "
-					 "-j any), so there is no branch view: drop -b", input);
-		lo.flags |= PERFEV_PROFILE_BRANCH_TARGETS;
-		lo.no_callchain = true;
-		/* perf filters entries, not branches: one of a command's branches
-		 * shows its entry whole (report_view.first_comms) */
-		v.first_comms = filter.comm;
-		filter.comm = NULL, filtered = false;
-		children = 0, v.graph = GRAPH_NONE, order_given = 1; /* perf: no graphs, no Children */
-		branch = 0;
-	}
-	if (branch > 0) {
-		if ((!table && !(json && !folded && !flame && !pprof && !firefox)) || other_filter || lo.event >= 0)
-			return cli_error("report", "the branch view (-b, the default for files with branch stacks) "
-					 "takes no filters but --comms, no --event and no exports: drop them, or add "
-					 "--no-branch-stack");
-		int r = report_branch_file(input, &lo, &v, show_samples, show_period, filter.comm, asked, json);
-		if (r != -ENOENT)
-			return r;
-	}
-	if (sort_given && !json && !folded && !flame && !pprof && !firefox) {
-		int tr = report_tracepoint_sort(input, sort);
-		if (tr != -ENOENT)
-			return tr;
-	}
-	if (v.mem_mode && no_mem_data(input))
-		return cli_error("report", "--mem-mode: %s has no memory access data (no event samples "
-				 "PERF_SAMPLE_DATA_SRC): record with perf record -d, or drop --mem-mode", input);
-	if (v.mem_mode) { /* perf: weights as periods, no children */
-		if (!sort_given)
-			sort = REPORT_MEM_SORT;
-		children = 0;
-		v.value = PERFEV_VALUE_WEIGHT;
-		lo.flags |= PERFEV_PROFILE_KEEP_MEM;
-	}
-	/* perf (builtin-report.c): a --sort naming "symbol" (symbol, symbol_size)
-	 * gets the IPC columns, "-" for samples without branch stacks */
-	char *sort_ipc = NULL;
-	if (sort_given && strstr(sort, "symbol")) {
-		if (asprintf(&sort_ipc, "%s,%s", sort, branch_keys ? "ipc_lbr" : "ipc_null") < 0)
-			return cli_error("report", "out of memory");
-		sort = sort_ipc;
-	}
-	if (v.mem_mode && sort_given) /* (perf's header names its sort order with the IPC key added) */
-		v.sort_order = sort;
-	static char *sort_fields; /* (kept to the end: fields points into it) */
-	free(sort_fields);
-	sort_fields = sort_given && !fields ? sort_as_fields(sort) : NULL;
-	if (sort_fields) {
-		fields = sort_fields;
-		sort_given = false;
-		v.fields_from_sort = true;
-		v.sort_list = sort;
-	}
-	int parsed = sort_fields ? 0 : report_parse_sort(&v, sort); /* (v's keys are report_out.c's names) */
-	v.graph_skip_first = (sort_given || v.fields_from_sort) && (!fields || v.fields_from_sort) &&
-			     !strncmp(sort, "sym", 3);
-	static char *sort_order_kept; /* (the header prints it after the profile is read) */
-	free(sort_order_kept);
-	sort_order_kept = NULL;
-	if ((v.sort_order && v.sort_order == sort_ipc) || (v.sort_list && v.sort_list == sort_ipc))
-		sort_order_kept = sort_ipc;
-	else
-		free(sort_ipc);
-	if (parsed < 0 || (fields && report_parse_fields(&v, fields, sort_given) < 0))
-		return 1;
-	lo.filter = filtered ? &filter : NULL;
-	v.only_comm = filter.comm, v.only_dso = filter.dso, v.only_sym = filter.symbol;
-	if (v.first_comms && !strchr(v.first_comms, ','))
-		v.only_comm = v.first_comms; /* one command: its column left out, named */
-	/* pprof carries file names and line numbers, so its frames need them */
-	lo.srclines = (v.key_mask & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0 || pprof;
-	if (v.key_mask & (PERFEV_KEY_CPU | PERFEV_KEY_SOCKET)) /* groups apart per CPU only when shown */
-		lo.flags |= PERFEV_PROFILE_KEEP_CPU;
-	if (v.key_mask & (PERFEV_KEY_WEIGHT | PERFEV_KEY_INS_LAT | PERFEV_KEY_P_STAGE_CYC))
-		lo.flags |= PERFEV_PROFILE_KEEP_WEIGHTS; /* (likewise per sample) */
-	if (v.key_mask & PERFEV_KEY_TIME)
-		lo.flags |= PERFEV_PROFILE_KEEP_TIME;
-	if (v.key_mask & PERFEV_KEY_ADDR)
-		lo.flags |= PERFEV_PROFILE_KEEP_ADDR;
-	if (firefox)
-		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
-	/* Stacks cost most of the time (DWARF unwinding above all): skip them
-	 * when nothing shown needs them, as perf does for -g none --no-children */
-	if (children == 0 && (v.graph == GRAPH_NONE && order_given) && !flame && !pprof && !firefox && !folded)
-		lo.no_callchain = true;
-	/* perf cuts chains in its call-graph order: caller when asked, or by
-	 * default with --children (not for -g none, which leaves the order) */
-	bool text = !json && !folded && !flame && !pprof && !firefox;
-	if (order_given && v.graph != GRAPH_NONE)
-		lo.max_stack_outer = text && v.graph == GRAPH_CALLER;
-	else
-		lo.max_stack_outer = text && children != 0;
-	/* perf's [k]/[.] of --children rows of frames outside any map follow
-	 * its cursor, in callee order when asked */
-	lo.unmapped_levels_callee = text && children != 0 && order_given && v.graph == GRAPH_CALLEE;
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
-	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
-		/* the text report: every event, as perf prints them */
-		lo.inline_dwarf_only = true; /* perf expands inlines of DWARF call chains only */
-		size_t nev;
-		struct perfev_profile_event *ev = perfev_profile_load_events(input, &lo, &info, &nev);
-		if (!ev)
-			return cli_error("report", "%s", perfev_errmsg());
-		bool callchains = false;
-		for (size_t i = 0; i < nev && !branch_keys; i++)
-			callchains |= ev[i].has_callchains;
-		v.children = children != 0 && callchains;
-		no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, callchains, quiet);
-		if (!order_given)
-			v.graph = v.children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
-		v.lost = info.lost_samples; /* perf's "Total Lost Samples" */
-		report_set_columns(&v, fields, show_samples, show_period);
-		dwarf_note(&info, quiet);
-		uint64_t all = 0, out = 0;
-		for (size_t i = 0; i < nev; i++)
-			all += ev[i].samples, out += perfev_profile_filtered(ev[i].profile);
-		if (filtered && !quiet)
-			empty_filter_note(&filter, all, out);
-		empty_time_note(lo.time, all, quiet);
-		int ret = report_print_events(input, ev, nev, group, &v, stdout);
-		perfev_profile_events_free(ev, nev);
-		return ret;
-	}
-	lo.inline_dwarf_only = !json && !folded && !flame && !pprof && !firefox; /* the text: as perf */
-	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
-	if (!p)
-		return cli_error("report", "%s", perfev_errmsg());
-	no_chains_note(input, order_given && v.graph != GRAPH_NONE, children > 0, info.has_callchains, quiet);
-	children = children != 0 && info.has_callchains;
-	v.children = children;
-	if (!info.has_callchains)
-		v.graph = GRAPH_NONE;
-	else if (!order_given)
-		v.graph = children ? GRAPH_CALLER : GRAPH_CALLEE; /* perf's defaults */
-	v.event_name = info.event_name;
-	v.nr_samples = perfev_profile_total(p, PERFEV_VALUE_SAMPLES);
-	v.lost = info.lost;
-	if (!quiet && info.other_samples)
-		fprintf(stderr, "perfev report: note: %llu samples of other events not shown "
-			"(choose one with --event N)\n", (unsigned long long)info.other_samples);
-	dwarf_note(&info, quiet);
-	if (filtered && !quiet)
-		empty_filter_note(&filter, info.samples, perfev_profile_filtered(p));
-	empty_time_note(lo.time, info.samples, quiet);
-
-	int ret = 0;
-	char subtitle[256];
-	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s from %s",
-		 (unsigned long long)v.nr_samples, info.event_name, input);
-	ret = report_write_exports("report", p, &x, subtitle,
-				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
-	struct perfev_export_options eo = {.size = sizeof(eo)};
-	if (folded) {
-		if (perfev_export_folded(p, &eo, stdout) < 0)
-			ret = cli_error("report", "%s", perfev_errmsg());
-	} else if (json) {
-		ret |= report_print_json(p, &v, stdout);
-	} else {
-		report_set_columns(&v, fields, show_samples, show_period);
-		struct report_section sec = {.p = {p}, .nr = 1, .samples = v.nr_samples};
-		snprintf(sec.title, sizeof(sec.title), "event '%s'", info.event_name);
-		struct report_view pv = v;
-		pv.lost = info.lost_samples;
-		report_print_preamble(&pv, stdout);
-		ret |= report_print_stdio(&sec, &v, stdout);
-	}
-	perfev_profile_free(p);
-	return ret;
+	perfev_cpus_free(a.cpus);
+	return ret < 0 ? 0 : ret; /* (-1: --help) */
 }
 CLI_COMMAND(report, report_command, "read a perf.data file: perf report's table, call graphs, flame graphs, pprof");

@@ -177,15 +177,16 @@ static int run(int argc, char **argv)
 		return cli_usage_error("script", usage, "--reltime and --deltatime exclude each other: choose one");
 	if (header && o.json)
 		return cli_usage_error("script", usage, "--header%s is text: drop --json", header == 2 ? "-only" : "");
-	if (header && cli_print_header("script", input, false))
-		return 1;
-	if (header == 2)
-		return 0;
-	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
-		fprintf(stderr, "perfev script: %s\n", why);
 	struct perfev_perfdata *pd = perfev_perfdata_open(input);
 	if (!pd)
 		return cli_error("script", "%s", perfev_errmsg());
+	int hr = header ? cli_print_header("script", pd, false) : 0;
+	if (hr || header == 2) {
+		perfev_perfdata_close(pd);
+		return hr;
+	}
+	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
+		fprintf(stderr, "perfev script: %s\n", why);
 	/* a kallsyms given is the recording kernel's, as perf takes it */
 	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = kallsyms, .symfs = symfs};
 	struct resolver res = {.sym = perfev_symbolizer_new(&so),

@@ -1,11 +1,10 @@
 /* report_stats.c — perfev report's inspection modes: --stats (the record
  * counts of the file, perf report --stats) and --tasks/--mmaps (perf's task
  * tree, with each task's memory maps). The library counts and walks; this
- * file opens the file, runs the pass and prints. */
+ * file runs the pass over the open file and prints. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "report.h"
-#include "perfev.h"
 
 #include <errno.h>
 #include <string.h>
@@ -16,29 +15,23 @@ static int count_nothing(void *ctx, const struct perfev_record *r)
 	return 0;
 }
 
-static int report_stats_file(const char *input, bool json)
+static int report_stats(struct perfev_perfdata *pd, bool json)
 {
-	struct perfev_perfdata *pd = perfev_perfdata_open(input);
-	if (!pd)
-		return cli_error("report", "%s", perfev_errmsg());
 	/* perf's stats pass is unordered: the counts do not depend on order */
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
-	int ret = perfev_perfdata_process(pd, &ro, count_nothing, NULL);
-	if (ret < 0) {
+	int ret = 0;
+	if (perfev_perfdata_process(pd, &ro, count_nothing, NULL) < 0 ||
+	    (json ? perfev_perfdata_print_stats_json(pd, stdout) : perfev_perfdata_print_stats(pd, stdout)) < 0)
 		ret = cli_error("report", "%s", perfev_errmsg());
-	} else if ((json ? perfev_perfdata_print_stats_json(pd, stdout) : perfev_perfdata_print_stats(pd, stdout)) < 0) {
-		ret = cli_error("report", "%s", perfev_errmsg());
-	}
 	if (perfev_perfdata_unclean(pd)) /* perf reads such a file up to its last record too */
 		fprintf(stderr, "perfev report: warning: %s\n", perfev_perfdata_unclean(pd));
-	perfev_perfdata_close(pd);
 	return ret;
 }
 
-static int report_tasks_file(const char *input, bool maps)
+static int report_tasks(struct perfev_perfdata *pd, bool maps)
 {
-	cli_warn_unclean("report", input); /* read up to its last whole record, as perf does */
-	struct perfev_tasks *t = perfev_tasks_load(input, maps);
+	cli_warn_unclean("report", pd); /* read up to its last whole record, as perf does */
+	struct perfev_tasks *t = perfev_tasks_load_from(pd, maps);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());
 	int ret = perfev_tasks_print(t, stdout) < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
@@ -46,7 +39,7 @@ static int report_tasks_file(const char *input, bool maps)
 	return ret;
 }
 
-int report_inspect(const char *input, bool stats, int tasks, const char *other)
+int report_inspect_check(bool stats, int tasks, const char *other)
 {
 	bool json = other && !strcmp(other, "--json");
 	if (stats && tasks)
@@ -56,7 +49,12 @@ int report_inspect(const char *input, bool stats, int tasks, const char *other)
 		return cli_error("report", "--%s prints perf's text%s: drop %s (or run the report "
 				 "separately for it)", stats ? "stats" : tasks == 2 ? "mmaps" : "tasks",
 				 stats ? " (or JSON, with --json)" : " only", other);
+	return 0;
+}
+
+int report_inspect(struct perfev_perfdata *pd, bool stats, int tasks, bool json)
+{
 	if (stats)
-		return report_stats_file(input, json);
-	return report_tasks_file(input, tasks == 2);
+		return report_stats(pd, json);
+	return report_tasks(pd, tasks == 2);
 }

@@ -57,7 +57,6 @@ struct loader {
 	 * read, and without a recording the events it was given */
 	struct perfev_profile_load_opts own_o;
 	struct perfev_profile_load_info own_info;
-	bool own_pd;      /* pd is closed with the loader */
 	bool finished;
 	const char *name; /* the recording, in messages */
 	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
@@ -534,13 +533,10 @@ static int loader_end(struct loader *l)
 	return 0;
 }
 
-/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
-static int load(struct loader *l, const char *path)
+/* Reads the recording into l (l->all: every event, else l->event). 0 or -1 with the error set. */
+static int load(struct loader *l, struct perfev_perfdata *pd)
 {
-	struct perfev_perfdata *pd = perfev_perfdata_open(path);
-	if (!pd)
-		return -1; /* its message says what is wrong with the file */
-	l->own_pd = true;
+	const char *path = perfev_perfdata_path(pd);
 	if (loader_begin(l, pd, path) < 0)
 		return -1;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
@@ -558,8 +554,6 @@ static void loader_free(struct loader *l)
 {
 	perfev_resolver_free(l->res); /* (before p: its table) */
 	perfev_profile_free(l->p);
-	if (l->own_pd)
-		perfev_perfdata_close(l->pd);
 	free(l->times);
 	for (size_t i = 0; i < l->nevs; i++) {
 		perfev_profile_free(l->evs[i].p);
@@ -633,14 +627,26 @@ static struct perfev_profile *take_profile(struct loader *l, struct perfev_profi
 }
 
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
-						      const struct perfev_profile_load_opts *o0,
+						      const struct perfev_profile_load_opts *o,
 						      struct perfev_profile_load_info *info)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return NULL; /* its message says what is wrong with the file */
+	struct perfev_profile *p = perfev_profile_load_from(pd, o, info);
+	pv_close_keep_errno(pd);
+	return p;
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_load_from(struct perfev_perfdata *pd,
+							   const struct perfev_profile_load_opts *o0,
+							   struct perfev_profile_load_info *info)
 {
 	struct loader *l = loader_new(o0, false);
 	if (!l)
 		return NULL;
 	info_out(l, info); /* (zeroed, whatever happens next) */
-	struct perfev_profile *ret = load(l, path) == 0 ? take_profile(l, info) : NULL;
+	struct perfev_profile *ret = load(l, pd) == 0 ? take_profile(l, info) : NULL;
 	loader_destroy(l);
 	return ret;
 }
@@ -677,16 +683,30 @@ static struct perfev_profile_event *take_events(struct loader *l, struct perfev_
 }
 
 PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
-								   const struct perfev_profile_load_opts *o0,
+								   const struct perfev_profile_load_opts *o,
 								   struct perfev_profile_load_info *info,
 								   size_t *nr)
+{
+	*nr = 0;
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return NULL;
+	struct perfev_profile_event *ev = perfev_profile_load_events_from(pd, o, info, nr);
+	pv_close_keep_errno(pd);
+	return ev;
+}
+
+PERFEV_API struct perfev_profile_event *perfev_profile_load_events_from(struct perfev_perfdata *pd,
+									const struct perfev_profile_load_opts *o0,
+									struct perfev_profile_load_info *info,
+									size_t *nr)
 {
 	*nr = 0;
 	struct loader *l = loader_new(o0, true);
 	if (!l)
 		return NULL;
 	info_out(l, info);
-	struct perfev_profile_event *ev = load(l, path) == 0 ? take_events(l, info, nr) : NULL;
+	struct perfev_profile_event *ev = load(l, pd) == 0 ? take_events(l, info, nr) : NULL;
 	loader_destroy(l);
 	return ev;
 }
@@ -705,7 +725,7 @@ PERFEV_API struct perfev_profile_builder *perfev_profile_builder_new(const struc
 		return pv_error_null(ENOMEM, "profile_builder: out of memory");
 	struct perfev_perfdata *pd = PV_OPTS_GET(o, perfdata, NULL);
 	b->l = loader_new(PV_OPTS_GET(o, load, NULL), PV_OPTS_GET(o, all_events, false));
-	if (!b->l || loader_begin(b->l, pd, pd ? "the recording" : "the records") < 0) {
+	if (!b->l || loader_begin(b->l, pd, pd ? perfev_perfdata_path(pd) : "the records") < 0) {
 		perfev_profile_builder_free(b);
 		return NULL;
 	}
@@ -768,7 +788,7 @@ PERFEV_API void perfev_profile_builder_free(struct perfev_profile_builder *b)
 }
 
 /* ---- for other loaders (profile_load_int.h) ------------------------------------- */
-int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts *o0,
+int pv_profile_load_run(struct perfev_perfdata *pd, const struct perfev_profile_load_opts *o0,
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx)
 {
@@ -780,7 +800,7 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 	l->own_o.no_inline = true; /* one frame per address: the function's own symbol */
 	l->sample_fn = fn;
 	l->sample_ctx = ctx;
-	int ret = load(l, path);
+	int ret = load(l, pd);
 	if (ret == 0 && done && done(ctx, l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");
 	if (ret == 0)

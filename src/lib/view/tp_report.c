@@ -11,6 +11,7 @@
 #include "perfev/record.h"
 #include "perfev/tracepoint.h"
 #include "tracing/tp_int.h"
+#include "view/report_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -368,6 +369,11 @@ static void rep_free(struct rep *r)
 
 PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FILE *out)
 {
+	return pv_tp_report(pd, sort, true, out);
+}
+
+int pv_tp_report(struct perfev_perfdata *pd, const char *sort, bool hint, FILE *out)
+{
 	struct rep r = {.pd = pd};
 	size_t size = 0;
 	const void *td = perfev_perfdata_has_feature(pd, PERFEV_FEAT_TRACING_DATA)
@@ -391,9 +397,10 @@ PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FI
 	if (!err) {
 		struct perfev_perfdata_stats st;
 		perfev_perfdata_stats(pd, &st);
-		fprintf(out, "# To display the perf.data header info, please use --header/--header-only "
-			     "options.\n#\n#\n# Total Lost Samples: %llu\n#\n",
-			(unsigned long long)st.nr_lost_samples);
+		if (hint)
+			fputs("# To display the perf.data header info, please use --header/--header-only "
+			      "options.\n#\n", out);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st.nr_lost_samples);
 		for (size_t i = 0; i < r.nr_ev; i++)
 			if (r.ev[i].samples)
 				print_event(&r, i, out);

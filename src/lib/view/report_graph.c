@@ -1,8 +1,7 @@
 /* report_graph.c — perfev report's call graphs as perf report --stdio
  * prints them (graph mode): one trie of call paths per table entry. */
 #define _GNU_SOURCE
-#include "report.h"
-#include "cli.h"
+#include "view/report_int.h"
 #include "core/internal.h"
 #include "profile/profile_int.h"
 #include "export/export_int.h"
@@ -142,7 +141,7 @@ struct gctx {
 	uint64_t shown; /* what printed percentages are of (all but for --percentage relative) */
 	double min;    /* branches below this percent are left out */
 	bool rel;      /* perf's fractal: percentages of the parent */
-	enum report_graph_value value;
+	enum pv_report_graph_value value;
 };
 
 /* What a branch shows (perf's callchain_node__scnprintf_value): its share
@@ -150,9 +149,9 @@ struct gctx {
 static const char *branch_value(const struct gctx *g, uint64_t w, uint64_t period, uint64_t count,
 				uint64_t base, char *buf, size_t len)
 {
-	if (g->value == GRAPH_PERIOD)
+	if (g->value == PV_GRAPH_PERIOD)
 		snprintf(buf, len, "%llu", (unsigned long long)period);
-	else if (g->value == GRAPH_COUNT)
+	else if (g->value == PV_GRAPH_COUNT)
 		snprintf(buf, len, "%llu", (unsigned long long)count);
 	else
 		snprintf(buf, len, "%.2f%%", pct(w, base));
@@ -257,7 +256,7 @@ static size_t emit(const struct gctx *g, uint32_t at, const char *margin, size_t
 	/* (perf's remainder node: its hits, and with -g ...,count the samples
 	 * of the callees not shown; none, no line) */
 	uint64_t rem_count = all_count - shown_count;
-	if (remaining && (g->value != GRAPH_COUNT || rem_count)) {
+	if (remaining && (g->value != PV_GRAPH_COUNT || rem_count)) {
 		next &= ~depth_bit(ncols);
 		put_columns(g->out, margin, next, ncols);
 		char val[32];
@@ -347,7 +346,7 @@ static void print_paths(const struct gctx *g, bool folded)
 	free(ends);
 }
 
-struct report_graphs {
+struct pv_report_graphs {
 	struct trie *t;
 	uint32_t *depth;
 	uint64_t *thread;      /* pid << 32 | tid of the entry's first node */
@@ -356,16 +355,16 @@ struct report_graphs {
 	struct pv_strtab labels;
 };
 
-void report_graphs_print(FILE *out, struct report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
-			 uint64_t shown, double min_pct, bool skip_first, enum report_graph_mode mode,
-			 enum report_graph_value value)
+void pv_report_graphs_print(FILE *out, struct pv_report_graphs *g, size_t i, uint64_t entry_w, uint64_t all,
+			 uint64_t shown, double min_pct, bool skip_first, enum pv_report_graph_mode mode,
+			 enum pv_report_graph_value value)
 {
 	if (!g || i >= g->nr || !g->t[i].n)
 		return;
 	struct trie *t = &g->t[i];
-	struct gctx gc = {out, t, all, shown, min_pct, mode == GRAPH_FRACTAL, value};
-	if (mode == GRAPH_FLAT || mode == GRAPH_FOLDED) {
-		print_paths(&gc, mode == GRAPH_FOLDED);
+	struct gctx gc = {out, t, all, shown, min_pct, mode == PV_GRAPH_FRACTAL, value};
+	if (mode == PV_GRAPH_FLAT || mode == PV_GRAPH_FOLDED) {
+		print_paths(&gc, mode == PV_GRAPH_FOLDED);
 		return;
 	}
 	uint32_t root = t->n[0].first;
@@ -486,7 +485,7 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		k.time = g->time;
 	if (keys & PERFEV_KEY_ADDR) /* (a call-chain entry's: see pv_chain_addr) */
 		k.addr = chain ? chain_addr : g->addr;
-	if (keys & REPORT_MEM_KEYS)
+	if (keys & PV_REPORT_MEM_KEYS)
 		k.mem = mem_key(&g->mem, keys, f->kernel, g->pid);
 	if (keys & PERFEV_KEY_DSO_SIZE)
 		k.dso_size = dso_size;
@@ -498,14 +497,14 @@ static uint64_t node_key(const struct perfev_profile_node *n, const struct perfe
 		if (!sfile) {
 			sfile = "";
 			if (f->srcfile && f->line && !chain)
-				sfile = report_basename(f->srcfile);
+				sfile = pv_report_basename(f->srcfile);
 		}
 		k.sfile = *sfile ? pv_hash_bytes(sfile, strlen(sfile)) : 0;
 	}
 	return pv_hash_bytes(&k, sizeof(k));
 }
 
-uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
+uint64_t pv_report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 {
 	struct perfev_profile_node n, g;
 	memset(&n, 0, sizeof(n));
@@ -517,7 +516,7 @@ uint64_t report_entry_key(const struct perfev_profile_entry *e, unsigned keys)
 	n.frame.ip = e->ip;
 	n.frame.rel_ip = e->rel_ip;
 	if (!e->symbol && (keys & PERFEV_KEY_SYM)) /* the address the entry is keyed by */
-		n.frame.ip = n.frame.rel_ip = report_shown_ip(e);
+		n.frame.ip = n.frame.rel_ip = pv_report_shown_ip(e);
 	n.frame.srcfile = e->srcfile;
 	n.frame.line = e->line;
 	g.comm = e->comm;
@@ -557,10 +556,10 @@ static const char *frame_label(const struct perfev_profile_frame *f, struct pv_s
 }
 
 /* Tries for entries e[0..nr), built in one pass over the samples' leaves. */
-struct report_graphs *report_graphs_build(const struct perfev_profile *p, const struct report_view *v,
+struct pv_report_graphs *pv_report_graphs_build(const struct perfev_profile *p, const struct pv_report_view *v,
 					  const struct perfev_profile_entry *e, size_t nr)
 {
-	struct report_graphs *g = calloc(1, sizeof(*g));
+	struct pv_report_graphs *g = calloc(1, sizeof(*g));
 	struct pv_keymap emap = {0};
 	size_t nn = perfev_profile_nr_nodes(p);
 	uint32_t *group_of = calloc(nn, sizeof(*group_of));
@@ -590,7 +589,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			goto out;
 		tries[i].nr = 1;
 		tries[i].n[0] = (struct tnode){"", 0, 0, 0, 0, 0, 0, 0, false, false, 0, NULL, 0, 0};
-		pv_keymap_put(&emap, report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
+		pv_keymap_put(&emap, pv_report_entry_key(&e[i], v->key_mask), (uint32_t)i + 1);
 	}
 	/* every node's entry (or -1: not printed) and label */
 	for (uint32_t id = 1; id < nn; id++) {
@@ -674,7 +673,7 @@ struct report_graphs *report_graphs_build(const struct perfev_profile *p, const 
 			perfev_profile_node(p, at, &x);
 			at = x.parent;
 		}
-		bool callee = v->graph == GRAPH_CALLEE;
+		bool callee = v->graph == PV_GRAPH_CALLEE;
 		/* d's samples are the entry's of its nearest frame not inlined (the table's self) */
 		size_t own = 0;
 		while (own + 1 < np && inl[path[own]])
@@ -739,17 +738,17 @@ out:
 	return g;
 }
 
-uint32_t report_graphs_depth(const struct report_graphs *g, size_t i)
+uint32_t pv_report_graphs_depth(const struct pv_report_graphs *g, size_t i)
 {
 	return g && i < g->nr ? g->depth[i] : 0;
 }
 
-uint64_t report_graphs_thread(const struct report_graphs *g, size_t i)
+uint64_t pv_report_graphs_thread(const struct pv_report_graphs *g, size_t i)
 {
 	return g && i < g->nr ? g->thread[i] : 0;
 }
 
-void report_graphs_free(struct report_graphs *g)
+void pv_report_graphs_free(struct pv_report_graphs *g)
 {
 	if (!g)
 		return;

@@ -4,8 +4,7 @@
  * Source Shared Object, Source Symbol, Target Symbol, Basic Block Cycles,
  * sized and printed as perf's sort.c does. */
 #define _GNU_SOURCE
-#include "report.h"
-#include "cli.h"
+#include "view/report_int.h"
 #include "core/internal.h"
 #include "export/export_int.h"
 
@@ -59,7 +58,7 @@ static size_t width(const struct perfev_branch_event *ev, const struct bview *b,
 		if (!comm_shown(b, r->comm))
 			continue;
 		size_t n = k == PERFEV_BKEY_COMM ? strlen(r->thread_comm)
-			 : k == PERFEV_BKEY_DSO_FROM || k == PERFEV_BKEY_DSO_TO ? (e->symbol ? strlen(report_basename(e->dso)) : 16)
+			 : k == PERFEV_BKEY_DSO_FROM || k == PERFEV_BKEY_DSO_TO ? (e->symbol ? strlen(pv_report_basename(e->dso)) : 16)
 			 : e->symbol ? strlen(e->symbol) + 4 : 22;
 		w = n > w ? n : w;
 	}
@@ -71,8 +70,8 @@ static void cell(const struct perfev_branch_row *r, enum perfev_branch_key k, ch
 {
 	switch (k) {
 	case PERFEV_BKEY_COMM: snprintf(buf, len, "%s", r->comm); break;
-	case PERFEV_BKEY_DSO_FROM: snprintf(buf, len, "%s", report_basename(r->from.dso)); break;
-	case PERFEV_BKEY_DSO_TO: snprintf(buf, len, "%s", report_basename(r->to.dso)); break;
+	case PERFEV_BKEY_DSO_FROM: snprintf(buf, len, "%s", pv_report_basename(r->from.dso)); break;
+	case PERFEV_BKEY_DSO_TO: snprintf(buf, len, "%s", pv_report_basename(r->to.dso)); break;
 	case PERFEV_BKEY_SYM_FROM: end_text(&r->from, buf, len); break;
 	case PERFEV_BKEY_SYM_TO: end_text(&r->to, buf, len); break;
 	case PERFEV_BKEY_CYCLES:
@@ -101,7 +100,7 @@ static void print_event(const struct perfev_branch_event *ev, const struct bview
 		for (size_t i = 0; i < ev->nr; i++)
 			all += comm_shown(b, ev->rows[i].comm) ? ev->rows[i].count : 0;
 	}
-	report_samples_unit(all, nbuf, sizeof(nbuf));
+	pv_report_samples_unit(all, nbuf, sizeof(nbuf));
 	fprintf(out, "# Samples: %s of event '%s'\n# Event count (approx.): %llu\n#\n", nbuf, ev->name,
 		(unsigned long long)all);
 	size_t w[PERFEV_BKEY_NR + 1];
@@ -155,17 +154,17 @@ static void print_event(const struct perfev_branch_event *ev, const struct bview
 	fputs("\n\n", out);
 }
 
-static int print_branches(const struct perfev_branch_table *t, const struct report_view *v, const struct bview *b,
+static int print_branches(const struct perfev_branch_table *t, const struct pv_report_view *v, const struct bview *b,
 			  FILE *out)
 {
-	report_print_preamble(v, out);
+	pv_report_print_preamble(v, out);
 	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++) {
 		const struct perfev_branch_event *ev = perfev_branch_table_event(t, i);
 		if (ev->nr)
 			print_event(ev, b, out);
 	}
 	if (ferror(out))
-		return cli_error("report", "writing the report failed: %s", strerror(errno));
+		return pv_error(EIO, "writing the report failed: %s", strerror(errno));
 	return 0;
 }
 
@@ -218,7 +217,7 @@ static int print_json(const struct perfev_branch_table *t, const struct bview *b
 		pv_buf_puts(&j, "\n]}");
 	}
 	pv_buf_puts(&j, "\n]}\n");
-	return pv_export_write(&j, out, "report JSON") < 0 ? cli_error("report", "%s", perfev_errmsg()) : 0;
+	return pv_export_write(&j, out, "report JSON");
 }
 
 static const char *const key_names[PERFEV_BKEY_NR] = {
@@ -230,12 +229,12 @@ static const char *const key_names[PERFEV_BKEY_NR] = {
 static const char *const other_branch_keys[] = {"mispredict", "in_tx", "abort", "srcline_from", "srcline_to",
 						"addr_from", "addr_to"};
 
-int report_branch_keys(const char *list, enum perfev_branch_key *keys, size_t *nr)
+int pv_report_branch_keys(const char *list, enum perfev_branch_key *keys, size_t *nr)
 {
 	*nr = 0;
 	char *copy = strdup(list), *save = NULL;
 	if (!copy)
-		return cli_error("report", "out of memory"), -ENOMEM;
+		return pv_error(ENOMEM, "out of memory");
 	int ret = 0;
 	for (char *k = strtok_r(copy, ",", &save); k && !ret; k = strtok_r(NULL, ",", &save)) {
 		while (*k == ' ')
@@ -250,22 +249,20 @@ int report_branch_keys(const char *list, enum perfev_branch_key *keys, size_t *n
 		}
 		for (size_t o = 0; o < PV_ARRAY_SIZE(other_branch_keys); o++)
 			if (!strcmp(k, other_branch_keys[o])) {
-				cli_error("report", "perfev does not sort branches by %s yet: use comm, dso_from, "
-					  "dso_to, symbol_from, symbol_to and cycles", k);
-				ret = -EINVAL;
+				ret = pv_error(EINVAL, "perfev does not sort branches by %s yet: use comm, "
+					       "dso_from, dso_to, symbol_from, symbol_to and cycles", k);
 			}
 		if (!ret) {
-			cli_error("report", "'%s' with branch keys: perf's branch keys (dso_from, dso_to, "
-				  "symbol_from, symbol_to, cycles) go with comm and each other only here; "
-				  "sort by the targets' %s alone, or add --no-branch-stack", k, k);
-			ret = -EINVAL;
+			ret = pv_error(EINVAL, "'%s' with branch keys: perf's branch keys (dso_from, dso_to, "
+				       "symbol_from, symbol_to, cycles) go with comm and each other only here; "
+				       "sort by the targets' %s alone, or add --no-branch-stack", k, k);
 		}
 	}
 	free(copy);
 	return ret;
 }
 
-bool report_names_branch_key(const char *list)
+bool pv_report_names_branch_key(const char *list)
 {
 	for (const char *k = list; k; k = strchr(k, ',') ? strchr(k, ',') + 1 : NULL) {
 		while (*k == ' ')
@@ -289,8 +286,9 @@ static bool has_comm(const enum perfev_branch_key *keys, size_t n)
 	return false;
 }
 
-int report_branch_file(const char *input, const struct perfev_profile_load_opts *lo, const struct report_view *v0,
-		       bool samples, bool period, const char *comms, bool asked, bool json)
+int pv_report_branch(struct perfev_perfdata *pd, const struct perfev_profile_load_opts *lo,
+		     const struct pv_report_view *v0, bool samples, bool period, const char *comms, bool asked,
+		     bool json, FILE *out)
 {
 	static const enum perfev_branch_key perf_default[] = {PERFEV_BKEY_COMM, PERFEV_BKEY_DSO_FROM,
 							      PERFEV_BKEY_SYM_FROM, PERFEV_BKEY_SYM_TO,
@@ -299,8 +297,8 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 	size_t nkeys = 0;
 	bool ipc = false;
 	if (v0->branch_sort) { /* --sort of branch keys */
-		if (report_branch_keys(v0->branch_sort, keys, &nkeys) < 0)
-			return 1;
+		if (pv_report_branch_keys(v0->branch_sort, keys, &nkeys) < 0)
+			return -EINVAL;
 		ipc = strstr(v0->branch_sort, "symbol") != NULL; /* perf's ipc_lbr, a key too */
 		if (ipc && nkeys < PERFEV_BKEY_NR)
 			keys[nkeys++] = PERFEV_BKEY_TARGET;
@@ -312,9 +310,9 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc,
 			  .relative = v0->relative};
 	struct perfev_profile_load_info info = {.size = sizeof(info)};
-	struct perfev_branch_table *t = perfev_branch_table_load_keys(input, lo, keys, nkeys, &info);
+	struct perfev_branch_table *t = perfev_branch_table_load_keys_from(pd, lo, keys, nkeys, &info);
 	if (!t)
-		return cli_error("report", "%s", perfev_errmsg());
+		return -errno;
 	uint64_t nsamples = 0;
 	for (size_t i = 0; i < perfev_branch_table_nr_events(t); i++)
 		nsamples += perfev_branch_table_event(t, i)->samples;
@@ -322,16 +320,16 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 	if (!nsamples && !asked) {
 		ret = -ENOENT; /* by default: the sample view says what the file holds */
 	} else if (!nsamples) {
-		ret = cli_error("report", "%s has no samples with branch stacks (record them with perf record -b "
-				"or -j any), so there is no branch view: drop -b", input);
+		ret = pv_error(EINVAL, "%s has no samples with branch stacks (record them with perf record -b "
+			       "or -j any), so there is no branch view: drop -b", perfev_perfdata_path(pd));
 	} else {
-		struct report_view v = *v0;
+		struct pv_report_view v = *v0;
 		v.lost = info.lost_samples;
 		/* the preamble names an elided command ("# comm: NAME") */
 		v.only_comm = b.no_comm ? comms : NULL;
-		v.cols[0] = (struct report_col){COL_KEY, "comm"};
+		v.cols[0] = (struct pv_report_col){PV_COL_KEY, "comm"};
 		v.nr_cols = has_comm(keys, nkeys); /* (only then named) */
-		ret = json ? print_json(t, &b, stdout) : print_branches(t, &v, &b, stdout);
+		ret = json ? print_json(t, &b, out) : print_branches(t, &v, &b, out);
 	}
 	perfev_branch_table_free(t);
 	return ret;

@@ -5,7 +5,7 @@
  * caller above its callee within one thread only, so that walk is not a sort
  * and depends on the insertion order and the tree's shape: replayed here with
  * the same tree (lib/rbtree.c's insertion, the textbook one). */
-#include "report.h"
+#include "view/report_int.h"
 #include "core/internal.h"
 
 #include <stdint.h>
@@ -62,7 +62,7 @@ static void fixup(struct rbt *t, int32_t z)
 	t->red[t->root] = 0;
 }
 
-int report_rbtree_order(void *base, size_t nr, size_t size, int (*cmp)(const void *, const void *, void *),
+int pv_report_rbtree_order(void *base, size_t nr, size_t size, int (*cmp)(const void *, const void *, void *),
 			void *arg)
 {
 	if (nr < 2)

@@ -2,13 +2,12 @@
  * per event, or per event group with the members side by side, titled as
  * perf titles them. */
 #define _GNU_SOURCE
-#include "report.h"
-#include "cli.h"
+#include "view/report_int.h"
 
 #include <string.h>
 
 /* perf's evsel__group_desc: "anon group { a, b }", or "a, b" when forced. */
-static void group_title(struct report_section *s, const struct perfev_profile_event *ev, size_t lead,
+static void group_title(struct pv_report_section *s, const struct perfev_profile_event *ev, size_t lead,
 			size_t n, bool forced)
 {
 	size_t len = 0;
@@ -24,20 +23,20 @@ static void group_title(struct report_section *s, const struct perfev_profile_ev
 		snprintf(s->title + len, sizeof(s->title) - len, "%s'", forced ? "" : " }");
 }
 
-int report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
-			const struct report_view *v, FILE *out)
+int pv_report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
+			   const struct pv_report_view *v, FILE *out)
 {
 	uint64_t any = 0;
 	for (size_t i = 0; i < nev; i++)
 		any += ev[i].samples;
 	if (!any) { /* perf: its first lines, then "The FILE data has no samples!" (exit 0) */
-		report_display_hint(out);
+		pv_report_display_hint(v, out);
 		if (!v->time_slices) /* (else the --time note said why) */
-			fprintf(stderr, "perfev report: note: %s has no samples: nothing to show (record "
-				"longer, or at a higher frequency with -F)\n", input);
+			pv_note("%s has no samples: nothing to show (record longer, or at a higher "
+				"frequency with -F)", input);
 		return 0;
 	}
-	report_print_preamble(v, out);
+	pv_report_print_preamble(v, out);
 	int ret = 0;
 	bool file_groups = false;
 	for (size_t i = 0; i < nev; i++)
@@ -45,7 +44,7 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 	/* --group on a file without groups: all events as one (perf's forced leader) */
 	bool forced = group == 1 && nev > 1 && !file_groups;
 	for (size_t i = 0; i < nev; i++) {
-		struct report_section s = {.nr = 1};
+		struct pv_report_section s = {.nr = 1};
 		size_t members = 1;
 		if (forced) {
 			if (i)
@@ -56,8 +55,8 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 				continue; /* shown in its leader's columns */
 			members = (size_t)(ev[i].nr_members > 0 ? ev[i].nr_members : 1);
 		}
-		if (members > REPORT_MAX_MEMBERS)
-			members = REPORT_MAX_MEMBERS;
+		if (members > PV_REPORT_MAX_MEMBERS)
+			members = PV_REPORT_MAX_MEMBERS;
 		for (size_t m = 0; m < members; m++) {
 			s.p[m] = ev[i + m].profile;
 			s.samples += ev[i + m].samples;
@@ -70,10 +69,12 @@ int report_print_events(const char *input, const struct perfev_profile_event *ev
 		else /* a group's leader shown alone is still "events" for perf */
 			snprintf(s.title, sizeof(s.title), "event%s '%s'", ev[i].nr_members > 1 ? "s" : "",
 				 ev[i].name);
-		struct report_view sv = *v;
+		struct pv_report_view sv = *v;
 		if (!ev[i].has_callchains)
-			sv.graph = GRAPH_NONE;
-		ret |= report_print_stdio(&s, &sv, out);
+			sv.graph = PV_GRAPH_NONE;
+		int r = pv_report_print_stdio(&s, &sv, out);
+		if (r < 0)
+			ret = r;
 	}
 	return ret;
 }
