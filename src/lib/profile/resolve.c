@@ -44,8 +44,9 @@ struct perfev_resolver {
 	struct perfev_profile *table; /* the frames, interned (the loader's profile, or own_table) */
 	bool own_table;
 	bool keep_maps;               /* module frames keep their map (PERFEV_PROFILE_KEEP_ADDR) */
-	void (*note)(void *ctx, const char *msg); /* NULL: the log hook */
+	void (*note)(void *ctx, const char *msg); /* (with notes_given: NULL drops them) */
 	void *note_ctx;
+	bool notes_given;             /* the loader's: else notes go to the log hook */
 	struct perfev_session *sess;
 	struct perfev_symbolizer *sym;
 	struct perfev_unwinder *unw;
@@ -81,7 +82,7 @@ static void notes(struct perfev_resolver *r)
 	for (; r->notes_seen < n; r->notes_seen++)
 		if (r->note)
 			r->note(r->note_ctx, perfev_symbolizer_note(r->sym, r->notes_seen));
-		else
+		else if (!r->notes_given)
 			pv_note("%s", perfev_symbolizer_note(r->sym, r->notes_seen));
 }
 
@@ -673,6 +674,7 @@ void pv_resolver_set_note(struct perfev_resolver *r, void (*note)(void *ctx, con
 {
 	r->note = note;
 	r->note_ctx = ctx;
+	r->notes_given = true;
 }
 
 void pv_resolver_keep_maps(struct perfev_resolver *r)
