@@ -63,6 +63,8 @@
 #include "perfev/notify.h"
 #include "perfev/recorder.h"
 #include "perfev/profile.h"
+#include "perfev/profile_builder.h"
+#include "perfev/resolve.h"
 #include "perfev/report.h"
 #include "perfev/export.h"
 #include "perfev/watch.h"

@@ -1,6 +1,8 @@
 #include "support_profile.h"
 #include "support.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void add(struct perfev_profile *p, const char *comm, int pid, int tid, uint64_t period,
@@ -65,4 +67,41 @@ struct perfev_profile *synthetic_profile(enum perfev_profile_group group, unsign
 	ADD(p, "sh", 200, 200, 500, 2, "", "main");
 	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_SAMPLES), SYNTH_SAMPLES);
 	return p;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *profile_folded(const struct perfev_profile *p, enum perfev_profile_value v, bool sorted)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert(f);
+	struct perfev_export_options eo = {.size = sizeof(eo), .value = v};
+	cr_assert_eq(perfev_export_folded(p, &eo, f), 0, "%s", perfev_errmsg());
+	fclose(f);
+	if (!sorted)
+		return buf;
+	size_t n = 0, cap = 0;
+	char **lines = NULL;
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			lines = realloc(lines, cap * sizeof(*lines));
+			cr_assert(lines);
+		}
+		lines[n++] = l;
+	}
+	if (n)
+		qsort(lines, n, sizeof(*lines), cmp_line);
+	char *out = calloc(1, len + n + 1), *o = out;
+	cr_assert(out);
+	for (size_t i = 0; i < n; i++)
+		o += sprintf(o, "%s\n", lines[i]);
+	free(lines);
+	free(buf);
+	return out;
 }

@@ -20,4 +20,8 @@
 struct perfev_profile *synthetic_profile(enum perfev_profile_group group, unsigned flags);
 #define SYNTH_SAMPLES 105
 
+/* p's folded stacks (perfev_export_folded) of value v, the lines sorted
+ * when `sorted` (the order of first appearance aside). Free it. */
+char *profile_folded(const struct perfev_profile *p, enum perfev_profile_value v, bool sorted);
+
 #endif

@@ -25,6 +25,10 @@
 extern "C" {
 #endif
 
+struct perfev_record;
+/* A record handed over (perfev_record_opts.on_record); 0 or -errno. */
+typedef int (*perfev_record_fn)(void *ctx, const struct perfev_record *rec);
+
 enum perfev_callgraph {
 	PERFEV_CALLGRAPH_NONE = 0,
 	PERFEV_CALLGRAPH_FP,    /* kernel-walked frame pointers (PERF_SAMPLE_CALLCHAIN) */
@@ -55,6 +59,17 @@ struct perfev_record_opts {
 	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
 	bool use_clockid;             /* -k: timestamps from this clock (attr.use_clockid), and the */
 	int clockid;                  /*   file's CLOCKID and CLOCK_DATA features (perf record -k) */
+	/* Called with every record written to the output (side-band and
+	 * samples), decoded, in the order a reader of the output gets them
+	 * (perfev_perfdata_process's: by time, as perf's rounds allow), from
+	 * perfev_recorder_run's thread; the last ones before run() returns.
+	 * rec and what it points to live for the call only. Its attr_idx
+	 * indexes perfev_recorder_event_attr. A negative -errno (or any
+	 * non-zero) return ends the recording with that error. NULL: none.
+	 * A perfev_profile_builder fed here builds the recording's profile
+	 * without reading the file back. */
+	perfev_record_fn on_record;
+	void *on_record_ctx;
 };
 
 struct perfev_record_stats {
@@ -106,6 +121,12 @@ PERFEV_API void perfev_recorder_stats(const struct perfev_recorder *rec,
 				      struct perfev_record_stats *out);
 /* The events being recorded, after defaults were applied. */
 PERFEV_API const struct perfev_evlist *perfev_recorder_evlist(const struct perfev_recorder *rec);
+/* The events recorded, as opened (after a user-space-only fallback: with
+ * exclude_kernel) and as named in the file; a record's attr_idx indexes
+ * them. NULL when i is out of range; valid until perfev_recorder_free. */
+PERFEV_API size_t perfev_recorder_nr_events(const struct perfev_recorder *rec);
+PERFEV_API const struct perfev_attr *perfev_recorder_event_attr(const struct perfev_recorder *rec, size_t i);
+PERFEV_API const char *perfev_recorder_event_name(const struct perfev_recorder *rec, size_t i);
 /* Kills a command still running (SIGKILL), closes everything. NULL is fine. */
 PERFEV_API void perfev_recorder_free(struct perfev_recorder *rec);
 

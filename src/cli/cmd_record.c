@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  -q, --quiet             print errors only (no Woken up/Captured lines, no notes)\n"
 		"      --filter EXPR       tracepoint filter for the -e event just before it\n"
 		"                          (the kernel's syntax: 'prev_pid == 1 && next_comm != \"sh\"')\n"
-		"      --flame FILE.svg    then write a flame graph of the recording (as perfev report --flame)\n"
+		"      --flame FILE.svg    also write a flame graph of the recording (as perfev report --flame),\n"
+		"                          built while recording (the recording is not read back)\n"
 		"      --pprof FILE.pb.gz  ... a pprof profile; --firefox FILE.json a Firefox Profiler one;\n"
 		"      --folded FILE       ... folded stacks\n");
 }
@@ -54,6 +55,66 @@ static void on_signal(int sig)
 	(void)sig;
 	g_stop = 1;
 	perfev_recorder_stop(g_rec); /* async-signal-safe */
+}
+
+static void export_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "perfev record: note: %s\n", msg);
+}
+
+/* The exports' profile, built from the records as they are written (the
+ * file is never read back). */
+struct live_profile {
+	struct perfev_profile_builder *b;
+	int err; /* the builder's first failure: the exports are not written */
+	char errmsg[256];
+};
+
+static int feed(void *ctx, const struct perfev_record *rec)
+{
+	struct live_profile *lp = ctx;
+	if (!lp->err && perfev_profile_builder_add(lp->b, rec) < 0) {
+		lp->err = errno ? errno : ENOMEM;
+		snprintf(lp->errmsg, sizeof(lp->errmsg), "%s", perfev_errmsg());
+	}
+	return 0; /* the recording goes on */
+}
+
+/* A builder of what perfev report --flame would build from the file, fed
+ * the recorder's events. 0, or 1 after saying why not. */
+static int live_begin(struct live_profile *lp, const struct perfev_recorder *rec, const struct report_exports *x)
+{
+	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1,
+					      .note = export_note};
+	if (x->firefox)
+		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
+	struct perfev_profile_builder_opts bo = {.sz = sizeof(bo), .load = &lo};
+	lp->b = perfev_profile_builder_new(&bo);
+	bool ok = lp->b != NULL;
+	for (size_t i = 0; ok && i < perfev_recorder_nr_events(rec); i++)
+		ok = perfev_profile_builder_add_event(lp->b, perfev_recorder_event_attr(rec, i),
+						      perfev_recorder_event_name(rec, i)) >= 0;
+	if (!ok)
+		return cli_error("record", "the exports' profile: %s", perfev_errmsg());
+	return 0;
+}
+
+/* The exports of the profile built while recording. 0, or 1 after saying what failed. */
+static int live_exports(struct live_profile *lp, const struct report_exports *x)
+{
+	if (lp->err)
+		return cli_error("record", "the exports' profile: %s", lp->errmsg);
+	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile *p = perfev_profile_builder_finish(lp->b, &info);
+	if (!p)
+		return cli_error("record", "the exports' profile: %s", perfev_errmsg());
+	char subtitle[256];
+	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s",
+		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name);
+	int ret = report_write_exports("record", p, x, subtitle, PERFEV_VALUE_SAMPLES);
+	perfev_profile_free(p);
+	return ret;
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t *out)
@@ -107,8 +168,9 @@ static int cmd_record(int argc, char **argv)
 		{"clockid", required_argument, 0, 'k'},  {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
-	struct report_exports x = {0}; /* record, then report's exports of the file */
-	const char *export_from = NULL;
+	struct report_exports x = {0}; /* record, and build the exports' profile on the way */
+	struct live_profile lp = {0};
+	bool export = false;
 	struct perfev_record_opts o = {.size = sizeof(o)};
 	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
@@ -228,9 +290,11 @@ static int cmd_record(int argc, char **argv)
 			  "(perfev record -o - ... | perfev script -i -) or give a file with -o FILE");
 		goto out;
 	}
-	if (report_exports_wanted(&x) && o.output && !strcmp(o.output, "-")) {
-		cli_error("record", "--flame/--pprof/--firefox/--folded read the recording back: "
-			  "write it to a file (-o FILE), not a pipe");
+	if (o.output && !strcmp(o.output, "-") &&
+	    ((x.flame && !strcmp(x.flame, "-")) || (x.pprof && !strcmp(x.pprof, "-")) ||
+	     (x.firefox && !strcmp(x.firefox, "-")) || (x.folded && !strcmp(x.folded, "-")))) {
+		cli_error("record", "-o - writes the recording to standard output: give the "
+			  "--flame/--pprof/--firefox/--folded output a file name");
 		goto out;
 	}
 	if (report_exports_check("record", &x))
@@ -241,11 +305,17 @@ static int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, reported */
+	if (report_exports_wanted(&x)) {
+		o.on_record = feed;
+		o.on_record_ctx = &lp;
+	}
 	g_rec = perfev_recorder_new(&o);
 	if (!g_rec) {
 		cli_error("record", "%s", perfev_errmsg());
 		goto out;
 	}
+	if (report_exports_wanted(&x) && live_begin(&lp, g_rec, &x))
+		goto out;
 	if (g_stop)
 		perfev_recorder_stop(g_rec);
 	struct perfev_record_stats s0;
@@ -285,15 +355,16 @@ static int cmd_record(int argc, char **argv)
 				(unsigned long long)s.throttled);
 	}
 	ret = e < 0 ? 1 : s.command_ran ? perfev_exit_code(s.command_status) : 0;
-	export_from = e >= 0 && report_exports_wanted(&x) ? name : NULL;
+	export = e >= 0 && report_exports_wanted(&x);
 	if (e < 0 && s.command_ran && perfev_exit_code(s.command_status))
 		ret = perfev_exit_code(s.command_status);
 out:
 	perfev_recorder_free(g_rec); /* finishes the file */
 	g_rec = NULL;
 	perfev_evlist_free(events);
-	if (export_from && report_export_file("record", export_from, &x))
+	if (export && live_exports(&lp, &x))
 		ret = ret ? ret : 1;
+	perfev_profile_builder_free(lp.b);
 	return ret;
 }
 CLI_COMMAND(record, cmd_record, "sample a command or the system into perf.data");

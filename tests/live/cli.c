@@ -592,3 +592,48 @@ Test(live_cli, graphs_asked_of_a_file_without_chains)
 	cr_expect(!strstr(r.err, "no call chains"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* record --flame/--folded build the profile from the records as they are
+ * written: the recording is opened for writing only, never read back, and
+ * the exports are the ones perfev report makes of the file (the flame
+ * graph's subtitle aside: report's names the file it read). fp and DWARF
+ * call graphs. */
+static void record_exports_live(const char *dir, const char *callgraph, const char *tag)
+{
+	/* LeakSanitizer cannot run under ptrace: off for the traced command */
+	struct run_result r = run_cmd("cd %s && ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 strace -f -qq "
+				      "-e trace=openat,open -o %s.trace %s record -q -e cpu-clock -F 2000 %s "
+				      "--flame %s.svg --folded %s.folded -o %s.data -- %s 60 >/dev/null && "
+				      "grep -F '\"%s.data\"' %s.trace | grep -v O_WRONLY; "
+				      "grep -cF '\"%s.data\", O_WRONLY' %s.trace",
+				      dir, tag, PERFEV, callgraph, tag, tag, tag, WORKLOAD("calls"), tag, tag, tag,
+				      tag);
+	cr_assert_str_eq(r.out, "1\n", "%s.data opened once, for writing, else: %s\n%s", tag, r.out, r.err);
+	run_result_free(&r);
+	r = run_cmd("cd %s && %s report -q -i %s.data --flame r%s.svg >/dev/null && %s report -q -i %s.data --folded "
+		    "> r%s.folded && diff %s.folded r%s.folded && diff %s.svg r%s.svg; grep -c '<g class=\"f\"' "
+		    "%s.svg", dir, PERFEV, tag, tag, PERFEV, tag, tag, tag, tag, tag, tag, tag);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	/* the subtitle alone differs */
+	char want[256];
+	snprintf(want, sizeof(want), "119c119\n< <text id=\"subtitle\" x=\"600\" y=\"42\">");
+	cr_assert(!strncmp(r.out, want, strlen(want)), "%s: exports differ:\n%s", tag, r.out);
+	const char *from = strstr(r.out, "\n---\n> ");
+	cr_assert(from && strstr(from, " from ") && strstr(from, ".data</text>\n"), "%s", r.out);
+	const char *count = strrchr(r.out, '>');
+	cr_assert(count && strtol(strchr(count, '\n') + 1, NULL, 10) > 10, "a flame graph of a few frames: %s",
+		  r.out);
+	run_result_free(&r);
+}
+
+Test(live_cli, record_exports_built_while_recording, .timeout = 180)
+{
+	require_root();
+	struct run_result probe = run_cmd("strace -f -qq -e trace=openat -o /dev/null true");
+	if (probe.status != 0)
+		cr_skip_test("strace cannot trace here: %s", probe.err);
+	run_result_free(&probe);
+	const char *dir = test_tmpdir();
+	record_exports_live(dir, "-g", "fp");
+	record_exports_live(dir, "--call-graph dwarf", "dwarf");
+}

@@ -248,32 +248,6 @@ Test(unit_profile, frames_from_location)
 	cr_assert_str_eq(f[0].symbol, "outer");
 }
 
-/* The folded stacks of p, lines sorted (the order of first appearance aside). */
-static char *folded_sorted(struct perfev_profile *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct perfev_export_options eo = {.size = sizeof(eo)};
-	cr_assert_eq(perfev_export_folded(p, &eo, f), 0);
-	fclose(f);
-	char *lines[256];
-	size_t n = 0;
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l && n < 256; l = strtok_r(NULL, "\n", &save))
-		lines[n++] = l;
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
-			char *t = lines[j];
-			lines[j] = lines[j - 1];
-			lines[j - 1] = t;
-		}
-	char *out = calloc(1, len + n + 1);
-	for (size_t i = 0; i < n; i++)
-		strcat(strcat(out, lines[i]), "\n");
-	free(buf);
-	return out;
-}
-
 /* Consecutive samples share outer frames, and the tree follows the previous
  * sample's path while it matches: the same samples in another order (other
  * threads, deeper, shallower, diverging at every depth) make the same tree. */
@@ -304,7 +278,7 @@ Test(unit_profile, same_tree_whatever_the_order)
 			cr_assert_geq(perfev_profile_add(p, &d, fr, (size_t)depth), 0);
 		}
 		cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_SAMPLES), ns);
-		char *got = folded_sorted(p);
+		char *got = profile_folded(p, PERFEV_VALUE_SAMPLES, true);
 		if (!want)
 			want = got;
 		else {

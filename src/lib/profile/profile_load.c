@@ -1,41 +1,18 @@
-/* profile_load.c — perf.data to profile. Every record goes to the session
- * (threads, maps); samples of the chosen event become stacks: the
- * callchain's frames (kernel and user) and DWARF-unwound user frames for
- * REGS_USER + STACK_USER samples, each resolved by the symbolizer (inlined
- * frames expanded) through a cache keyed by (pid, address, flags) that holds
- * the profile's frame ids, so a frame seen in many samples is resolved and
- * interned once. */
+/* profile_load.c — perf.data (or records fed one at a time) to profile.
+ * Every record goes to the resolver (resolve.c: threads, maps); samples of
+ * the chosen event become stacks of frame ids the resolver interns into
+ * the loader's profile, so a frame seen in many samples is resolved and
+ * interned once; they are filtered, counted and added to the tree here. */
 #define _GNU_SOURCE
 #include "profile/profile_int.h"
 #include "profile/profile_load_int.h"
+#include "profile/resolve_int.h"
 #include "perfdata/perfdata_int.h"
-#include "unwind/unwind_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/utsname.h>
-
-#define MAX_RAW 1024    /* frames of one stack */
-#define MAX_EXPANDED 32 /* frames one address may expand to (inlines) */
-
-struct cent {
-	uint64_t ip;
-	int32_t pid;     /* -1 for kernel addresses */
-	uint32_t flags;  /* resolve flags; 0x80000000: slot used */
-	uint32_t off, n; /* ids[off .. off+n) */
-	uint64_t symoff; /* of the address in its symbol (branch tables order symbols by start) */
-};
-
-/* A process's file mappings, for the DWARF unwinder, which wants them all
- * (the session answers one address at a time). Copies: paths interned in
- * the loader's own string table. */
-struct pmaps {
-	int32_t pid;
-	struct perfev_map *maps;
-	size_t nr, cap;
-};
 
 /* The group of a profile's previous sample: consecutive samples of a
  * thread (and process: old files give one tid two pids, swapper) under one
@@ -66,39 +43,61 @@ struct loader {
 	struct perfev_profile_load_info *info;
 	struct perfev_profile *p;
 	struct perfev_perfdata *pd;
-	struct perfev_session *sess;
-	struct perfev_symbolizer *sym;
-	struct perfev_unwinder *unw;
+	struct perfev_resolver *res; /* frames into p (the shared table when every event is read) */
+	struct perfev_session *sess; /* the resolver's */
 	int event;
-	size_t notes_seen;
-	struct cent *cache;
-	size_t ccap, cnr;
-	uint32_t *ids;   /* the cache's frame ids */
-	size_t inr, icap;
-	uint32_t *stack; /* the sample being added */
-	size_t scap;
-	struct perfev_frame raw[MAX_RAW];
-	/* the previous sample's frames and their ids (ids[off .. off+n)), for the
-	 * outer frames the next sample of its process shares (prev_nr 0: none) */
-	struct perfev_frame prev[MAX_RAW];
-	uint32_t span_off[2][MAX_RAW], span_n[2][MAX_RAW]; /* [prev_set]: the previous sample's */
-	int prev_set;
-	size_t prev_nr;
-	int32_t prev_pid;
-	bool prev_dwarf;
-	struct pmaps *procs;
-	size_t nprocs, cap_procs;
-	struct pv_strtab paths;
-	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
-	struct group_cache last; /* of the single profile (p) */
 	bool oom;
+	struct group_cache last; /* of the single profile (p) */
 	bool all;        /* every event: evs[attr_idx], p only holds the frames */
 	struct evp *evs;
 	size_t nevs;
-	uint64_t last_symoff;        /* resolve()'s address in its symbol */
 	pv_load_sample_fn sample_fn; /* set: samples go there instead (branch tables) */
 	void *sample_ctx;
+	/* a builder's (perfev_profile_builder_new): its own options, what it
+	 * read, and without a recording the events it was given */
+	struct perfev_profile_load_opts own_o;
+	struct perfev_profile_load_info own_info;
+	bool finished;
+	const char *name; /* the recording, in messages */
+	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
+	size_t nr_own_ev, cap_own_ev;
 };
+
+/* The recording's events: the file's, else those given to the builder. */
+static size_t nr_events(const struct loader *l)
+{
+	return l->pd ? perfev_perfdata_nr_events(l->pd) : l->nr_own_ev;
+}
+
+static const struct perfev_attr *event_attr(const struct loader *l, size_t i)
+{
+	if (l->pd)
+		return perfev_perfdata_event_attr(l->pd, i);
+	return i < l->nr_own_ev ? &l->own_ev[i].attr : NULL;
+}
+
+static const char *event_name(const struct loader *l, size_t i)
+{
+	if (l->pd)
+		return perfev_perfdata_event_name(l->pd, i);
+	return i < l->nr_own_ev ? l->own_ev[i].name : NULL;
+}
+
+static int add_own_event(struct loader *l, const struct perfev_attr *attr, const char *name)
+{
+	if (pv_grow(&l->own_ev, &l->cap_own_ev, l->nr_own_ev + 1, sizeof(*l->own_ev)) < 0)
+		return -ENOMEM;
+	struct own_event *e = &l->own_ev[l->nr_own_ev];
+	memset(e, 0, sizeof(*e));
+	/* (a caller's attr may be older and shorter than ours) */
+	memcpy(&e->attr, attr, attr->size && attr->size < sizeof(e->attr) ? attr->size : sizeof(e->attr));
+	char buf[128];
+	if (!name && perfev_attr_name(&e->attr, buf, sizeof(buf)) >= 0)
+		name = buf;
+	if (name && !(e->name = strdup(name)))
+		return -ENOMEM;
+	return (int)l->nr_own_ev++;
+}
 
 static struct evp *evp_for(struct loader *l, size_t idx)
 {
@@ -141,215 +140,20 @@ static int translate(struct loader *l, struct evp *e, uint32_t *ids, size_t n)
 	return 0;
 }
 
-static void notes(struct loader *l)
-{
-	size_t n = perfev_symbolizer_nr_notes(l->sym);
-	for (; l->notes_seen < n; l->notes_seen++)
-		if (l->o->note)
-			l->o->note(l->o->note_ctx, perfev_symbolizer_note(l->sym, l->notes_seen));
-}
-
-/* ---- the cache ---------------------------------------------------------------- */
-static uint64_t chash(int32_t pid, uint64_t ip, uint32_t flags)
-{
-	uint64_t h = ip * 0x9e3779b97f4a7c15ull ^ ((uint64_t)(uint32_t)pid << 20) ^ flags;
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 29);
-}
-
-static struct cent *cache_slot(struct loader *l, int32_t pid, uint64_t ip, uint32_t flags)
-{
-	if ((l->cnr + 1) * 2 > l->ccap) {
-		size_t ncap = l->ccap ? l->ccap * 2 : 4096;
-		struct cent *n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < l->ccap; i++) {
-			struct cent *e = &l->cache[i];
-			if (!e->flags)
-				continue;
-			size_t j = chash(e->pid, e->ip, e->flags) & (ncap - 1);
-			while (n[j].flags)
-				j = (j + 1) & (ncap - 1);
-			n[j] = *e;
-		}
-		free(l->cache);
-		l->cache = n;
-		l->ccap = ncap;
-	}
-	uint32_t f = flags | 0x80000000u;
-	size_t i = chash(pid, ip, f) & (l->ccap - 1);
-	while (l->cache[i].flags) {
-		struct cent *e = &l->cache[i];
-		if (e->ip == ip && e->pid == pid && e->flags == f)
-			return e;
-		i = (i + 1) & (l->ccap - 1);
-	}
-	return &l->cache[i]; /* empty: the caller fills it */
-}
-
-/* Forget every resolution of pid (exec, new mappings); kernel ones stay. */
-static void cache_forget(struct loader *l, int32_t pid)
-{
-	if (pid == l->prev_pid)
-		l->prev_nr = 0;
-	if (!l->cnr)
-		return;
-	bool any = false;
-	for (size_t i = 0; i < l->ccap && !any; i++)
-		any = l->cache[i].flags && l->cache[i].pid == pid;
-	if (!any)
-		return;
-	/* rebuild without pid's entries (open addressing cannot just delete) */
-	struct cent *old = l->cache;
-	size_t ocap = l->ccap;
-	l->cache = NULL;
-	l->ccap = l->cnr = 0;
-	for (size_t i = 0; i < ocap; i++) {
-		if (!old[i].flags || old[i].pid == pid)
-			continue;
-		struct cent *e = cache_slot(l, old[i].pid, old[i].ip, old[i].flags & ~0x80000000u);
-		if (!e) {
-			l->oom = true;
-			break;
-		}
-		*e = old[i];
-		l->cnr++;
-	}
-	free(old);
-}
-
-/* ---- processes' maps ------------------------------------------------------------ */
-static struct pmaps *proc(struct loader *l, int32_t pid, bool create)
-{
-	for (size_t i = 0; i < l->nprocs; i++)
-		if (l->procs[i].pid == pid)
-			return &l->procs[i];
-	if (!create || pv_grow(&l->procs, &l->cap_procs, l->nprocs + 1, sizeof(*l->procs)) < 0)
-		return NULL;
-	struct pmaps *pm = &l->procs[l->nprocs++];
-	memset(pm, 0, sizeof(*pm));
-	pm->pid = pid;
-	return pm;
-}
-
-static const char *module_name(struct loader *l, const char *path);
-static bool is_anon(const char *path);
-
-/* ---- perf's order of objects -------------------------------------------------------
- * perf report makes one dso structure per object, first those of the BUILD_ID
- * table (while reading the header, in the table's order), then one per new
- * name in MMAP records as it processes them (the kernel's at its first MMAP,
- * unless the table made it), and breaks ties between call-graph siblings of
- * different objects by the structures' addresses (match_chain_dso_addresses):
- * the profile keeps that order under the names frames give those objects. */
-static const char *object_name(struct loader *l, bool kernel, const char *path, uint32_t prot, int32_t pid,
-			       char *buf, size_t len)
-{
-	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17))
-		return "[kernel.kallsyms]";
-	const char *mod = kernel ? module_name(l, path) : NULL;
-	if (mod)
-		return mod;
-	/* anonymous executable memory is perf's /tmp/perf-PID.map, our "[JIT] tid PID" */
-	bool no_dso = !strncmp(path, "[stack", 6) || !strncmp(path, "/SYSV", 5) || !strcmp(path, "[heap]");
-	if (!kernel && (prot & PROT_EXEC) && (is_anon(path) || no_dso)) {
-		snprintf(buf, len, "[JIT] tid %d", pid);
-		return buf;
-	}
-	return path;
-}
-
-static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
-			size_t len)
-{
-	(void)build_id, (void)len;
-	struct loader *l = ctx;
-	char buf[48];
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (filename && pv_profile_add_object(l->p, object_name(l, kernel, filename, 0, pid, buf, sizeof(buf))) < 0)
-		l->oom = true;
-	return 0;
-}
-
+/* What the loader itself takes from side-band records (the resolver has the maps). */
 static void side_band(struct loader *l, const struct perfev_record *rec)
 {
 	switch (rec->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-		/* MMAP records have no protection: perf takes them as executable unless data */
-		uint32_t prot = rec->type == PERF_RECORD_MMAP2 ? rec->u.mmap.prot
-				: rec->misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
-		char buf[48];
-		const char *obj = object_name(l, kernel, rec->u.mmap.filename ? rec->u.mmap.filename : "//anon", prot,
-					      (int32_t)rec->u.mmap.pid, buf, sizeof(buf));
-		if (pv_profile_add_object(l->p, obj) < 0)
-			l->oom = true;
-		if (kernel)
-			break;
-		int32_t pid = (int32_t)rec->u.mmap.pid;
-		struct pmaps *pm = proc(l, pid, true);
-		uint32_t path = pv_strtab_intern(&l->paths, rec->u.mmap.filename ? rec->u.mmap.filename : "//anon");
-		if (!pm || !path || pv_grow(&pm->maps, &pm->cap, pm->nr + 1, sizeof(*pm->maps)) < 0) {
-			l->oom = true;
-			break;
-		}
-		/* a new mapping hides what it overlaps: drop those (newest wins) */
-		uint64_t lo = rec->u.mmap.addr, hi = lo + rec->u.mmap.len;
-		size_t k = 0;
-		for (size_t i = 0; i < pm->nr; i++)
-			if (pm->maps[i].end <= lo || pm->maps[i].start >= hi)
-				pm->maps[k++] = pm->maps[i];
-		pm->nr = k;
-		struct perfev_map *m = &pm->maps[pm->nr++];
-		memset(m, 0, sizeof(*m));
-		m->start = lo;
-		m->end = hi;
-		m->pgoff = rec->u.mmap.pgoff;
-		m->path = pv_strtab_get(&l->paths, path);
-		m->prot = rec->u.mmap.prot;
-		m->flags = rec->u.mmap.flags;
-		m->maj = rec->u.mmap.maj;
-		m->min = rec->u.mmap.min;
-		m->ino = rec->u.mmap.ino;
-		m->ino_generation = rec->u.mmap.ino_generation;
-		cache_forget(l, pid);
-		break;
-	}
-	case PERF_RECORD_COMM:
-		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			struct pmaps *pm = proc(l, (int32_t)rec->u.comm.pid, false);
-			if (pm)
-				pm->nr = 0;
-			cache_forget(l, (int32_t)rec->u.comm.pid);
-			if (l->unw)
-				perfev_unwinder_forget(l->unw, (int)rec->u.comm.pid);
-		}
+	case PERF_RECORD_COMM: /* names changed: the groups' cache goes */
 		l->last.comm = NULL;
 		for (size_t i = 0; i < l->nevs; i++)
 			l->evs[i].last.comm = NULL;
 		break;
-	case PERF_RECORD_FORK:
-		if (rec->u.fork.pid != rec->u.fork.ppid) { /* a new process: it starts with the parent's maps */
-			struct pmaps *parent = proc(l, (int32_t)rec->u.fork.ppid, false);
-			struct pmaps *child = parent && parent->nr ? proc(l, (int32_t)rec->u.fork.pid, true) : NULL;
-			parent = proc(l, (int32_t)rec->u.fork.ppid, false); /* proc() may have moved it */
-			if (child && parent && pv_grow(&child->maps, &child->cap, parent->nr, sizeof(*child->maps)) == 0) {
-				memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
-				child->nr = parent->nr;
-			}
-		}
-		break;
 	case PERF_RECORD_LOST:
-		if (l->info)
-			l->info->lost += rec->u.lost.lost;
+		l->info->lost += rec->u.lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (l->info)
-			l->info->lost_samples += rec->u.lost_samples.lost;
+		l->info->lost_samples += rec->u.lost_samples.lost;
 		break;
 	case PERFEV_RECORD_AUXTRACE_INFO:
 		l->aux_type = rec->u.auxtrace_info.type;
@@ -378,242 +182,11 @@ static void aux_note(const struct loader *l, const char *path)
 	l->o->note(l->o->note_ctx, msg);
 }
 
-/* perf's name of a kernel module's map: "/lib/modules/.../ath9k.ko[.xz]" is
- * "[ath9k]" (dashes as underscores); NULL when path is no module. */
-static const char *module_name(struct loader *l, const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	const char *ko = strstr(b, ".ko");
-	if (!ko || ko == b || (ko[3] && ko[3] != '.'))
-		return NULL;
-	char name[256];
-	int n = snprintf(name, sizeof(name), "[%.*s]", (int)PV_MIN((size_t)(ko - b), sizeof(name) - 3), b);
-	for (int i = 0; i < n; i++)
-		if (name[i] == '-')
-			name[i] = '_';
-	return pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
-}
-
-/* perf's anonymous memory (is_anon_memory, and JIT maps) */
-static bool is_anon(const char *path)
-{
-	return !strcmp(path, "//anon") || !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/anon_hugepage", 14) ||
-	       !strncmp(path, "/tmp/perf-", 10);
-}
-
-/* ---- stacks ----------------------------------------------------------------------- */
-/* The frame ids for one address (several when inlined functions expand it). */
-/* perf names a frame-pointer chain's return addresses as they are (the
- * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
- * says which this frame is. */
-static int resolve(struct loader *l, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
-		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
-{
-	unsigned flags = 0;
-	if (!l->o->no_inline && !l->o->no_callchain && (dwarf || !l->o->inline_dwarf_only))
-		flags |= PERFEV_RESOLVE_INLINE; /* (leaf only: self goes to the symbol anyway) */
-	if (l->o->srclines)
-		flags |= PERFEV_RESOLVE_SRCLINE;
-	flags |= l->o->no_demangle ? PERFEV_RESOLVE_NO_DEMANGLE : l->o->demangle_params ? 0 : PERFEV_RESOLVE_NO_PARAMS;
-	if (f->return_addr && dwarf)
-		flags |= PERFEV_RESOLVE_RETURN_ADDR;
-	int32_t key = f->kernel ? -1 : pid;
-	struct cent *e = cache_slot(l, key, f->ip, flags);
-	if (!e)
-		return -ENOMEM;
-	if (e->flags) {
-		*off = e->off;
-		*n = e->n;
-		l->last_symoff = e->symoff;
-		return 0;
-	}
-	struct perfev_location loc;
-	memset(&loc, 0, sizeof(loc));
-	if (f->kernel) {
-		/* only where the recording mapped kernel text (as perf): another
-		 * machine's addresses must not take this kernel's names */
-		const struct perfev_map *km =
-			perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, f->ip, time);
-		if (km && !l->foreign_kernel)
-			perfev_symbolizer_resolve_recorded_kernel(l->sym, km, f->ip, flags, &loc);
-		if (!loc.symbol) {
-			/* unresolved (or not looked up): named by the recorded map */
-			loc.ip = f->ip, loc.rel_ip = f->ip, loc.dso = NULL;
-			/* the recorded map still names the object ("[kernel.kallsyms]_text": perf's) */
-			if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
-				loc.dso = "[kernel.kallsyms]";
-			else if (km && km->path && (loc.dso = module_name(l, km->path))) {
-				loc.rel_ip = f->ip - km->start + km->pgoff; /* perf: module-relative */
-				if (l->o->flags & PERFEV_PROFILE_KEEP_ADDR)
-					loc.map = km; /* (its start: perf's addr key, see pv_chain_addr) */
-			}
-			else if (km && km->path)
-				loc.dso = km->path;
-		}
-	} else {
-		const struct perfev_map *m = perfev_session_find_map(l->sess, (uint32_t)pid, tid, cpumode,
-								     f->ip, time);
-		if (m) /* no map recorded there: unknown, as perf shows it */
-			perfev_symbolizer_resolve(l->sym, pid, m, f->ip, flags, &loc);
-		else
-			loc.ip = f->ip, loc.rel_ip = f->ip;
-		/* an address no symbol holds: perf names it by map__map_ip, the
-		 * offset in the file (ip - start + pgoff), not the ELF address
-		 * (they differ in an ET_EXEC: /usr/bin/python3.11's 0x7b759 is
-		 * its address 0x47b759) */
-		if (m && !loc.symbol && m->path && !is_anon(m->path) && loc.dso && strcmp(loc.dso, "[unknown]"))
-			loc.rel_ip = f->ip - m->start + m->pgoff;
-		if (m && m->path && is_anon(m->path) && (!loc.dso || !strcmp(loc.dso, "[unknown]") ||
-							 !strncmp(loc.dso, "/tmp/perf-", 10))) {
-			/* perf: anonymous memory is the JIT map /tmp/perf-PID.map, "[JIT] tid PID" */
-			char name[48];
-			snprintf(name, sizeof(name), "[JIT] tid %d", pid);
-			loc.dso = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
-			if (!loc.symbol)
-				loc.rel_ip = f->ip;
-		}
-		/* perf's entry of a DWARF-unwound return address is at pc - 1 (its
-		 * libdwfl frames): where no symbol names it, that address is shown */
-		if (!loc.symbol && (flags & PERFEV_RESOLVE_RETURN_ADDR))
-			loc.ip -= 1, loc.rel_ip -= 1;
-	}
-	if (!loc.dso)
-		loc.dso = "[unknown]";
-	loc.kernel = loc.kernel || f->kernel;
-	notes(l);
-	struct perfev_profile_frame fr[MAX_EXPANDED];
-	size_t nf = perfev_frames_from_location(&loc, l->o->srclines, fr, MAX_EXPANDED);
-	if (nf > MAX_EXPANDED)
-		nf = MAX_EXPANDED;
-	const char *dwarf_name = loc.nr_lines ? loc.lines[loc.nr_lines - 1].function : NULL;
-	const char *self_name = NULL; /* the renamed function's samples: perf's entry is the ELF symbol */
-	if ((flags & PERFEV_RESOLVE_INLINE) && nf == loc.nr_lines && dwarf_name && loc.symbol &&
-	    strcmp(dwarf_name, loc.symbol) != 0 && (l->o->inline_dwarf_only || strncmp(dwarf_name, "__GI_", 5) != 0)) {
-		/* perf names the function by its DWARF name when that differs from
-		 * the ELF symbol (an alias: __libc_start_main for
-		 * __libc_start_main_impl) and marks it "(inlined)"; so do we */
-		char *name;
-		if (asprintf(&name, "%s (inlined)", dwarf_name) < 0)
-			return -ENOMEM;
-		fr[nf - 1].symbol = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, name));
-		free(name);
-		if (!fr[nf - 1].symbol)
-			return -ENOMEM;
-		self_name = loc.symbol;
-	}
-	if (l->o->srclines && !loc.nr_lines && loc.symbol && nf == 1) {
-		/* no line information: perf's srcline is "symbol+offset" (decimal) */
-		char *sl;
-		if (asprintf(&sl, "%s+%llu", loc.symbol, (unsigned long long)loc.symoff) < 0)
-			return -ENOMEM;
-		fr[0].srcfile = pv_strtab_get(&l->paths, pv_strtab_intern(&l->paths, sl));
-		free(sl);
-		if (!fr[0].srcfile)
-			return -ENOMEM;
-	}
-	if (pv_grow(&l->ids, &l->icap, l->inr + nf, sizeof(*l->ids)) < 0)
-		return -ENOMEM;
-	/* (every frame of one address is in one ELF symbol: perf keys by its start) */
-	uint64_t sym_start = loc.symbol ? loc.rel_ip - loc.symoff : 0;
-	for (size_t i = 0; i < nf; i++)
-		if (pv_profile_intern_frame_sized(l->p, &fr[i], i == nf - 1 ? self_name : NULL,
-						  i == nf - 1 && loc.symbol ? loc.symsize : 0, sym_start,
-						  &l->ids[l->inr + i]) < 0)
-			return -ENOMEM;
-	/* the table may have grown: look the slot up again */
-	e = cache_slot(l, key, f->ip, flags);
-	if (!e)
-		return -ENOMEM;
-	e->ip = f->ip;
-	e->pid = key;
-	e->flags = flags | 0x80000000u;
-	e->off = (uint32_t)l->inr;
-	e->n = (uint32_t)nf;
-	e->symoff = l->last_symoff = loc.symbol ? loc.symoff : 0;
-	l->inr += nf;
-	l->cnr++;
-	*off = e->off;
-	*n = e->n;
-	return 0;
-}
-
-/* perf's [k]/[.] of a frame outside any map: fill_callchain_info leaves
- * its addr_location's level as the cursor's previous entry set it, starting
- * from the sample's own cpumode. The cursor runs root..leaf in caller order
- * (the leaf keeps its own: it is the sample's entry), leaf..root in callee
- * order. The stack's such frames get that level. */
-static int unmapped_levels(struct loader *l, bool level, size_t depth, bool callee)
-{
-	struct perfev_profile *p = l->p;
-	uint32_t unknown = 0;
-	for (size_t k = callee ? 0 : 1; k < depth; k++) {
-		size_t i = callee ? k : depth - k;
-		const struct pv_frame *f = &p->frames[l->stack[i]];
-		if (f->sym || f->file) {
-			level = f->kernel;
-			continue;
-		}
-		if (!unknown && !(unknown = pv_strtab_intern(&p->strs, "[unknown]")))
-			return -ENOMEM;
-		if (f->dso != unknown) {
-			level = f->kernel;
-			continue;
-		}
-		if (f->kernel == level)
-			continue;
-		struct perfev_profile_frame pub;
-		pv_frame_public(p, f, &pub);
-		pub.kernel = level;
-		if (pv_profile_intern_frame(p, &pub, &l->stack[i]) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * perf's --max-stack (thread__resolve_callchain_sample: at most max entries
- * of the chain, markers not counted, walked in the report's order; the DWARF
- * unwinder: the innermost max of the user stack). raw: leaf first, its last
- * `dwarf` frames unwound (dwarf < 0: none). Returns the new count; *cut:
- * raw[0] is the sampled address kept for the sample's own entry only (the
- * outermost max in caller order, where perf's chain lacks it).
- */
-static size_t max_stack_cut(struct perfev_frame *raw, size_t n, int dwarf, int max, bool outer, bool *cut)
-{
-	*cut = false;
-	if (max < 0)
-		return n;
-	size_t m = (size_t)max, unw = dwarf > 0 ? (size_t)dwarf : 0, chain = n - unw;
-	if (unw > m) /* the unwound user stack: its innermost m */
-		unw = m;
-	if (chain > m) {
-		if (outer && m > 0) {
-			/* the outermost m, after the sampled address (see *cut) */
-			memmove(raw + 1, raw + chain - m, m * sizeof(*raw));
-			chain = m + 1;
-			*cut = true;
-		} else {
-			chain = m;
-		}
-		memmove(raw + chain, raw + (n - (dwarf > 0 ? (size_t)dwarf : 0)), unw * sizeof(*raw));
-	}
-	return chain + unw;
-}
-
-/* The sample's process: its pid, or (no PERF_SAMPLE_TID) its thread's. */
-static int32_t sample_pid(struct loader *l, const struct perfev_sample *s)
-{
-	if (s->sample_type & PERF_SAMPLE_TID)
-		return (int32_t)s->pid;
-	return (int32_t)perfev_session_thread_pid(l->sess, s->tid);
-}
-
-/* The sample's stack (l->stack[0..depth), leaf first) with its values into
+/* The sample's stack (ids[0..depth), leaf first) with its values into
  * its event's profile (ep, else l->p): the filter, the thread's group, the
  * tree. 0 or -ENOMEM. */
-static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sample_desc *d, size_t depth,
-		     const uint64_t values[PERFEV_VALUE_NR])
+static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sample_desc *d, uint32_t *ids,
+		     size_t depth, const uint64_t values[PERFEV_VALUE_NR])
 {
 	struct perfev_profile *p = ep ? ep->p : l->p;
 	if (p->has_filter) {
@@ -622,13 +195,13 @@ static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sampl
 		if (!fr)
 			return -ENOMEM;
 		for (size_t i = 0; i < depth; i++)
-			pv_frame_public(l->p, &l->p->frames[l->stack[i]], &fr[i]);
+			pv_frame_public(l->p, &l->p->frames[ids[i]], &fr[i]);
 		bool ok = pv_profile_accepts(p, d, fr, depth, values);
 		free(fr);
 		if (!ok)
 			return 0;
 	}
-	if (ep && translate(l, ep, l->stack, depth) < 0)
+	if (ep && translate(l, ep, ids, depth) < 0)
 		return -ENOMEM;
 	struct group_cache *c = ep ? &ep->last : &l->last;
 	uint32_t tid = (uint32_t)d->tid;
@@ -641,7 +214,7 @@ static int add_stack(struct loader *l, struct evp *ep, const struct perfev_sampl
 		c->comm = d->comm;
 		c->cpu = d->cpu;
 	}
-	return pv_profile_add_ids(p, c->group, l->stack, depth, values, d->time,
+	return pv_profile_add_ids(p, c->group, ids, depth, values, d->time,
 				  p->flags & PERFEV_PROFILE_KEEP_SAMPLES) < 0 ? -ENOMEM : 0;
 }
 
@@ -655,20 +228,19 @@ static int branch_targets(struct loader *l, struct evp *ep, const struct perfev_
 {
 	if (!(s->sample_type & PERF_SAMPLE_BRANCH_STACK))
 		return 0;
-	if (pv_grow(&l->stack, &l->scap, 1, sizeof(*l->stack)) < 0)
-		return -ENOMEM;
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		uint64_t to = s->branches[i].to, symoff;
 		struct perfev_profile_frame f;
 		char level;
-		if (pv_load_addr(l, d->pid, (uint32_t)d->tid, to, s->time, &f, &level, &symoff) < 0)
+		uint32_t id;
+		if (pv_resolver_addr(l->res, d->pid, (uint32_t)d->tid, to, s->time, &f, &level, &symoff) < 0)
 			return -ENOMEM;
 		f.kernel = kernel_ip;
 		if (!f.dso)
 			f.dso = "[unknown]";
 		if (!f.symbol)
 			f.ip = f.rel_ip = to; /* perf: al->addr, the address as recorded */
-		if (pv_profile_intern_frame(l->p, &f, &l->stack[0]) < 0)
+		if (pv_profile_intern_frame(l->p, &f, &id) < 0)
 			return -ENOMEM;
 		if (ep)
 			ep->samples++;
@@ -676,39 +248,10 @@ static int branch_targets(struct loader *l, struct evp *ep, const struct perfev_
 			l->info->samples++;
 		uint64_t cycles = s->branches[0].flags >> 4 & 0xffff; /* perf: the first branch's */
 		uint64_t values[PERFEV_VALUE_NR] = {1, 1, cycles ? cycles : 1};
-		if (add_stack(l, ep, d, 1, values) < 0)
+		if (add_stack(l, ep, d, &id, 1, values) < 0)
 			return -ENOMEM;
 	}
 	return 0;
-}
-
-/* perf's mem_info of a sample (sample__resolve_mem): the data address's
- * map in the sample's mode, the address in its terms (kernel maps are the
- * identity), whether it is shared file data ([s] in dcacheline). */
-static void mem_access(struct loader *l, const struct perfev_sample *s, int32_t pid, uint8_t cpumode,
-		       struct perfev_mem_access *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->data_src = s->data_src;
-	m->addr = s->addr;
-	m->phys_addr = s->phys_addr;
-	m->data_page_size = s->data_page_size;
-	m->dso_addr = s->addr;
-	const struct perfev_map *map = perfev_session_find_map(l->sess, (uint32_t)pid, s->tid, cpumode, s->addr,
-								s->time);
-	if (!map)
-		return;
-	m->dso = map->path;
-	/* perf's map__new: anonymous and [stack]/[heap]/SYSV memory, like the
-	 * kernel's, is mapped as the identity */
-	const char *n = map->path;
-	bool identity = map->kernel || !strcmp(n, "//anon") || !strncmp(n, "/dev/zero", 9) ||
-			!strncmp(n, "/anon_hugepage", 14) || !strncmp(n, "[stack", 6) || !strncmp(n, "/SYSV", 5) ||
-			!strcmp(n, "[heap]");
-	if (!identity)
-		m->dso_addr = s->addr - map->start + map->pgoff;
-	m->shared = cpumode != PERF_RECORD_MISC_KERNEL && !(map->prot & PROT_EXEC) && (map->flags & MAP_SHARED) &&
-		    (map->maj || map->min || map->ino || map->ino_generation);
 }
 
 static int sample(struct loader *l, const struct perfev_record *rec)
@@ -716,7 +259,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	const struct perfev_sample *s = &rec->u.sample;
 	struct evp *ep = NULL;
 	if (l->sample_fn)
-		return l->sample_fn(l->sample_ctx, l, rec, sample_pid(l, s));
+		return l->sample_fn(l->sample_ctx, l, rec, pv_resolver_sample_pid(l->res, s));
 	if (l->o->cpus && !perfev_cpus_has(l->o->cpus, (int)s->cpu))
 		return 0; /* perf report -C: as if never recorded */
 	if (l->nr_times && !pv_time_ranges_have(l->times, l->nr_times, s->time))
@@ -731,7 +274,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	}
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	int32_t pid = sample_pid(l, s);
+	int32_t pid = pv_resolver_sample_pid(l->res, s);
 	const char *comm = perfev_session_comm(l->sess, s->tid);
 	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
@@ -749,109 +292,65 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		d.cpu = (int32_t)s->cpu;
 	if (l->o->flags & PERFEV_PROFILE_BRANCH_TARGETS) /* (its branches are the samples) */
 		return branch_targets(l, ep, s, &d, kernel_ip);
-	struct pmaps *pm = proc(l, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
-				    .symbolizer = l->sym};
-	int dwarf;
-	struct perfev_unwind_stats before = {0}, after = {0};
-	if (l->unw)
-		perfev_unwinder_stats(l->unw, &before);
-	size_t n = pv_sample_frames(&l->unw, s, pid, &um, !l->o->no_callchain, l->raw, MAX_RAW, &dwarf);
-	if (dwarf >= 0 && l->info) {
-		if (l->unw)
-			perfev_unwinder_stats(l->unw, &after);
+	struct pv_stack st;
+	if (pv_resolver_stack(l->res, rec, pid, &st) < 0)
+		return -ENOMEM;
+	if (st.dwarf) {
 		l->info->dwarf_samples++;
-		l->info->dwarf_to_root += after.to_root - before.to_root;
+		l->info->dwarf_to_root += st.to_root;
 	}
-	bool cut = false;
-	if (n == 0) {
-		l->raw[0] = (struct perfev_frame){.ip = s->ip, .kernel = kernel_ip};
-		n = 1;
-	} else {
-		n = max_stack_cut(l->raw, n, dwarf, l->o->max_stack, l->o->max_stack_outer, &cut);
-	}
-	/* the outer frames this sample shares with the previous one of its
-	 * process: their ids are what the cache would answer */
-	size_t shared = 0;
-	/* (inlined frames are expanded in DWARF-unwound chains only) */
-	if (l->prev_nr && l->prev_pid == pid && l->prev_dwarf == (dwarf > 0))
-		while (shared < n && shared < l->prev_nr) {
-			const struct perfev_frame *a = &l->raw[n - 1 - shared], *b = &l->prev[l->prev_nr - 1 - shared];
-			if (a->ip != b->ip || a->kernel != b->kernel || a->return_addr != b->return_addr)
-				break;
-			shared++;
-		}
-	size_t depth = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t off, nf;
-		uint8_t mode = l->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		if (i >= n - shared) {
-			size_t j = l->prev_nr - (n - i);
-			off = l->span_off[l->prev_set][j];
-			nf = l->span_n[l->prev_set][j];
-		} else if (resolve(l, pid, s->tid, &l->raw[i], dwarf > 0 && !l->raw[i].kernel, mode, s->time,
-				   &off, &nf) < 0) {
-			l->prev_nr = 0;
-			return -ENOMEM;
-		}
-		l->span_off[!l->prev_set][i] = off;
-		l->span_n[!l->prev_set][i] = nf;
-		if (pv_grow(&l->stack, &l->scap, depth + nf, sizeof(*l->stack)) < 0)
-			return -ENOMEM;
-		memcpy(l->stack + depth, l->ids + off, nf * sizeof(*l->stack));
-		depth += nf;
-	}
-	memcpy(l->prev, l->raw, n * sizeof(*l->prev));
-	l->prev_nr = n;
-	l->prev_pid = pid;
-	l->prev_dwarf = dwarf > 0;
-	l->prev_set = !l->prev_set;
+	uint32_t *stack = st.ids;
+	size_t depth = st.depth;
 	if (l->o->hide_unresolved) { /* perf's -U */
-		if (!l->p->frames[l->stack[0]].sym)
+		if (!l->p->frames[stack[0]].sym)
 			return 0; /* as if never recorded */
 		size_t kept = 0;
 		for (size_t i = 0; i < depth; i++)
-			if (l->p->frames[l->stack[i]].sym)
-				l->stack[kept++] = l->stack[i];
+			if (l->p->frames[stack[i]].sym)
+				stack[kept++] = stack[i];
 		depth = kept;
 	}
 	if (ep)
 		ep->samples++;
 	if (l->info)
 		l->info->samples++;
-	if (unmapped_levels(l, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
+	if (pv_resolver_unmapped_levels(l->res, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
 	/* the sampled address under a caller-order cut: its frames (the leaf's
 	 * span) are the sample's own entry, outside its call chain */
-	for (uint32_t i = 0; cut && i < l->span_n[l->prev_set][0]; i++)
-		if (pv_profile_frame_cut(l->p, l->stack[i], &l->stack[i]) < 0)
+	for (uint32_t i = 0; st.cut && i < st.leaf_n; i++)
+		if (pv_profile_frame_cut(l->p, stack[i], &stack[i]) < 0)
 			return -ENOMEM;
 	uint64_t period = s->period;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD)) {
 		/* a fixed period not in the samples: perf takes the attr's */
-		const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, rec->attr_idx);
+		const struct perfev_attr *attr = event_attr(l, rec->attr_idx);
 		if (attr && !attr->freq)
 			period = attr->sample_period;
 	}
 	uint64_t values[PERFEV_VALUE_NR] = {1, period ? period : 1, d.weight};
 	struct perfev_mem_access mem;
 	if (l->o->flags & PERFEV_PROFILE_KEEP_MEM) {
-		mem_access(l, s, pid, cpumode, &mem);
+		pv_resolver_mem_access(l->res, s, pid, cpumode, &mem);
 		d.mem = &mem;
 		values[PERFEV_VALUE_WEIGHT] = d.weight ? d.weight : 1; /* perf --mem-mode's cost */
 	}
-	return add_stack(l, ep, &d, depth, values);
+	return add_stack(l, ep, &d, stack, depth, values);
 }
 
 static int on_record(void *ctx, const struct perfev_record *rec)
 {
 	struct loader *l = ctx;
-	if (perfev_session_process(l->sess, rec) < 0)
+	if (pv_resolver_record(l->res, rec) < 0)
 		return -ENOMEM;
 	if (rec->type == PERF_RECORD_SAMPLE)
 		return sample(l, rec);
+	/* a stream without a recording announces its events itself */
+	if (rec->type == PERFEV_RECORD_HEADER_ATTR && !l->pd && rec->u.header_attr.attr &&
+	    add_own_event(l, rec->u.header_attr.attr, NULL) < 0)
+		return -ENOMEM;
 	side_band(l, rec);
-	return l->oom ? -ENOMEM : 0;
+	return 0;
 }
 
 static void no_event(const char *path, int event, size_t nev)
@@ -866,11 +365,11 @@ static void no_event(const char *path, int event, size_t nev)
 /* What info says about the event (once its attr is known). */
 static void event_info(struct loader *l)
 {
-	if (!l->info || l->info->event_name[0] || (size_t)l->event >= perfev_perfdata_nr_events(l->pd))
+	if (!l->info || l->info->event_name[0] || (size_t)l->event >= nr_events(l))
 		return;
-	const struct perfev_attr *attr = perfev_perfdata_event_attr(l->pd, (size_t)l->event);
+	const struct perfev_attr *attr = event_attr(l, (size_t)l->event);
 	l->info->has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
-	const char *name = perfev_perfdata_event_name(l->pd, (size_t)l->event);
+	const char *name = event_name(l, (size_t)l->event);
 	snprintf(l->info->event_name, sizeof(l->info->event_name), "%s", name ? name : "unknown");
 }
 
@@ -883,12 +382,18 @@ static uint32_t rd32(const uint8_t *p, bool swap)
 	return swap ? __builtin_bswap32(v) : v;
 }
 
-static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *ev, size_t nev)
+/* Every event its own group's leader. */
+static void group_desc_none(struct perfev_profile_event *ev, size_t nev)
 {
 	for (size_t i = 0; i < nev; i++) {
 		ev[i].leader = (int)i;
 		ev[i].nr_members = 1;
 	}
+}
+
+static void group_desc(struct perfev_perfdata *pd, struct perfev_profile_event *ev, size_t nev)
+{
+	group_desc_none(ev, nev);
 	size_t size = 0;
 	const uint8_t *p = perfev_perfdata_has_feature(pd, PERFEV_FEAT_GROUP_DESC)
 				   ? perfev_perfdata_feature(pd, PERFEV_FEAT_GROUP_DESC, &size) : NULL;
@@ -938,7 +443,7 @@ static void thread_comms(struct loader *l, struct perfev_profile *p)
  * pipe's features come as records). 0 or -ENOMEM. */
 static int cpu_sockets(struct loader *l)
 {
-	int n = perfev_perfdata_cpu_sockets(l->pd, NULL, 0);
+	int n = l->pd ? perfev_perfdata_cpu_sockets(l->pd, NULL, 0) : 0;
 	if (n <= 0)
 		return 0;
 	int32_t *t = malloc((size_t)n * sizeof(*t));
@@ -953,51 +458,86 @@ static int cpu_sockets(struct loader *l)
 }
 
 
-/* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
-static int load(struct loader *l, struct perfev_perfdata *pd, struct perfev_profile_load_opts *o)
+/* Readies l for records of pd (NULL: records alone, events given to the
+ * builder or announced by HEADER_ATTR records), named `name` in messages.
+ * 0 or -1 with the error set. */
+static int loader_begin(struct loader *l, struct perfev_perfdata *pd, const char *name)
 {
+	const struct perfev_profile_load_opts *o = l->o;
 	l->pd = pd;
-	const char *path = perfev_perfdata_path(pd);
-	size_t nev = perfev_perfdata_nr_events(l->pd);
+	l->name = name;
+	size_t nev = nr_events(l);
 	l->event = o->event < 0 || l->all ? 0 : o->event;
-	/* a pipe announces its events as records: check them once read */
-	if (!perfev_perfdata_is_pipe(l->pd) && (!nev || (size_t)l->event >= nev)) {
-		no_event(path, l->event, nev);
+	/* a pipe (and a live stream) announces its events as records: check them once read */
+	if (pd && !perfev_perfdata_is_pipe(pd) && (!nev || (size_t)l->event >= nev)) {
+		no_event(name, l->event, nev);
 		return -1;
 	}
 	event_info(l);
-	if (o->cpus && pv_perfdata_check_cpu_filter(l->pd, path, o->cpus) < 0)
+	if (pd && o->cpus && pv_perfdata_check_cpu_filter(pd, name, o->cpus) < 0)
 		return -1;
 	if (o->time && pv_time_ranges_parse(o->time, &l->times, &l->nr_times) < 0)
 		return -1;
-	/* Another kernel's recording: its addresses are not this kernel's (the
-	 * kernel build-id tells, else the release), unless the caller hands us
-	 * that kernel's kallsyms. */
-	if (!o->kallsyms && !perfev_perfdata_kernel_is_running(l->pd)) {
-		l->foreign_kernel = true;
-		if (o->note) {
-			const char *rel = perfev_perfdata_feature_str(l->pd, PERFEV_FEAT_OSRELEASE);
-			char msg[512];
-			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
-				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
-				 rel ? rel : "its build-id differs from this one's");
-			o->note(o->note_ctx, msg);
-		}
-	}
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
-					    .no_cache = o->no_cache};
 	l->p = perfev_profile_new(o->group, o->flags);
 	if (l->p)
 		perfev_profile_set_time_quantum(l->p, o->time_quantum);
-	l->sess = perfev_session_new();
-	l->sym = perfev_symbolizer_new(&so);
-	if (!l->p || !l->sess || !l->sym) {
+	struct perfev_resolver_opts ro = {
+		.sz = sizeof(ro), .symfs = o->symfs, .kallsyms = o->kallsyms, .no_cache = o->no_cache,
+		.no_inline = o->no_inline, .inline_dwarf_only = o->inline_dwarf_only, .srclines = o->srclines,
+		.no_demangle = o->no_demangle, .demangle_params = o->demangle_params,
+		.no_callchain = o->no_callchain, .max_stack_outer = o->max_stack_outer, .max_stack = o->max_stack,
+	};
+	if (!l->p) {
 		pv_error(ENOMEM, "profile_load: out of memory");
 		return -1;
 	}
-	perfev_session_add_build_ids(l->sess, l->pd); /* maps recorded without build-ids get them */
-	perfev_perfdata_build_ids(l->pd, table_object, l); /* perf's first objects */
+	if (!(l->res = pv_resolver_new(&ro, l->p)))
+		return -1; /* its message */
+	l->sess = perfev_resolver_session(l->res);
+	pv_resolver_set_note(l->res, o->note, o->note_ctx);
+	if (o->flags & PERFEV_PROFILE_KEEP_ADDR)
+		pv_resolver_keep_maps(l->res);
+	/* Another kernel's recording: its addresses are not this kernel's, unless
+	 * the caller hands us that kernel's kallsyms. (Records without a
+	 * recording are this kernel's.) */
+	if (pd && pv_resolver_use_perfdata(l->res, pd) && o->note) {
+		const char *rel = perfev_perfdata_feature_str(pd, PERFEV_FEAT_OSRELEASE);
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
+			 "stay unresolved; give that kernel's symbols with --kallsyms FILE", name,
+			 rel ? rel : "its build-id differs from this one's");
+		o->note(o->note_ctx, msg);
+	}
 	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
+		return -1;
+	return 0;
+}
+
+/* After the last record: names, sockets, the event's check. 0 or -1 with the error set. */
+static int loader_end(struct loader *l)
+{
+	aux_note(l, l->name);
+	thread_comms(l, l->p);
+	for (size_t i = 0; i < l->nevs; i++)
+		thread_comms(l, l->evs[i].p);
+	if ((l->o->flags & PERFEV_PROFILE_KEEP_CPU) && cpu_sockets(l) < 0) {
+		pv_error(ENOMEM, "profile_load: out of memory reading %s", l->name);
+		return -1;
+	}
+	size_t nev = nr_events(l);
+	if ((size_t)l->event >= nev) {
+		no_event(l->name, l->event, nev);
+		return -1;
+	}
+	event_info(l);
+	return 0;
+}
+
+/* Reads the recording into l (l->all: every event, else l->event). 0 or -1 with the error set. */
+static int load(struct loader *l, struct perfev_perfdata *pd)
+{
+	const char *path = perfev_perfdata_path(pd);
+	if (loader_begin(l, pd, path) < 0)
 		return -1;
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
 	int r = perfev_perfdata_process(l->pd, &ro, on_record, l);
@@ -1007,55 +547,32 @@ static int load(struct loader *l, struct perfev_perfdata *pd, struct perfev_prof
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
-	aux_note(l, path);
-	thread_comms(l, l->p);
-	for (size_t i = 0; i < l->nevs; i++)
-		thread_comms(l, l->evs[i].p);
-	if ((o->flags & PERFEV_PROFILE_KEEP_CPU) && cpu_sockets(l) < 0) {
-		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
-		return -1;
-	}
-	nev = perfev_perfdata_nr_events(l->pd);
-	if ((size_t)l->event >= nev) {
-		no_event(path, l->event, nev);
-		return -1;
-	}
-	event_info(l);
-	return 0;
+	return loader_end(l);
 }
 
 static void loader_free(struct loader *l)
 {
+	perfev_resolver_free(l->res); /* (before p: its table) */
 	perfev_profile_free(l->p);
-	perfev_session_free(l->sess);
-	perfev_symbolizer_free(l->sym);
-	perfev_unwinder_free(l->unw);
 	free(l->times);
-	for (size_t i = 0; i < l->nprocs; i++)
-		free(l->procs[i].maps);
-	free(l->procs);
-	free(l->cache);
-	free(l->ids);
-	free(l->stack);
 	for (size_t i = 0; i < l->nevs; i++) {
 		perfev_profile_free(l->evs[i].p);
 		free(l->evs[i].x);
 	}
 	free(l->evs);
-	pv_strtab_free(&l->paths);
+	for (size_t i = 0; i < l->nr_own_ev; i++)
+		free(l->own_ev[i].name);
+	free(l->own_ev);
 }
 
-static struct perfev_profile_load_info *info_init(struct perfev_profile_load_info *info,
-						  struct perfev_profile_load_info *dummy)
+/* What the loader read, into the caller's info (of its size; may be NULL). */
+static void info_out(const struct loader *l, struct perfev_profile_load_info *info)
 {
 	if (!info)
-		return NULL;
+		return;
 	uint32_t size = info->size;
-	memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
+	memcpy(info, &l->own_info, PV_MIN((size_t)size, sizeof(*info)));
 	info->size = size;
-	if (size < sizeof(*info))
-		info = dummy, memset(dummy, 0, sizeof(*dummy));
-	return info;
 }
 
 static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_profile_load_opts *o0)
@@ -1071,6 +588,42 @@ static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_pro
 	if (o->max_stack == 0) /* perf report's default: its report.max_stack = PERF_MAX_STACK_DEPTH */
 		o->max_stack = 127;
 	return 0;
+}
+
+/* A loader on the heap (its frame arrays are large) with its own options and info. */
+static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool all)
+{
+	struct loader *l = calloc(1, sizeof(*l));
+	if (!l)
+		return pv_error_null(ENOMEM, "profile_load: out of memory");
+	if (opts_init(&l->own_o, o0) < 0) {
+		free(l);
+		return NULL;
+	}
+	l->o = &l->own_o;
+	l->own_info.size = sizeof(l->own_info);
+	l->info = &l->own_info;
+	l->all = all;
+	return l;
+}
+
+static void loader_destroy(struct loader *l)
+{
+	if (!l)
+		return;
+	int err = errno;
+	loader_free(l);
+	free(l);
+	errno = err;
+}
+
+/* The profile built (the loader gives it up). */
+static struct perfev_profile *take_profile(struct loader *l, struct perfev_profile_load_info *info)
+{
+	info_out(l, info);
+	struct perfev_profile *p = l->p;
+	l->p = NULL;
+	return p;
 }
 
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
@@ -1089,18 +642,44 @@ PERFEV_API struct perfev_profile *perfev_profile_load_from(struct perfev_perfdat
 							   const struct perfev_profile_load_opts *o0,
 							   struct perfev_profile_load_info *info)
 {
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, false);
+	if (!l)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
-	struct perfev_profile *ret = NULL;
-	if (load(&l, pd, &o) == 0) {
-		ret = l.p;
-		l.p = NULL;
-	}
-	loader_free(&l);
+	info_out(l, info); /* (zeroed, whatever happens next) */
+	struct perfev_profile *ret = load(l, pd) == 0 ? take_profile(l, info) : NULL;
+	loader_destroy(l);
 	return ret;
+}
+
+/* Every event's profile (l->all), given up by the loader. */
+static struct perfev_profile_event *take_events(struct loader *l, struct perfev_profile_load_info *info,
+						 size_t *nr)
+{
+	size_t nev = nr_events(l);
+	struct perfev_profile_event *ev = calloc(nev ? nev : 1, sizeof(*ev));
+	bool ok = ev != NULL;
+	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
+		ok = evp_for(l, i) != NULL && pv_profile_copy_objects(l->evs[i].p, l->p) == 0;
+	if (!ok) {
+		free(ev);
+		return pv_error_null(ENOMEM, "profile_load: out of memory");
+	}
+	for (size_t i = 0; i < nev; i++) {
+		const struct perfev_attr *attr = event_attr(l, i);
+		const char *name = event_name(l, i);
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s", name ? name : "unknown");
+		ev[i].has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
+		ev[i].samples = l->evs[i].samples;
+		ev[i].profile = l->evs[i].p;
+		l->evs[i].p = NULL;
+	}
+	if (l->pd)
+		group_desc(l->pd, ev, nev);
+	else
+		group_desc_none(ev, nev);
+	info_out(l, info);
+	*nr = nev;
+	return ev;
 }
 
 PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
@@ -1123,38 +702,89 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events_from(struct p
 									size_t *nr)
 {
 	*nr = 0;
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, true);
+	if (!l)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
-	struct perfev_profile_event *ev = NULL;
-	if (load(&l, pd, &o) < 0)
-		goto out;
-	size_t nev = perfev_perfdata_nr_events(l.pd);
-	ev = calloc(nev, sizeof(*ev));
-	bool ok = ev != NULL;
-	for (size_t i = 0; ok && i < nev; i++) /* every event gets a profile, empty or not */
-		ok = evp_for(&l, i) != NULL && pv_profile_copy_objects(l.evs[i].p, l.p) == 0;
-	if (!ok) {
-		free(ev);
-		ev = pv_error_null(ENOMEM, "profile_load: out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < nev; i++) {
-		const struct perfev_attr *attr = perfev_perfdata_event_attr(l.pd, i);
-		const char *name = perfev_perfdata_event_name(l.pd, i);
-		snprintf(ev[i].name, sizeof(ev[i].name), "%s", name ? name : "unknown");
-		ev[i].has_callchains = attr && (attr->sample_type & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER));
-		ev[i].samples = l.evs[i].samples;
-		ev[i].profile = l.evs[i].p;
-		l.evs[i].p = NULL;
-	}
-	group_desc(l.pd, ev, nev);
-	*nr = nev;
-out:
-	loader_free(&l);
+	info_out(l, info);
+	struct perfev_profile_event *ev = load(l, pd) == 0 ? take_events(l, info, nr) : NULL;
+	loader_destroy(l);
 	return ev;
+}
+
+/* ---- profiles fed record by record (perfev_profile_builder_*) ------------------- */
+struct perfev_profile_builder {
+	struct loader *l;
+};
+
+PERFEV_API struct perfev_profile_builder *perfev_profile_builder_new(const struct perfev_profile_builder_opts *o)
+{
+	if (!PV_OPTS_VALID(o, perfev_profile_builder_opts))
+		return NULL;
+	struct perfev_profile_builder *b = calloc(1, sizeof(*b));
+	if (!b)
+		return pv_error_null(ENOMEM, "profile_builder: out of memory");
+	struct perfev_perfdata *pd = PV_OPTS_GET(o, perfdata, NULL);
+	b->l = loader_new(PV_OPTS_GET(o, load, NULL), PV_OPTS_GET(o, all_events, false));
+	if (!b->l || loader_begin(b->l, pd, pd ? perfev_perfdata_path(pd) : "the records") < 0) {
+		perfev_profile_builder_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+PERFEV_API int perfev_profile_builder_add_event(struct perfev_profile_builder *b, const struct perfev_attr *attr,
+						const char *name)
+{
+	if (!b || !attr || b->l->pd || b->l->finished)
+		return pv_error(EINVAL, "profile_builder: events are added before finishing, and only "
+				"to a builder without a recording");
+	int r = add_own_event(b->l, attr, name);
+	if (r < 0)
+		return pv_error(ENOMEM, "profile_builder: out of memory");
+	event_info(b->l);
+	return r;
+}
+
+PERFEV_API int perfev_profile_builder_add(struct perfev_profile_builder *b, const struct perfev_record *rec)
+{
+	if (!b || !rec || b->l->finished)
+		return pv_error(EINVAL, "profile_builder: %s", !b || !rec ? "NULL" : "already finished");
+	int r = on_record(b->l, rec);
+	if (r < 0 || b->l->oom) {
+		b->l->oom = false;
+		return pv_error(ENOMEM, "profile_builder: out of memory");
+	}
+	return 0;
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_builder_finish(struct perfev_profile_builder *b,
+								struct perfev_profile_load_info *info)
+{
+	if (!b || b->l->finished || b->l->all)
+		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
+				     "already finished" : "all_events: finish with perfev_profile_builder_finish_events");
+	b->l->finished = true;
+	return loader_end(b->l) == 0 ? take_profile(b->l, info) : NULL;
+}
+
+PERFEV_API struct perfev_profile_event *
+perfev_profile_builder_finish_events(struct perfev_profile_builder *b, struct perfev_profile_load_info *info,
+				     size_t *nr)
+{
+	*nr = 0;
+	if (!b || b->l->finished || !b->l->all)
+		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
+				     "already finished" : "not all_events: finish with perfev_profile_builder_finish");
+	b->l->finished = true;
+	return loader_end(b->l) == 0 ? take_events(b->l, info, nr) : NULL;
+}
+
+PERFEV_API void perfev_profile_builder_free(struct perfev_profile_builder *b)
+{
+	if (!b)
+		return;
+	loader_destroy(b->l);
+	free(b);
 }
 
 /* ---- for other loaders (profile_load_int.h) ------------------------------------- */
@@ -1162,45 +792,27 @@ int pv_profile_load_run(struct perfev_perfdata *pd, const struct perfev_profile_
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx)
 {
-	struct perfev_profile_load_opts o;
-	if (opts_init(&o, o0) < 0)
+	struct loader *l = loader_new(o0, false);
+	if (!l)
 		return -1;
-	o.event = -1;
-	o.no_inline = true; /* one frame per address: the function's own symbol */
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
-	int ret = load(&l, pd, &o);
-	if (ret == 0 && done && done(ctx, &l) < 0)
+	info_out(l, info);
+	l->own_o.event = -1;
+	l->own_o.no_inline = true; /* one frame per address: the function's own symbol */
+	l->sample_fn = fn;
+	l->sample_ctx = ctx;
+	int ret = load(l, pd);
+	if (ret == 0 && done && done(ctx, l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");
-	loader_free(&l);
+	if (ret == 0)
+		info_out(l, info);
+	loader_destroy(l);
 	return ret < 0 ? -1 : 0;
 }
 
 int pv_load_addr(struct loader *l, int32_t pid, uint32_t tid, uint64_t addr, uint64_t time,
 		 struct perfev_profile_frame *out, char *level, uint64_t *symoff)
 {
-	*symoff = 0;
-	/* perf (ip__resolve_ams): the process's maps first, then the kernel's;
-	 * outside both the address stays raw, at the hypervisor's level */
-	struct perfev_frame f = {.ip = addr};
-	uint8_t mode = PERF_RECORD_MISC_USER;
-	if (perfev_session_find_map(l->sess, (uint32_t)pid, tid, mode, addr, time)) {
-		*level = '.';
-	} else if (perfev_session_find_map(l->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, addr, time)) {
-		*level = 'k';
-		f.kernel = true;
-		mode = PERF_RECORD_MISC_KERNEL;
-	} else {
-		*level = 'H';
-		*out = (struct perfev_profile_frame){.dso = NULL, .ip = addr, .rel_ip = addr};
-		return 0;
-	}
-	uint32_t off, n;
-	if (resolve(l, pid, tid, &f, false, mode, time, &off, &n) < 0)
-		return -ENOMEM;
-	pv_frame_public(l->p, &l->p->frames[l->ids[off + n - 1]], out);
-	*symoff = l->last_symoff;
-	return 0;
+	return pv_resolver_addr(l->res, pid, tid, addr, time, out, level, symoff);
 }
 
 const char *pv_load_comm(struct loader *l, uint32_t tid)
@@ -1210,12 +822,12 @@ const char *pv_load_comm(struct loader *l, uint32_t tid)
 
 const char *pv_load_event_name(struct loader *l, size_t idx)
 {
-	return perfev_perfdata_event_name(l->pd, idx);
+	return event_name(l, idx);
 }
 
 size_t pv_load_nr_events(struct loader *l)
 {
-	return perfev_perfdata_nr_events(l->pd);
+	return nr_events(l);
 }
 
 PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr)

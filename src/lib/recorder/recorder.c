@@ -163,6 +163,21 @@ PERFEV_API const struct perfev_evlist *perfev_recorder_evlist(const struct perfe
 	return r ? r->events : NULL;
 }
 
+PERFEV_API size_t perfev_recorder_nr_events(const struct perfev_recorder *r)
+{
+	return r ? r->nevents : 0;
+}
+
+PERFEV_API const struct perfev_attr *perfev_recorder_event_attr(const struct perfev_recorder *r, size_t i)
+{
+	return r && i < r->nevents ? &r->attrs[i] : NULL;
+}
+
+PERFEV_API const char *perfev_recorder_event_name(const struct perfev_recorder *r, size_t i)
+{
+	return r && i < r->nevents ? rec_event_name(r, i) : NULL;
+}
+
 PERFEV_API void perfev_recorder_free(struct perfev_recorder *r)
 {
 	if (!r)
@@ -173,6 +188,7 @@ PERFEV_API void perfev_recorder_free(struct perfev_recorder *r)
 	rec_close_events(r);
 	rec_out_close(r);
 	rec_scan_free(r);
+	rec_feed_free(r);
 	perfev_evlist_free(r->own_events);
 	for (int i = 0; i < 2; i++)
 		if (r->wake[i] >= 0)

@@ -74,6 +74,7 @@ struct perfev_recorder {
 	struct perfev_record_stats stats;
 	struct rec_scan *scan;        /* recorder_scan.c */
 	struct perfev_decoder *dec;   /* side-band records, decoded for the scan */
+	struct rec_feed *feed;        /* recorder_feed.c: records for opts.on_record */
 };
 
 #define REC_FD(r, ev, c, t) ((r)->fds[((ev) * (r)->ncpus + (c)) * (r)->ntids + (t)])
@@ -111,6 +112,12 @@ void rec_scan_free(struct perfev_recorder *r);
 int rec_synth_kernel(struct perfev_recorder *r);
 int rec_synth_modules(struct perfev_recorder *r);
 int rec_synth_processes(struct perfev_recorder *r);
+/* recorder_feed.c: every record written, for opts.on_record (in a reader's
+ * order); each returns 0 or -errno (on_record's failure). */
+int rec_feed_record(struct perfev_recorder *r, const void *data, size_t len);
+int rec_feed_round(struct perfev_recorder *r);
+int rec_feed_end(struct perfev_recorder *r);
+void rec_feed_free(struct perfev_recorder *r);
 /* recorder_out.c: the output file. */
 int rec_out_open(struct perfev_recorder *r);
 int rec_out_begin(struct perfev_recorder *r);

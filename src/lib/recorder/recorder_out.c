@@ -71,6 +71,9 @@ int rec_out_begin(struct perfev_recorder *r) { return r->writer ? 0 : -EBADF; }
 
 int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 {
+	int fe = rec_feed_record(r, data, len);
+	if (fe < 0)
+		return fe;
 	if (r->out_len + len > OUT_BUF) {
 		int e = flush(r);
 		if (e < 0)
@@ -84,7 +87,9 @@ int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 int rec_out_round(struct perfev_recorder *r)
 {
 	int e = flush(r);
-	return e < 0 ? e : perfev_perfdata_writer_finish_round(r->writer);
+	if (e >= 0)
+		e = perfev_perfdata_writer_finish_round(r->writer);
+	return e < 0 ? e : rec_feed_round(r);
 }
 
 /* Binaries that samples hit, and the kernel, into the BUILD_ID feature. */
@@ -109,7 +114,9 @@ static void add_build_ids(struct perfev_recorder *r)
 
 int rec_out_end(struct perfev_recorder *r)
 {
-	int e = flush(r);
+	int e = rec_feed_end(r);
+	int e1 = flush(r);
+	e = e < 0 ? e : e1;
 	add_build_ids(r);
 	int e2 = perfev_perfdata_writer_finalize(r->writer);
 	struct stat st; /* what landed on disk, compressed or not */
