@@ -315,6 +315,38 @@ static int process_mmap(struct perfev_session *s, const struct perfev_record *r,
 	return add_map(p, &m, time);
 }
 
+static bool has_live_maps(const struct sproc *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->maps[i].t_end == UINT64_MAX)
+			return true;
+	return false;
+}
+
+/* The live maps of `from` into `to` from `time` on (procs do not move:
+ * neither is made here). */
+static int copy_maps(struct sproc *to, const struct sproc *from, uint64_t time)
+{
+	/* a new process has nothing they could overlap, and they do not overlap
+	 * each other (a later map cuts what it covers): no overlap checks, which
+	 * cost a process of n maps n*n/2 at each fork */
+	bool fresh = !has_live_maps(to);
+	for (size_t i = 0; i < from->nr; i++) {
+		if (from->maps[i].t_end != UINT64_MAX)
+			continue;
+		struct perfev_map m = from->maps[i].map;
+		if (!fresh) {
+			if (add_map(to, &m, time) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (pv_grow(&to->maps, &to->cap, to->nr + 1, sizeof(*to->maps)) < 0)
+			return -ENOMEM;
+		to->maps[to->nr++] = (struct smap){m, time, UINT64_MAX};
+	}
+	return 0;
+}
+
 static int process_fork(struct perfev_session *s, const struct perfev_record *r, uint64_t time)
 {
 	struct sthread *parent = find_thread(s, r->u.fork.ptid);
@@ -338,14 +370,7 @@ static int process_fork(struct perfev_session *s, const struct perfev_record *r,
 		if (!pp || !cp)
 			return -ENOMEM;
 		pp = get_proc(s, (int32_t)r->u.fork.ppid); /* get_proc may have moved it */
-		for (size_t i = 0; i < pp->nr; i++)
-			if (pp->maps[i].t_end == UINT64_MAX) {
-				cp = get_proc(s, (int32_t)r->u.fork.pid);
-				pp = get_proc(s, (int32_t)r->u.fork.ppid);
-				struct perfev_map m = pp->maps[i].map;
-				if (add_map(cp, &m, time) < 0)
-					return -ENOMEM;
-			}
+		return copy_maps(cp, pp, time);
 	}
 	return 0;
 }
