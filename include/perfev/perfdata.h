@@ -105,6 +105,9 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path);
 /* The same on an open descriptor (not closed by perfev_perfdata_close). */
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd);
 PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd);
+/* The input as messages name it: the path given, "standard input" for "-",
+ * "the input" for a descriptor. Lives as long as pd. */
+PERFEV_API const char *perfev_perfdata_path(const struct perfev_perfdata *pd);
 /*
  * NULL when the file was closed cleanly; else a message naming the file and
  * what is wrong with its end ("perf.data was not closed cleanly: its header's

@@ -428,6 +428,15 @@ struct perfev_profile_load_info {
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 						      const struct perfev_profile_load_opts *o,
 						      struct perfev_profile_load_info *info);
+/*
+ * The same from an open file (perfev_perfdata_open), which stays the
+ * caller's: a command opens its input once and asks every question of the
+ * one handle. A file may be loaded again from the same handle; a stream
+ * (pipe) only once (EINVAL the second time).
+ */
+PERFEV_API struct perfev_profile *perfev_profile_load_from(struct perfev_perfdata *pd,
+							   const struct perfev_profile_load_opts *o,
+							   struct perfev_profile_load_info *info);
 
 /* One event of a file read by perfev_profile_load_events. */
 struct perfev_profile_event {
@@ -450,6 +459,11 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 								   const struct perfev_profile_load_opts *o,
 								   struct perfev_profile_load_info *info,
 								   size_t *nr);
+/* The same from an open file, which stays the caller's (see perfev_profile_load_from). */
+PERFEV_API struct perfev_profile_event *perfev_profile_load_events_from(struct perfev_perfdata *pd,
+									const struct perfev_profile_load_opts *o,
+									struct perfev_profile_load_info *info,
+									size_t *nr);
 PERFEV_API void perfev_profile_events_free(struct perfev_profile_event *ev, size_t nr);
 
 /* ---- branch stacks: perf report's branch view ---------------------------------
@@ -512,6 +526,9 @@ struct perfev_branch_table;
  * or -errno with perfev_errmsg() when the file cannot be opened.
  */
 PERFEV_API int perfev_branch_table_wanted(const char *path);
+/* The same of an open file; false for a stream, whose features perf has not
+ * read when it decides (a stream's branch view is there when asked, -b). */
+PERFEV_API bool perfev_branch_table_wanted_from(const struct perfev_perfdata *pd);
 
 /*
  * Reads the branch stacks of every event of a perf.data file, resolving both
@@ -530,6 +547,14 @@ PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char 
 								      const struct perfev_profile_load_opts *o,
 								      const enum perfev_branch_key *keys, size_t nr,
 								      struct perfev_profile_load_info *info);
+/* Both from an open file, which stays the caller's (see perfev_profile_load_from). */
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_from(struct perfev_perfdata *pd,
+								      const struct perfev_profile_load_opts *o,
+								      struct perfev_profile_load_info *info);
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys_from(struct perfev_perfdata *pd,
+									   const struct perfev_profile_load_opts *o,
+									   const enum perfev_branch_key *keys, size_t nr,
+									   struct perfev_profile_load_info *info);
 /* The file's events, in its order (those without branches: nr 0). */
 PERFEV_API size_t perfev_branch_table_nr_events(const struct perfev_branch_table *t);
 PERFEV_API const struct perfev_branch_event *perfev_branch_table_event(const struct perfev_branch_table *t,

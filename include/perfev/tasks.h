@@ -44,6 +44,8 @@ PERFEV_API struct perfev_session *perfev_tasks_session(struct perfev_tasks *t);
 /* Reads every record of a perf.data file ("-": a pipe on stdin) in time
  * order into a new model. NULL with errno and perfev_errmsg() on failure. */
 PERFEV_API struct perfev_tasks *perfev_tasks_load(const char *path, bool maps);
+/* The same from an open file, which stays the caller's. */
+PERFEV_API struct perfev_tasks *perfev_tasks_load_from(struct perfev_perfdata *pd, bool maps);
 
 struct perfev_task {
 	int32_t pid, tid, ppid; /* -1: unknown (ppid: no FORK seen) */

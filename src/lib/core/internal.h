@@ -103,6 +103,11 @@ int pv_file_build_id(const char *path, uint8_t *id, size_t max);
 /* The running kernel's build-id, from /sys/kernel/notes. */
 int pv_kernel_build_id(uint8_t *id, size_t max);
 
+/* perfev_perfdata_close that keeps errno (and the message) of the failure
+ * before it. */
+struct perfev_perfdata;
+void pv_close_keep_errno(struct perfev_perfdata *pd);
+
 /* The log hook (core/log.c, perfev/log.h): formats and passes msg on
  * when a hook is set and level is wanted. */
 #include "perfev/log.h"

@@ -254,6 +254,11 @@ static int kernel_entry(void *ctx, int32_t pid, uint16_t cpumode, const char *na
 
 PERFEV_API bool perfev_perfdata_kernel_is_running(const struct perfev_perfdata *pd)
 {
+	/* A stream's build-ids come after its samples, and perf settles the
+	 * kernel's symbols at the first sample: it reads a stream with this
+	 * machine's kallsyms, whatever features the stream announced first. */
+	if (perfev_perfdata_is_pipe(pd))
+		return true;
 	uint8_t rec[20], run[64];
 	struct kernel_id k = {rec, sizeof(rec), 0};
 	size_t n = perfev_perfdata_build_ids(pd, kernel_entry, &k) > 0 ? k.len : 0;

@@ -63,6 +63,10 @@ struct perfev_perfdata {
 	void *ctx;
 	uint64_t offset; /* of the record being handled, for messages */
 	int depth;
+	/* Records before this offset were applied already (a pipe's attrs,
+	 * features and names, read ahead at open; or a whole earlier pass): a
+	 * later pass delivers them without adding their events again. */
+	uint64_t applied_upto;
 	char *feat_str[PV_FEAT_WRITTEN];
 	char *name;          /* the file as given, for messages */
 	char *unclean;       /* why the file was not closed cleanly, or NULL */
@@ -340,6 +344,77 @@ static void find_cut(struct perfev_perfdata *pd)
 		cut_short(pd, end, off);
 }
 
+static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t len, bool stable, uint64_t base);
+static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint16_t sz, uint64_t extra,
+			     uint64_t avail);
+#define TRACING_DATA_MAX (256u << 20)
+
+static int ignore_record(void *ctx, const struct perfev_record *rec) { return 0; }
+
+/* Whether the read-ahead of a pipe-mode stream applies a record of this
+ * type: what perf writes before the first kernel record (attrs, names,
+ * features, tracing formats), none with a large payload or records inside. */
+static bool header_record(uint32_t type)
+{
+	return type >= PERFEV_RECORD_HEADER_ATTR && type != PERFEV_RECORD_AUXTRACE &&
+	       type != PERFEV_RECORD_COMPRESSED && type != PERFEV_RECORD_COMPRESSED2;
+}
+
+/* A pipe-mode stream announces its events as records: read those that
+ * come before its first kernel record now, so that its events, names and
+ * features are known at open as a file's are, and one open handle answers
+ * every question before its records are processed. The records stay
+ * buffered (a stream) or mapped (a saved stream) for process(), which
+ * delivers them without applying them twice (applied_upto). */
+static int read_ahead(struct perfev_perfdata *pd)
+{
+	uint64_t start = pd->map ? 16 : pd->in_pos, off = 0;
+	const struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	pd->opts = &ro;
+	pd->cb = ignore_record;
+	int ret = 0;
+	for (;;) {
+		if (!pd->map && (ret = pipe_fill(pd, off + 8)) < 0)
+			break;
+		const uint8_t *base = pd->map ? pd->map + start : pd->in + pd->in_pos;
+		uint64_t avail = pd->map ? pd->map_len - start : pd->in_len - pd->in_pos;
+		if (avail - off < 8)
+			break;
+		uint32_t type;
+		uint16_t sz;
+		memcpy(&type, base + off, 4);
+		memcpy(&sz, base + off + 6, 2);
+		if (pd->swap)
+			type = bswap_32(type), sz = bswap_16(sz);
+		if (!header_record(type) || sz < 8)
+			break;
+		uint64_t extra = 0;
+		if (!pd->map && (ret = pipe_fill(pd, off + sz)) < 0)
+			break;
+		base = pd->map ? base : pd->in + pd->in_pos;
+		avail = pd->map ? avail : pd->in_len - pd->in_pos;
+		if (avail - off < sz || (extra = payload_after(pd, base + off, sz)) > TRACING_DATA_MAX)
+			break;
+		if (!pd->map && extra && (ret = pipe_fill(pd, off + sz + extra)) < 0)
+			break;
+		base = pd->map ? base : pd->in + pd->in_pos;
+		avail = pd->map ? avail : pd->in_len - pd->in_pos;
+		if (avail - off - sz < extra)
+			break;
+		pd->offset = start + off;
+		ret = keep_tracing_data(pd, base + off, sz, extra, avail - off);
+		if (!ret)
+			ret = process_bytes(pd, base + off, sz, pd->map != NULL, pd->offset);
+		if (ret)
+			break;
+		off += sz + extra;
+	}
+	pd->applied_upto = start + off;
+	pd->opts = NULL;
+	pd->cb = NULL;
+	return ret < 0 ? ret : 0;
+}
+
 static int open_common(struct perfev_perfdata *pd, const char *what)
 {
 	struct stat st;
@@ -391,7 +466,7 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 		} else {
 			pd->in_pos = 16;
 		}
-		return 0;
+		return read_ahead(pd);
 	}
 	if (!pd->map)
 		return pv_error(EINVAL, "%s: a file-mode perf.data cannot be read from a pipe; give it as a file", what);
@@ -448,6 +523,13 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
 	return pd;
 }
 
+void pv_close_keep_errno(struct perfev_perfdata *pd)
+{
+	int e = errno;
+	perfev_perfdata_close(pd);
+	errno = e;
+}
+
 PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd)
 {
 	if (!pd)
@@ -480,6 +562,7 @@ PERFEV_API void perfev_perfdata_close(struct perfev_perfdata *pd)
 }
 
 PERFEV_API bool perfev_perfdata_is_pipe(const struct perfev_perfdata *pd) { return pd->pipe; }
+PERFEV_API const char *perfev_perfdata_path(const struct perfev_perfdata *pd) { return pd->name; }
 PERFEV_API bool perfev_perfdata_is_swapped(const struct perfev_perfdata *pd) { return pd->swap; }
 PERFEV_API size_t perfev_perfdata_nr_events(const struct perfev_perfdata *pd) { return pd->nr_ev; }
 PERFEV_API struct perfev_decoder *perfev_perfdata_decoder(struct perfev_perfdata *pd) { return pd->dec; }
@@ -904,6 +987,7 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 	}
 	struct perfev_record r;
 	int n = perfev_decoder_decode(pd->dec, b, len, &r);
+	bool again = !pd->depth && pd->offset < pd->applied_upto;
 	if (n < 0) {
 		pd->stats.nr_bad++;
 		if (pd->opts && pd->opts->keep_going)
@@ -914,6 +998,8 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 	int err = 0;
 	switch (type) {
 	case PERFEV_RECORD_HEADER_ATTR:
+		if (again)
+			break;
 		err = add_event(pd, r.u.header_attr.attr, r.u.header_attr.ids, r.u.header_attr.nr_ids);
 		if (!err)
 			err = perfev_decoder_decode(pd->dec, b, len, &r) < 0 ? -EINVAL : 0;
@@ -930,10 +1016,11 @@ static int process_bytes(struct perfev_perfdata *pd, const uint8_t *b, size_t le
 	case PERFEV_RECORD_COMPRESSED2:
 		return decompress(pd, &r);
 	case PERFEV_RECORD_HEADER_FEATURE:
-		err = store_feature(pd, r.u.feature.feat_id, r.u.feature.data, r.u.feature.size);
+		if (!again)
+			err = store_feature(pd, r.u.feature.feat_id, r.u.feature.data, r.u.feature.size);
 		break;
 	case PERFEV_RECORD_EVENT_UPDATE:
-		if (r.u.event_update.type == 2 && r.u.event_update.str) {
+		if (!again && r.u.event_update.type == 2 && r.u.event_update.str) {
 			char *name = strdup(r.u.event_update.str);
 			if (name) {
 				err = set_name_by_id(pd, r.u.event_update.id, (size_t)-1, name);
@@ -979,7 +1066,6 @@ static uint64_t payload_after(struct perfev_perfdata *pd, const uint8_t *b, uint
 
 /* A TRACING_DATA record's payload is kept as the TRACING_DATA feature (pipe
  * mode carries the formats that way), before the record is delivered. */
-#define TRACING_DATA_MAX (256u << 20)
 static bool is_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint64_t extra)
 {
 	uint32_t type;
@@ -992,7 +1078,7 @@ static bool is_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint64
 static int keep_tracing_data(struct perfev_perfdata *pd, const uint8_t *b, uint16_t sz, uint64_t extra,
 			     uint64_t avail)
 {
-	if (!is_tracing_data(pd, b, extra) || avail < sz + extra)
+	if (!is_tracing_data(pd, b, extra) || avail < sz + extra || pd->offset < pd->applied_upto)
 		return 0;
 	return store_feature(pd, PERFEV_FEAT_TRACING_DATA, b + sz, (size_t)extra);
 }
@@ -1141,6 +1227,10 @@ static int run_pipe(struct perfev_perfdata *pd)
 PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct perfev_perfdata_read_opts *opts,
 				       perfev_perfdata_cb cb, void *ctx)
 {
+	if (pd->pipe && !pd->map && pd->in_pos > pd->applied_upto)
+		return pv_error(EINVAL, "%s: a stream is read once: open it again to read it again "
+				"(or save it to a file)", pd->name);
+	memset(&pd->stats, 0, sizeof(pd->stats)); /* the counts of this pass */
 	pd->opts = opts;
 	pd->cb = cb;
 	pd->ctx = ctx;
@@ -1160,6 +1250,8 @@ PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct 
 		ret = run_mapped(pd, pd->hdr.data.offset, pd->hdr.data.offset + pd->hdr.data.size);
 	if (!ret)
 		ret = flush_queue(pd, UINT64_MAX);
+	if (pd->offset >= pd->applied_upto)
+		pd->applied_upto = pd->offset + 1; /* (up to the last record handled) */
 	pd->nq = 0;
 	pd->opts = NULL;
 	return ret;

@@ -244,20 +244,40 @@ static int on_done(void *ctx, struct loader *l)
 	return 0;
 }
 
+static const enum perfev_branch_key perf_default[] = {PERFEV_BKEY_COMM, PERFEV_BKEY_DSO_FROM,
+						      PERFEV_BKEY_SYM_FROM, PERFEV_BKEY_SYM_TO, PERFEV_BKEY_CYCLES};
+
 PERFEV_API struct perfev_branch_table *perfev_branch_table_load(const char *path,
 								 const struct perfev_profile_load_opts *o,
 								 struct perfev_profile_load_info *info)
 {
-	static const enum perfev_branch_key perf_default[] = {PERFEV_BKEY_COMM, PERFEV_BKEY_DSO_FROM,
-							      PERFEV_BKEY_SYM_FROM, PERFEV_BKEY_SYM_TO,
-							      PERFEV_BKEY_CYCLES};
 	return perfev_branch_table_load_keys(path, o, perf_default, 5, info);
+}
+
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_from(struct perfev_perfdata *pd,
+								      const struct perfev_profile_load_opts *o,
+								      struct perfev_profile_load_info *info)
+{
+	return perfev_branch_table_load_keys_from(pd, o, perf_default, 5, info);
 }
 
 PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char *path,
 								      const struct perfev_profile_load_opts *o,
 								      const enum perfev_branch_key *keys, size_t nr,
 								      struct perfev_profile_load_info *info)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return NULL;
+	struct perfev_branch_table *t = perfev_branch_table_load_keys_from(pd, o, keys, nr, info);
+	pv_close_keep_errno(pd);
+	return t;
+}
+
+PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys_from(struct perfev_perfdata *pd,
+									   const struct perfev_profile_load_opts *o,
+									   const enum perfev_branch_key *keys, size_t nr,
+									   struct perfev_profile_load_info *info)
 {
 	if (!nr || nr > PERFEV_BKEY_NR)
 		return pv_error_null(EINVAL, "branch_table: give 1 to %d keys", PERFEV_BKEY_NR);
@@ -272,7 +292,7 @@ PERFEV_API struct perfev_branch_table *perfev_branch_table_load_keys(const char 
 			t->keys[t->nkeys++] = keys[i];
 			t->mask |= 1u << keys[i];
 		}
-	if (pv_profile_load_run(path, o, info, on_sample, on_done, t) < 0) {
+	if (pv_profile_load_run(pd, o, info, on_sample, on_done, t) < 0) {
 		int err = errno;
 		perfev_branch_table_free(t);
 		errno = err;
@@ -314,12 +334,19 @@ PERFEV_API int perfev_branch_table_wanted(const char *path)
 	struct perfev_perfdata *pd = perfev_perfdata_open(path);
 	if (!pd)
 		return -errno;
-	int ret = perfev_perfdata_has_feature(pd, PERFEV_FEAT_BRANCH_STACK);
+	int ret = perfev_branch_table_wanted_from(pd);
+	perfev_perfdata_close(pd);
+	return ret;
+}
+
+PERFEV_API bool perfev_branch_table_wanted_from(const struct perfev_perfdata *pd)
+{
+	/* perf decides before it reads a stream's features: never for a pipe */
+	bool ret = !perfev_perfdata_is_pipe(pd) && perfev_perfdata_has_feature(pd, PERFEV_FEAT_BRANCH_STACK);
 	for (size_t i = 0; ret && i < perfev_perfdata_nr_events(pd); i++) {
 		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
 		if (a && (a->sample_type & PERF_SAMPLE_STACK_USER))
-			ret = 0; /* perf: no branch view with user stacks */
+			ret = false; /* perf: no branch view with user stacks */
 	}
-	perfev_perfdata_close(pd);
 	return ret;
 }

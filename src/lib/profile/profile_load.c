@@ -954,11 +954,10 @@ static int cpu_sockets(struct loader *l)
 
 
 /* Reads the file into l (l->all: every event, else l->event). 0 or -1 with the error set. */
-static int load(struct loader *l, const char *path, struct perfev_profile_load_opts *o)
+static int load(struct loader *l, struct perfev_perfdata *pd, struct perfev_profile_load_opts *o)
 {
-	l->pd = perfev_perfdata_open(path);
-	if (!l->pd)
-		return -1; /* its message says what is wrong with the file */
+	l->pd = pd;
+	const char *path = perfev_perfdata_path(pd);
 	size_t nev = perfev_perfdata_nr_events(l->pd);
 	l->event = o->event < 0 || l->all ? 0 : o->event;
 	/* a pipe announces its events as records: check them once read */
@@ -1031,7 +1030,6 @@ static void loader_free(struct loader *l)
 	perfev_session_free(l->sess);
 	perfev_symbolizer_free(l->sym);
 	perfev_unwinder_free(l->unw);
-	perfev_perfdata_close(l->pd);
 	free(l->times);
 	for (size_t i = 0; i < l->nprocs; i++)
 		free(l->procs[i].maps);
@@ -1076,8 +1074,20 @@ static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_pro
 }
 
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
-						      const struct perfev_profile_load_opts *o0,
+						      const struct perfev_profile_load_opts *o,
 						      struct perfev_profile_load_info *info)
+{
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return NULL; /* its message says what is wrong with the file */
+	struct perfev_profile *p = perfev_profile_load_from(pd, o, info);
+	pv_close_keep_errno(pd);
+	return p;
+}
+
+PERFEV_API struct perfev_profile *perfev_profile_load_from(struct perfev_perfdata *pd,
+							   const struct perfev_profile_load_opts *o0,
+							   struct perfev_profile_load_info *info)
 {
 	struct perfev_profile_load_opts o;
 	if (opts_init(&o, o0) < 0)
@@ -1085,7 +1095,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	struct perfev_profile_load_info dummy;
 	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
 	struct perfev_profile *ret = NULL;
-	if (load(&l, path, &o) == 0) {
+	if (load(&l, pd, &o) == 0) {
 		ret = l.p;
 		l.p = NULL;
 	}
@@ -1094,9 +1104,23 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 }
 
 PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *path,
-								   const struct perfev_profile_load_opts *o0,
+								   const struct perfev_profile_load_opts *o,
 								   struct perfev_profile_load_info *info,
 								   size_t *nr)
+{
+	*nr = 0;
+	struct perfev_perfdata *pd = perfev_perfdata_open(path);
+	if (!pd)
+		return NULL;
+	struct perfev_profile_event *ev = perfev_profile_load_events_from(pd, o, info, nr);
+	pv_close_keep_errno(pd);
+	return ev;
+}
+
+PERFEV_API struct perfev_profile_event *perfev_profile_load_events_from(struct perfev_perfdata *pd,
+									const struct perfev_profile_load_opts *o0,
+									struct perfev_profile_load_info *info,
+									size_t *nr)
 {
 	*nr = 0;
 	struct perfev_profile_load_opts o;
@@ -1105,7 +1129,7 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 	struct perfev_profile_load_info dummy;
 	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
 	struct perfev_profile_event *ev = NULL;
-	if (load(&l, path, &o) < 0)
+	if (load(&l, pd, &o) < 0)
 		goto out;
 	size_t nev = perfev_perfdata_nr_events(l.pd);
 	ev = calloc(nev, sizeof(*ev));
@@ -1134,7 +1158,7 @@ out:
 }
 
 /* ---- for other loaders (profile_load_int.h) ------------------------------------- */
-int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts *o0,
+int pv_profile_load_run(struct perfev_perfdata *pd, const struct perfev_profile_load_opts *o0,
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx)
 {
@@ -1145,7 +1169,7 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 	o.no_inline = true; /* one frame per address: the function's own symbol */
 	struct perfev_profile_load_info dummy;
 	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
-	int ret = load(&l, path, &o);
+	int ret = load(&l, pd, &o);
 	if (ret == 0 && done && done(ctx, &l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");
 	loader_free(&l);

@@ -15,9 +15,9 @@ typedef int (*pv_load_sample_fn)(void *ctx, struct loader *l, const struct perfe
 /* Called once the file is read, before the loader goes; 0 or -ENOMEM. */
 typedef int (*pv_load_done_fn)(void *ctx, struct loader *l);
 
-/* Reads path (o's event ignored: every event; inlines never expanded),
+/* Reads pd (o's event ignored: every event; inlines never expanded),
  * handing samples to fn. 0, or -1 with the error set. */
-int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts *o,
+int pv_profile_load_run(struct perfev_perfdata *pd, const struct perfev_profile_load_opts *o,
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx);
 /* An address of process pid at `time` as perf resolves a branch's ends: in

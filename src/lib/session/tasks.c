@@ -49,10 +49,16 @@ PERFEV_API struct perfev_tasks *perfev_tasks_load(const char *path, bool maps)
 	struct perfev_perfdata *pd = perfev_perfdata_open(path);
 	if (!pd)
 		return NULL;
+	struct perfev_tasks *t = perfev_tasks_load_from(pd, maps);
+	pv_close_keep_errno(pd);
+	return t;
+}
+
+PERFEV_API struct perfev_tasks *perfev_tasks_load_from(struct perfev_perfdata *pd, bool maps)
+{
 	struct perfev_tasks *t = perfev_tasks_new(maps);
 	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)}; /* time order, as perf's tasks pass */
 	int err = t ? perfev_perfdata_process(pd, &ro, feed, t) : -ENOMEM;
-	perfev_perfdata_close(pd);
 	if (err) {
 		perfev_tasks_free(t);
 		errno = err < 0 ? -err : EINVAL;

@@ -630,9 +630,9 @@ static int on_record(void *ctx, const struct perfev_record *r)
 	if (r->type == PERFEV_RECORD_HEADER_ATTR && !s->checked && !s->o->json) {
 		/* pipe mode: perf checks each attr as it arrives, the first of its type */
 		const struct perfev_attr *a = r->u.header_attr.attr;
-		size_t n = perfev_perfdata_nr_events(s->pd);
+		size_t n = ++s->attrs_seen; /* (the reader knows them all from the start) */
 		bool first = true;
-		for (size_t i = 0; i + 1 < n; i++)
+		for (size_t i = 0; i + 1 < n && i < perfev_perfdata_nr_events(s->pd); i++)
 			if (perfev_perfdata_event_attr(s->pd, i)->type == a->type)
 				first = false;
 		if (first && a->sample_type) {

@@ -30,6 +30,7 @@ struct pv_script {
 	bool fields_typed;       /* -F gave an event type ("sw:ip,sym") */
 	uint64_t combined_sample_type; /* of the attrs seen so far (pipe mode) */
 	bool checked;
+	size_t attrs_seen; /* pipe mode: HEADER_ATTR records delivered so far */
 	int name_width;
 	int data_src_width;
 	struct pv_buf line;
