@@ -23,10 +23,40 @@ struct perfev_session;
 PERFEV_API struct perfev_session *perfev_session_new(void);
 PERFEV_API void perfev_session_free(struct perfev_session *s);
 
+/* What a session keeps beyond its time-aware threads and maps. */
+struct perfev_session_opts {
+	size_t sz; /* sizeof(struct perfev_session_opts) */
+	/*
+	 * Keep perf's thread table too, as perf 6.1's util/machine.c keeps it
+	 * and perf report --tasks shows it: the idle task 0/0 "swapper" from the
+	 * start, a FORK of a tid seen before replacing that thread (its parent
+	 * and name start anew), threads of a process sharing their leader's
+	 * maps. perfev_session_for_each_thread and _thread_maps then answer from
+	 * it. Costs nothing per sample.
+	 */
+	bool perf_threads;
+	/*
+	 * With perf_threads: each process's maps as perf's `maps` keeps them
+	 * (perf report --mmaps): no time (overlaps cut, nothing dropped at
+	 * exec), a new process's copied from its parent at FORK, a map's file
+	 * carrying the inode of the first MMAP2 of its path that gave one, and
+	 * anonymous code named "/tmp/perf-PID.map". MMAP records then make
+	 * threads in that table too, as in perf's.
+	 */
+	bool perf_maps;
+};
+#define perfev_session_opts__last_field perf_maps
+
+/* A session as opts say (NULL: as perfev_session_new). NULL with errno
+ * (EINVAL: opts unreadable, or perf_maps without perf_threads; ENOMEM). */
+PERFEV_API struct perfev_session *perfev_session_new_opts(const struct perfev_session_opts *opts);
+
 /*
  * Feeds one decoded record. COMM, FORK, EXIT, MMAP and MMAP2 change the
  * model; a SAMPLE makes its thread known; other records are ignored.
- * Returns 0 or -ENOMEM.
+ * Returns 0 or -ENOMEM; with opts.perf_maps also -E2BIG (perf's model
+ * copies a process's maps at each FORK: over 16M maps in all, the file is
+ * taken for hostile).
  */
 PERFEV_API int perfev_session_process(struct perfev_session *s, const struct perfev_record *rec);
 
@@ -48,6 +78,34 @@ PERFEV_API size_t perfev_session_nr_threads(const struct perfev_session *s);
  */
 PERFEV_API const struct perfev_map *perfev_session_find_map(struct perfev_session *s, uint32_t pid, uint32_t tid,
 							    uint8_t cpumode, uint64_t addr, uint64_t time);
+
+/* A thread as the session knows it now. */
+struct perfev_session_thread {
+	int32_t pid, tid;
+	int32_t ppid;     /* the tid of the thread whose FORK made it; -1: no FORK seen */
+	const char *comm; /* its last name; NULL: never named */
+	bool exited;      /* an EXIT seen (perf keeps exited threads) */
+};
+/* ctx first; a non-zero return stops the walk. The thread (and its comm)
+ * is valid until the next record is fed. */
+typedef int (*perfev_session_thread_fn)(void *ctx, const struct perfev_session_thread *thread);
+/*
+ * Calls fn for every thread: in the order first seen, one per tid (its
+ * ppid from the last FORK that made it); with opts.perf_threads, the
+ * threads of perf's table that a later FORK did not replace, in the order
+ * made. Returns 0 or fn's non-zero value.
+ */
+PERFEV_API int perfev_session_for_each_thread(struct perfev_session *s, perfev_session_thread_fn fn, void *ctx);
+/*
+ * The maps of tid's process now, by start: the session's maps not ended
+ * by a later one or an exec (the process's pid as the session knows it,
+ * else tid's), or with opts.perf_maps perf's `maps` of that process (the
+ * live thread tid of perf's table). *maps is malloc'ed (NULL when there
+ * are none) and the caller frees it; its paths live as long as s. Returns
+ * 0, -ENOENT (no thread tid), or -ENOMEM.
+ */
+PERFEV_API int perfev_session_thread_maps(struct perfev_session *s, int32_t tid, struct perfev_map **maps,
+					  size_t *nr);
 
 /*
  * Build-ids for maps recorded without one (MMAP, MMAP2 with device and

@@ -7,9 +7,11 @@
  * perf keeps them (overlaps cut, a forked process's copied from its parent,
  * nothing dropped at exec).
  *
- * This is perf's model, not the time-aware one of perfev/session.h: a FORK
- * of a thread id seen before replaces that thread, and a map's file carries
- * the inode of the first MMAP2 of its path that gave one.
+ * The model is a session keeping perf's thread table beside its time-aware
+ * threads and maps (perfev_session_opts.perf_threads, .perf_maps; see
+ * perfev/session.h): a FORK of a thread id seen before replaces that
+ * thread, and a map's file carries the inode of the first MMAP2 of its path
+ * that gave one. This header is a view of it: perf's walk and print.
  */
 #ifndef PERFEV_TASKS_H
 #define PERFEV_TASKS_H
@@ -32,8 +34,13 @@ struct perfev_tasks;
 PERFEV_API struct perfev_tasks *perfev_tasks_new(bool maps);
 PERFEV_API void perfev_tasks_free(struct perfev_tasks *t);
 /* Feeds one decoded record (others than COMM, FORK, EXIT, MMAP, MMAP2 are
- * ignored). Returns 0 or -ENOMEM. */
+ * ignored). Returns 0, -ENOMEM, or -E2BIG (maps: a hostile file's forks
+ * copying over 16M maps). */
 PERFEV_API int perfev_tasks_process(struct perfev_tasks *t, const struct perfev_record *rec);
+/* The session under the model (it lives as long as t): ask it for threads,
+ * names, maps over time as of any session. */
+struct perfev_session;
+PERFEV_API struct perfev_session *perfev_tasks_session(struct perfev_tasks *t);
 /* Reads every record of a perf.data file ("-": a pipe on stdin) in time
  * order into a new model. NULL with errno and perfev_errmsg() on failure. */
 PERFEV_API struct perfev_tasks *perfev_tasks_load(const char *path, bool maps);

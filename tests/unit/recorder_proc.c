@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "recorder/recorder_int.h"
+#include "perfev/record.h"
 #include "core/internal.h"
 #include <errno.h>
 #include <stdio.h>
@@ -124,5 +125,76 @@ Test(unit_recorder_proc, a_sample_read_before_its_map_still_marks_its_binary)
 	cr_assert(d[0].hit, "the sample read before its map did not mark /bin/hit");
 	cr_assert(!d[1].hit);
 	rec_scan_free(r);
+	free(r);
+}
+
+/* Ring records go through the one decoder into the scan's session: a
+ * sample layout without IDENTIFIER first is read right (the old scan read
+ * ip and pid at fixed offsets), and a sample read after its process's exec
+ * but taken before it marks the binary mapped at its time. */
+static void feed_encoded(struct perfev_recorder *r, const struct perfev_attr *a, struct perfev_record *rec)
+{
+	unsigned char buf[512];
+	int n = perfev_record_encode(rec, a, buf, sizeof(buf));
+	cr_assert_gt(n, 0, "%s", perfev_errmsg());
+	rec_scan_record(r, buf, (size_t)n);
+}
+
+static struct perfev_record mmap2_at(uint32_t pid, uint64_t addr, const char *path, uint64_t time)
+{
+	struct perfev_record m = {.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER, .has_sid = true};
+	m.u.mmap.pid = m.u.mmap.tid = pid;
+	m.u.mmap.addr = addr;
+	m.u.mmap.len = 0x10000;
+	m.u.mmap.prot = PROT_READ | PROT_EXEC;
+	m.u.mmap.filename = path;
+	m.sid.pid = m.sid.tid = pid;
+	m.sid.time = time;
+	return m;
+}
+
+Test(unit_recorder_proc, samples_are_decoded_and_looked_up_at_their_time)
+{
+	struct perfev_recorder *r = calloc(1, sizeof(*r));
+	cr_assert_not_null(r);
+	struct perfev_attr a = {.size = sizeof(a), .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME};
+	a.sample_id_all = 1;
+	cr_assert_not_null(r->dec = perfev_decoder_new());
+	cr_assert_geq(perfev_decoder_add_attr(r->dec, &a, NULL, 0), 0);
+	struct perfev_record m = mmap2_at(42, 0x400000, "/bin/old", 10);
+	feed_encoded(r, &a, &m);
+	struct perfev_record c = {.type = PERF_RECORD_COMM, .misc = PERF_RECORD_MISC_COMM_EXEC, .has_sid = true};
+	c.u.comm.pid = c.u.comm.tid = 42;
+	c.u.comm.comm = "new";
+	c.sid.pid = c.sid.tid = 42;
+	c.sid.time = 20;
+	feed_encoded(r, &a, &c);
+	m = mmap2_at(42, 0x400000, "/bin/new", 21);
+	feed_encoded(r, &a, &m);
+	m = mmap2_at(42, 0x600000, "/bin/other", 22);
+	feed_encoded(r, &a, &m);
+	struct perfev_record s = {.type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER};
+	s.u.sample.sample_type = a.sample_type;
+	s.u.sample.ip = 0x401234;
+	s.u.sample.pid = s.u.sample.tid = 42;
+	s.u.sample.time = 15; /* before the exec: the old binary */
+	feed_encoded(r, &a, &s);
+	size_t n;
+	bool kernel;
+	const struct rec_dso *d = rec_scan_dsos(r, &n, &kernel);
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(d[0].path, "/bin/old");
+	cr_expect(d[0].hit, "a sample taken before the exec did not mark the binary mapped then");
+	cr_expect(!d[1].hit && !d[2].hit);
+	s.u.sample.time = 30; /* after it: the new one */
+	feed_encoded(r, &a, &s);
+	d = rec_scan_dsos(r, &n, &kernel);
+	cr_expect(d[1].hit && !d[2].hit && !kernel);
+	s.misc = PERF_RECORD_MISC_KERNEL;
+	feed_encoded(r, &a, &s);
+	rec_scan_dsos(r, &n, &kernel);
+	cr_expect(kernel);
+	rec_scan_free(r);
+	perfev_decoder_free(r->dec);
 	free(r);
 }

@@ -73,7 +73,7 @@ struct perfev_recorder {
 	bool rate_given;              /* opts gave freq or period (they replace a tracepoint's period 1) */
 	struct perfev_record_stats stats;
 	struct rec_scan *scan;        /* recorder_scan.c */
-	struct perfev_decoder *dec;   /* side-band records, decoded for the scan */
+	struct perfev_decoder *dec;   /* ring and side-band records, decoded for the scan */
 	struct rec_feed *feed;        /* recorder_feed.c: records for opts.on_record */
 };
 
@@ -97,14 +97,18 @@ bool rec_child_reap(struct perfev_recorder *r, bool kill_it, bool block);
 int rec_drain_all(struct perfev_recorder *r, bool *wrote);
 /* recorder_scan.c: which binaries samples hit, for the build-ids. */
 struct rec_dso {
-	char *path;
+	const char *path;
 	bool hit;
 };
+/* A record read from a ring (decoded with r->dec when the model needs it). */
 void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size);
+/* A decoded record: side-band records feed the scan's session, samples mark
+ * the binary their ip is in (out of memory: the scan misses it, no more). */
+struct perfev_record;
+void rec_scan_process(struct perfev_recorder *r, const struct perfev_record *rec);
+/* The same for an executable MMAP2 and a sample of pid (tests). */
 void rec_scan_mmap(struct perfev_recorder *r, pid_t pid, uint64_t start, uint64_t len,
 		   const char *path);
-void rec_scan_fork(struct perfev_recorder *r, pid_t pid, pid_t ppid);
-void rec_scan_exec(struct perfev_recorder *r, pid_t pid);
 void rec_scan_sample(struct perfev_recorder *r, pid_t pid, uint64_t ip, bool kernel);
 const struct rec_dso *rec_scan_dsos(struct perfev_recorder *r, size_t *n, bool *kernel_hit);
 void rec_scan_free(struct perfev_recorder *r);

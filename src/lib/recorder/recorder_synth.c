@@ -19,6 +19,7 @@ static int emit(struct perfev_recorder *r, struct perfev_record *rec)
 	int n = perfev_record_encode(rec, &r->attrs[0], buf, sizeof(buf));
 	if (n < 0)
 		return n;
+	rec_scan_process(r, rec);
 	return rec_out_write(r, buf, (size_t)n);
 }
 
@@ -85,8 +86,6 @@ static int synth_map(const struct rec_proc_map *m, void *arg)
 	rec.u.mmap.prot = m->prot;
 	rec.u.mmap.flags = m->flags;
 	rec.u.mmap.filename = m->path;
-	if (!data)
-		rec_scan_mmap(c->r, c->pid, m->start, m->end - m->start, m->path);
 	c->err = emit(c->r, &rec);
 	return c->err < 0 ? c->err : 0;
 }

@@ -1,6 +1,7 @@
 /* session.c — threads, names and memory maps over time (see perfev/session.h). */
 #define _GNU_SOURCE
-#include "core/internal.h"
+#include "session/session_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 
 #include <stdio.h>
@@ -18,6 +19,8 @@ struct sthread {
 	struct comm_at *comms;
 	size_t nr_comms, cap_comms;
 	char *unnamed; /* ":TID" */
+	int32_t ppid;  /* of the last FORK that made it; -1 none */
+	bool exited;
 };
 
 struct smap {
@@ -48,13 +51,24 @@ struct perfev_session {
 	/* build-ids by path (the BUILD_ID feature), for maps recorded without one */
 	struct sbuild { const char *path; uint8_t id[PERFEV_BUILD_ID_MAX]; uint8_t len; } *builds;
 	size_t nr_builds, cap_builds;
+	struct pv_perf_threads *perf; /* opts.perf_threads: perf's table, beside ours */
 };
 
-PERFEV_API struct perfev_session *perfev_session_new(void)
+PERFEV_API struct perfev_session *perfev_session_new(void) { return perfev_session_new_opts(NULL); }
+
+PERFEV_API struct perfev_session *perfev_session_new_opts(const struct perfev_session_opts *opts)
 {
+	if (!PV_OPTS_VALID(opts, perfev_session_opts))
+		return NULL; /* errno and the message set */
+	bool perf = PV_OPTS_GET(opts, perf_threads, false), maps = PV_OPTS_GET(opts, perf_maps, false);
+	if (maps && !perf)
+		return pv_error_null(EINVAL, "session: perf_maps are the maps of perf's thread table: "
+					     "ask for perf_threads too");
 	struct perfev_session *s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s || (perf && !(s->perf = pv_perf_threads_new(maps)))) {
+		free(s);
 		return pv_error_null(ENOMEM, "out of memory creating a session");
+	}
 	return s;
 }
 
@@ -78,6 +92,7 @@ PERFEV_API void perfev_session_free(struct perfev_session *s)
 	for (size_t i = 0; i < s->nr_strings; i++)
 		free(s->strings[i]);
 	free(s->strings);
+	pv_perf_threads_free(s->perf);
 	free(s);
 }
 
@@ -133,6 +148,7 @@ static struct sthread *get_thread(struct perfev_session *s, int64_t pid, uint32_
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->pid = pid;
+	t->ppid = -1;
 	size_t k = thash(tid, s->cap_hash);
 	while (s->thash[k] >= 0)
 		k = (k + 1) & (s->cap_hash - 1);
@@ -299,6 +315,38 @@ static int process_mmap(struct perfev_session *s, const struct perfev_record *r,
 	return add_map(p, &m, time);
 }
 
+static bool has_live_maps(const struct sproc *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->maps[i].t_end == UINT64_MAX)
+			return true;
+	return false;
+}
+
+/* The live maps of `from` into `to` from `time` on (procs do not move:
+ * neither is made here). */
+static int copy_maps(struct sproc *to, const struct sproc *from, uint64_t time)
+{
+	/* a new process has nothing they could overlap, and they do not overlap
+	 * each other (a later map cuts what it covers): no overlap checks, which
+	 * cost a process of n maps n*n/2 at each fork */
+	bool fresh = !has_live_maps(to);
+	for (size_t i = 0; i < from->nr; i++) {
+		if (from->maps[i].t_end != UINT64_MAX)
+			continue;
+		struct perfev_map m = from->maps[i].map;
+		if (!fresh) {
+			if (add_map(to, &m, time) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (pv_grow(&to->maps, &to->cap, to->nr + 1, sizeof(*to->maps)) < 0)
+			return -ENOMEM;
+		to->maps[to->nr++] = (struct smap){m, time, UINT64_MAX};
+	}
+	return 0;
+}
+
 static int process_fork(struct perfev_session *s, const struct perfev_record *r, uint64_t time)
 {
 	struct sthread *parent = find_thread(s, r->u.fork.ptid);
@@ -308,6 +356,8 @@ static int process_fork(struct perfev_session *s, const struct perfev_record *r,
 	parent = find_thread(s, r->u.fork.ptid); /* get_thread may have moved it */
 	child = find_thread(s, r->u.fork.tid);
 	child->pid = (int32_t)r->u.fork.pid;
+	child->ppid = (int32_t)r->u.fork.ptid;
+	child->exited = false;
 	if (parent != child && ((parent && parent->nr_comms) || r->u.fork.ptid == 0)) {
 		const char *pc = perfev_session_comm(s, r->u.fork.ptid);
 		if (set_comm(child, pc, time) < 0)
@@ -320,26 +370,21 @@ static int process_fork(struct perfev_session *s, const struct perfev_record *r,
 		if (!pp || !cp)
 			return -ENOMEM;
 		pp = get_proc(s, (int32_t)r->u.fork.ppid); /* get_proc may have moved it */
-		for (size_t i = 0; i < pp->nr; i++)
-			if (pp->maps[i].t_end == UINT64_MAX) {
-				cp = get_proc(s, (int32_t)r->u.fork.pid);
-				pp = get_proc(s, (int32_t)r->u.fork.ppid);
-				struct perfev_map m = pp->maps[i].map;
-				if (add_map(cp, &m, time) < 0)
-					return -ENOMEM;
-			}
+		return copy_maps(cp, pp, time);
 	}
 	return 0;
 }
 
-PERFEV_API int perfev_session_process(struct perfev_session *s, const struct perfev_record *r)
+/* The session's own threads and maps: 0 or -ENOMEM. */
+static int process_own(struct perfev_session *s, const struct perfev_record *r)
 {
 	uint64_t time = r->has_sid ? r->sid.time : 0;
+	struct sthread *t;
 	switch (r->type) {
-	case PERF_RECORD_COMM: {
-		struct sthread *t = get_thread(s, (int32_t)r->u.comm.pid, r->u.comm.tid);
+	case PERF_RECORD_COMM:
+		t = get_thread(s, (int32_t)r->u.comm.pid, r->u.comm.tid);
 		if (!t || set_comm(t, r->u.comm.comm ? r->u.comm.comm : "", time) < 0)
-			return pv_error(ENOMEM, "out of memory in the session");
+			return -ENOMEM;
 		if (r->misc & PERF_RECORD_MISC_COMM_EXEC) {
 			struct sproc *p = get_proc(s, (int32_t)r->u.comm.pid);
 			for (size_t i = 0; p && i < p->nr; i++)
@@ -347,26 +392,37 @@ PERFEV_API int perfev_session_process(struct perfev_session *s, const struct per
 					p->maps[i].t_end = time;
 		}
 		return 0;
-	}
 	case PERF_RECORD_FORK:
-		if (process_fork(s, r, r->u.fork.time ? r->u.fork.time : time) < 0)
-			return pv_error(ENOMEM, "out of memory in the session");
-		return 0;
+		return process_fork(s, r, r->u.fork.time ? r->u.fork.time : time);
 	case PERF_RECORD_EXIT:
+		if ((t = find_thread(s, r->u.fork.tid)))
+			t->exited = true;
 		return 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		if (process_mmap(s, r, time) < 0)
-			return pv_error(ENOMEM, "out of memory in the session");
-		return 0;
+		return process_mmap(s, r, time);
 	case PERF_RECORD_SAMPLE:
 		if ((r->u.sample.sample_type & PERF_SAMPLE_TID) &&
 		    !get_thread(s, (int32_t)r->u.sample.pid, r->u.sample.tid))
-			return pv_error(ENOMEM, "out of memory in the session");
+			return -ENOMEM;
 		return 0;
 	default:
 		return 0;
 	}
+}
+
+PERFEV_API int perfev_session_process(struct perfev_session *s, const struct perfev_record *r)
+{
+	if (process_own(s, r) < 0)
+		return pv_error(ENOMEM, "out of memory in the session");
+	if (!s->perf || r->type == PERF_RECORD_SAMPLE)
+		return 0;
+	int err = pv_perf_threads_process(s->perf, r);
+	if (err == -E2BIG)
+		return pv_error(E2BIG, "more than %u maps made for perf's thread table (forks copy their parent's "
+				"maps): the recording is too big or corrupt for perf's maps (--mmaps); --tasks still works",
+				PV_PERF_MAX_MAPS);
+	return err < 0 ? pv_error(ENOMEM, "out of memory in perf's thread table") : 0;
 }
 
 PERFEV_API const char *perfev_session_comm(struct perfev_session *s, uint32_t tid)
@@ -472,4 +528,58 @@ static int add_recorded(void *ctx, int32_t pid, uint16_t cpumode, const char *fi
 PERFEV_API int perfev_session_add_build_ids(struct perfev_session *s, const struct perfev_perfdata *pd)
 {
 	return perfev_perfdata_build_ids(pd, add_recorded, s);
+}
+
+PERFEV_API int perfev_session_for_each_thread(struct perfev_session *s, perfev_session_thread_fn fn, void *ctx)
+{
+	if (s->perf)
+		return pv_perf_threads_each(s->perf, fn, ctx);
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct sthread *t = &s->threads[i];
+		struct perfev_session_thread st = {(int32_t)t->pid, (int32_t)t->tid, t->ppid,
+						   t->nr_comms ? t->comms[t->nr_comms - 1].comm : NULL, t->exited};
+		int ret = fn(ctx, &st);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct perfev_map *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+PERFEV_API int perfev_session_thread_maps(struct perfev_session *s, int32_t tid, struct perfev_map **maps,
+					  size_t *nr)
+{
+	*maps = NULL;
+	*nr = 0;
+	if (s->perf) {
+		int err = pv_perf_threads_maps(s->perf, tid, maps, nr);
+		if (err == -ENOMEM)
+			return pv_error(ENOMEM, "out of memory listing the maps of thread %d", (int)tid);
+		return err < 0 ? pv_error(-err, "no thread %d in perf's thread table", (int)tid) : 0;
+	}
+	const struct sthread *t = find_thread(s, (uint32_t)tid);
+	if (!t)
+		return pv_error(ENOENT, "no thread %d in the session", (int)tid);
+	const struct sproc *p = find_proc(s, t->pid >= 0 ? t->pid : (int64_t)tid);
+	size_t n = 0;
+	for (size_t i = 0; p && i < p->nr; i++)
+		n += p->maps[i].t_end == UINT64_MAX;
+	if (!n)
+		return 0;
+	struct perfev_map *m = malloc(n * sizeof(*m));
+	if (!m)
+		return pv_error(ENOMEM, "out of memory listing the maps of thread %d", (int)tid);
+	n = 0;
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->maps[i].t_end == UINT64_MAX)
+			m[n++] = p->maps[i].map;
+	qsort(m, n, sizeof(*m), by_start); /* the live maps do not overlap: later ones cut them */
+	*maps = m;
+	*nr = n;
+	return 0;
 }
