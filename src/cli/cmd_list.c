@@ -10,10 +10,16 @@ struct out {
 	bool json;
 	int n;
 	enum perfev_event_class last;
+	const char *last_topic, *last_pmu;
+	struct perfev_cpu_model model;
 };
 
 static const char *access_text(const struct perfev_event_info *ev, char *buf, size_t len)
 {
+	if (ev->klass == PERFEV_CLASS_VENDOR && ev->access != PERFEV_ACCESS_FULL &&
+	    ev->access != PERFEV_ACCESS_USER_ONLY && *perfev_cpu_model_mismatch(buf, len)) {
+		return buf;
+	}
 	switch (ev->access) {
 	case PERFEV_ACCESS_FULL: return "usable";
 	case PERFEV_ACCESS_USER_ONLY: return "user space only (perf_event_paranoid; root or CAP_PERFMON lifts it)";
@@ -57,12 +63,35 @@ static int print_event(const struct perfev_event_info *ev, void *arg)
 		json_str("pmu", ev->pmu);
 		json_str("description", ev->desc);
 		printf(", \"type\": %u, \"config\": %llu", ev->attr.type, (unsigned long long)ev->attr.config);
+		if (ev->klass == PERFEV_CLASS_VENDOR) {
+			printf(", \"config1\": %llu, \"config2\": %llu",
+			       (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2);
+			snprintf(buf, sizeof(buf), "%s/config=%#llx%s/", ev->pmu ? ev->pmu : "cpu",
+				 (unsigned long long)ev->attr.config, "");
+			if (ev->attr.config1)
+				snprintf(buf, sizeof(buf), "%s/config=%#llx,config1=%#llx/", ev->pmu ? ev->pmu : "cpu",
+					 (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1);
+			json_str("encoding", buf);
+			json_str("topic", ev->topic);
+			json_str("model", o->model.name);
+			json_str("cpuid", o->model.cpuid);
+		}
 		json_str("access", access_key[ev->access]);
 		json_str("note", ev->access == PERFEV_ACCESS_UNKNOWN ? NULL : access_text(ev, buf, sizeof(buf)));
 		printf("}");
 	} else {
-		if (!o->n || ev->klass != o->last)
+		if (ev->klass == PERFEV_CLASS_VENDOR) {
+			/* grouped as perf groups them: by PMU, then topic */
+			if (ev->klass != o->last || !o->last_topic || strcmp(o->last_topic, ev->topic) ||
+			    strcmp(o->last_pmu, ev->pmu))
+				printf("\n%s (%s%s, %s), %s:\n", o->model.name ? o->model.name : "vendor",
+				       o->model.cpuid, o->model.overridden ? " from PERF_CPUID" : "",
+				       ev->pmu, ev->topic);
+			o->last_topic = ev->topic;
+			o->last_pmu = ev->pmu;
+		} else if (!o->n || ev->klass != o->last) {
 			printf("\n%s events:\n", ev->class_name);
+		}
 		char name[512];
 		snprintf(name, sizeof(name), "%s%s%s", ev->name, ev->alias ? " OR " : "",
 			 ev->alias ? ev->alias : "");
@@ -104,7 +133,10 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfev list [PATTERN] [--json]\n\n"
 		   "Lists every event usable in -e here, each probed once to show what the current\n"
 		   "permissions allow. PATTERN is a class (hw, sw, cache, pmu, tracepoint,\n"
-		   "breakpoint, raw), a PMU name, a glob ('sched:*') or a word in the name.\n");
+		   "breakpoint, raw, vendor), a PMU name, a vendor topic (pipeline, frontend, ...),\n"
+		   "a glob ('sched:*') or a word in the name. Vendor events are the CPU model's\n"
+		   "(libpfm4's tables), under perf's names OR libpfm4's; PERF_CPUID=MODEL (e.g.\n"
+		   "GenuineIntel-6-55-4) lists another model's.\n");
 }
 
 static int cmd_list(int argc, char **argv)
@@ -125,6 +157,8 @@ static int cmd_list(int argc, char **argv)
 		else
 			pattern = argv[i];
 	}
+	o.model.size = sizeof(o.model);
+	perfev_cpu_model_get(&o.model);
 	print_permissions(o.json);
 	int n = perfev_events_foreach(pattern, PERFEV_LIST_PROBE, print_event, &o);
 	if (o.json)

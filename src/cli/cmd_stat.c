@@ -449,6 +449,23 @@ out:
 	return status;
 }
 
+/* A vendor event that could not open: say why (the model is not this CPU's,
+ * or the kernel refused it), beside perf's bare "<not supported>". */
+static void vendor_notes(const struct run *r)
+{
+	char why[512];
+	perfev_cpu_model_mismatch(why, sizeof(why));
+	for (size_t i = 0; i < perfev_evlist_count(r->list); i++) {
+		const struct perfev_evsel *e = perfev_evlist_at(r->list, i);
+		struct perfev_stat_value v;
+		if (!(perfev_evsel_flags(e) & PERFEV_EVSEL_VENDOR) ||
+		    perfev_stat_value(r->stat, i, 0, &v) < 0 || !v.status)
+			continue;
+		fprintf(stderr, "perfev stat: %s: <not supported>: %s\n", perfev_evsel_name(e),
+			*why ? why : strerror(-v.status));
+	}
+}
+
 /* Each --filter goes to the last event of the -e options before it: the
  * events of that prefix of the list, counted by parsing it again. */
 static int apply_filters(const struct opts *o, struct perfev_evlist *list)
@@ -550,6 +567,8 @@ static int cmd_stat(int argc, char **argv)
 		if (interrupted)
 			break;
 	}
+	if (!status)
+		vendor_notes(&r);
 	if (!status && !o.interval_ms) {
 		struct perfev_stat_output so = {sizeof(so), o.format, o.sep, r.what};
 		if (perfev_stat_print(r.stat, r.out, &so) < 0)
