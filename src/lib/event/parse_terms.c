@@ -451,8 +451,13 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 		}
 		if ((r = term_num(c, t, &v)) < 0)
 			return r;
+		uint64_t before = *pv_attr_config_field(perfev_evsel_attr(e), f->field);
 		if (pv_format_encode(f, v, perfev_evsel_attr(e)) < 0)
 			return pv_fail(c, ERANGE, t->vpos, "%s", perfev_errmsg());
+		/* perf ORs a term into the bits a vendor event's own terms set (its
+		 * pmu_format_value does not clear): cmask=2 on an event with cmask=1 is 3 */
+		if (perfev_evsel_flags(e) & PERFEV_EVSEL_VENDOR)
+			*pv_attr_config_field(perfev_evsel_attr(e), f->field) |= before;
 	}
 	return 0;
 }

@@ -48,6 +48,8 @@ struct model_def {
  * its P-cores are Golden Cove, whose events libpfm4 has as Sapphire Rapids'
  * (spr), and its E-cores Gracemont, nearest Tremont (tmt); the perf oracle
  * (tests/interop/vendor.c) holds which of those encodings agree with perf's.
+ * A hybrid model lists cpu_atom first: perf makes an event's cpu_atom attr
+ * before its cpu_core one (it walks the PMUs in name order).
  */
 static const struct model_def models[] = {
 	{ARCH_INTEL, 6, 0x55, 0x55, 0, 4, "Skylake-SP", {"skx"}, {"cpu"}},
@@ -77,11 +79,11 @@ static const struct model_def models[] = {
 	{ARCH_INTEL, 6, 0x5c, 0x5c, 0, 15, "Goldmont", {"glm"}, {"cpu"}},
 	{ARCH_INTEL, 6, 0x5f, 0x5f, 0, 15, "Goldmont", {"glm"}, {"cpu"}},
 	{ARCH_INTEL, 6, 0x86, 0x86, 0, 15, "Tremont (Snow Ridge)", {"tmt"}, {"cpu"}},
-	{ARCH_INTEL, 6, 0x97, 0x97, 0, 15, "Alder Lake", {"spr", "tmt"}, {"cpu_core", "cpu_atom"}},
-	{ARCH_INTEL, 6, 0x9a, 0x9a, 0, 15, "Alder Lake", {"spr", "tmt"}, {"cpu_core", "cpu_atom"}},
-	{ARCH_INTEL, 6, 0xb7, 0xb7, 0, 15, "Raptor Lake", {"spr", "tmt"}, {"cpu_core", "cpu_atom"}},
-	{ARCH_INTEL, 6, 0xba, 0xba, 0, 15, "Raptor Lake", {"spr", "tmt"}, {"cpu_core", "cpu_atom"}},
-	{ARCH_INTEL, 6, 0xbf, 0xbf, 0, 15, "Raptor Lake", {"spr", "tmt"}, {"cpu_core", "cpu_atom"}},
+	{ARCH_INTEL, 6, 0x97, 0x97, 0, 15, "Alder Lake", {"tmt", "spr"}, {"cpu_atom", "cpu_core"}},
+	{ARCH_INTEL, 6, 0x9a, 0x9a, 0, 15, "Alder Lake", {"tmt", "spr"}, {"cpu_atom", "cpu_core"}},
+	{ARCH_INTEL, 6, 0xb7, 0xb7, 0, 15, "Raptor Lake", {"tmt", "spr"}, {"cpu_atom", "cpu_core"}},
+	{ARCH_INTEL, 6, 0xba, 0xba, 0, 15, "Raptor Lake", {"tmt", "spr"}, {"cpu_atom", "cpu_core"}},
+	{ARCH_INTEL, 6, 0xbf, 0xbf, 0, 15, "Raptor Lake", {"tmt", "spr"}, {"cpu_atom", "cpu_core"}},
 	{ARCH_AMD, 0x17, 0x00, 0x2f, 0, 15, "AMD Zen", {"amd64_fam17h_zen1"}, {"cpu"}},
 	{ARCH_AMD, 0x17, 0x30, 0xff, 0, 15, "AMD Zen 2", {"amd64_fam17h_zen2"}, {"cpu"}},
 	{ARCH_AMD, 0x19, 0x00, 0x0f, 0, 15, "AMD Zen 3", {"amd64_fam19h_zen3"}, {"cpu"}},
