@@ -128,6 +128,109 @@ static void print_permissions(bool json)
 		       "  /proc/sys/kernel/perf_event_paranoid (1: kernel, 0: CPU-wide, -1: everything).\n");
 }
 
+/* ---- perfev list metrics / metricgroups ---- */
+
+struct mlist {
+	bool json;
+	int n;
+	char groups[64][64];
+	int ngroups;
+};
+
+static int print_metric(const struct perfev_metric_info *m, void *arg)
+{
+	struct mlist *l = arg;
+	if (l->json) {
+		printf("%s  {\"name\": ", l->n ? ",\n" : "");
+		struct pv_buf b = PV_BUF_INIT;
+		pv_buf_json_str(&b, m->name);
+		fputs(b.data ? b.data : "\"\"", stdout);
+		pv_buf_free(&b);
+		json_str("groups", m->groups);
+		json_str("expr", m->expr);
+		json_str("unit", m->unit);
+		printf(", \"scale\": %g", m->scale);
+		json_str("description", m->desc);
+		json_str("source", m->source);
+		json_str("models", m->models);
+		printf("}");
+	} else {
+		printf("  %-32s [%s] %s\n", m->name, m->unit, m->desc);
+		printf("  %-32s  = %s%s\n", "", m->expr, m->scale != 1 ? (m->scale == 100 ? " (x 100)" : " (scaled)") : "");
+		printf("  %-32s  groups: %s; source: %s\n", "", m->groups, m->source);
+	}
+	l->n++;
+	return 0;
+}
+
+static int note_groups(const struct perfev_metric_info *m, void *arg)
+{
+	struct mlist *l = arg;
+	const char *p = m->groups;
+	while (*p) {
+		size_t n = strcspn(p, ";");
+		bool seen = false;
+		for (int i = 0; i < l->ngroups; i++)
+			seen |= strlen(l->groups[i]) == n && !strncmp(l->groups[i], p, n);
+		if (!seen && l->ngroups < 64 && n < 64)
+			snprintf(l->groups[l->ngroups++], 64, "%.*s", (int)n, p);
+		p += n + (p[n] == ';');
+	}
+	return 0;
+}
+
+struct group_walk {
+	const char *group;
+	struct pv_buf *b;
+};
+
+static int group_member(const struct perfev_metric_info *m, void *arg)
+{
+	struct group_walk *g = arg;
+	char key[80];
+	snprintf(key, sizeof(key), ";%s;", g->group);
+	char all[256];
+	snprintf(all, sizeof(all), ";%s;", m->groups);
+	if (strstr(all, key))
+		pv_buf_printf(g->b, "%s%s", g->b->len ? ", " : "", m->name);
+	return 0;
+}
+
+static int list_metrics(bool json, bool groups)
+{
+	struct mlist l = {.json = json};
+	struct perfev_cpu_model model = {.size = sizeof(model)};
+	perfev_cpu_model_get(&model);
+	if (json)
+		printf("{\"model\": \"%s\", \"cpuid\": \"%s\", \"%s\": [\n", model.name ? model.name : "",
+		       model.cpuid, groups ? "metricgroups" : "metrics");
+	else
+		printf("%s for %s (%s%s):\n", groups ? "Metric groups" : "Metrics",
+		       model.name ? model.name : "this CPU (no vendor table: generic metrics only)",
+		       model.cpuid, model.overridden ? ", from PERF_CPUID" : "");
+	if (!groups) {
+		perfev_metrics_foreach(NULL, print_metric, &l);
+	} else {
+		perfev_metrics_foreach(NULL, note_groups, &l);
+		for (int i = 0; i < l.ngroups; i++) {
+			struct pv_buf b = PV_BUF_INIT;
+			struct group_walk g = {l.groups[i], &b};
+			perfev_metrics_foreach(NULL, group_member, &g);
+			if (json) {
+				printf("%s  {\"group\": \"%s\"", i ? ",\n" : "", l.groups[i]);
+				json_str("metrics", b.data);
+				printf("}");
+			} else {
+				printf("  %-24s %s\n", l.groups[i], b.data ? b.data : "");
+			}
+			pv_buf_free(&b);
+		}
+	}
+	if (json)
+		printf("\n]}\n");
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfev list [PATTERN] [--json]\n\n"
@@ -136,7 +239,8 @@ static void usage(FILE *f)
 		   "breakpoint, raw, vendor), a PMU name, a vendor topic (pipeline, frontend, ...),\n"
 		   "a glob ('sched:*') or a word in the name. Vendor events are the CPU model's\n"
 		   "(libpfm4's tables), under perf's names OR libpfm4's; PERF_CPUID=MODEL (e.g.\n"
-		   "GenuineIntel-6-55-4) lists another model's.\n");
+		   "GenuineIntel-6-55-4) lists another model's. 'perfev list metrics' shows the\n"
+		   "metrics (-M) with their formulas and sources, 'perfev list metricgroups' their groups.\n");
 }
 
 static int cmd_list(int argc, char **argv)
@@ -157,6 +261,9 @@ static int cmd_list(int argc, char **argv)
 		else
 			pattern = argv[i];
 	}
+	if (pattern && (!strcmp(pattern, "metrics") || !strcmp(pattern, "metric") ||
+			!strcmp(pattern, "metricgroups") || !strcmp(pattern, "metricgroup")))
+		return list_metrics(o.json, !strncmp(pattern, "metricgroup", 11));
 	o.model.size = sizeof(o.model);
 	perfev_cpu_model_get(&o.model);
 	print_permissions(o.json);
