@@ -111,6 +111,42 @@ static struct perfev_metric_value value_of(const struct perfev_metrics *m, const
 	return (struct perfev_metric_value){0};
 }
 
+/* A metric set counted: PERF_CPUID=cpuid, -M spec, then the counts given. */
+struct mrun {
+	struct perfev_evlist *l;
+	struct perfev_metrics *m;
+	struct perfev_stat *s;
+};
+
+static struct mrun mrun_start(const char *cpuid, const char *spec, const struct count_of *c, size_t nc)
+{
+	struct mrun r;
+	setenv("PERF_CPUID", cpuid, 1);
+	r.l = perfev_evlist_new();
+	r.m = perfev_metrics_add(r.l, spec);
+	cr_assert(r.m, "%s: %s", spec, perfev_errmsg());
+	r.s = collect(r.l, c, nc);
+	return r;
+}
+
+static void mrun_end(struct mrun *r)
+{
+	perfev_stat_free(r->s);
+	perfev_metrics_free(r->m);
+	perfev_evlist_free(r->l);
+}
+
+/* What perfev_metrics_print writes for r's metrics. Caller frees. */
+static char *mrun_text(const struct mrun *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cr_assert_eq(perfev_metrics_print(r->m, r->s, f, NULL, false), 0);
+	fclose(f);
+	return text;
+}
+
 /* Skylake-SP, TMA level 1 (4 slots a cycle):
  *   slots = 4 * 1e9; frontend 8e8 / 4e9 = 20%;
  *   bad speculation (2.6e9 - 2.4e9 + 4 * 2.5e7) / 4e9 = 7.5%;
@@ -123,12 +159,10 @@ static const struct count_of skx_l1[] = {
 
 Test(unit_metric, skylake_sp_topdown_level1)
 {
-	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "TopdownL1");
-	cr_assert(m, "%s", perfev_errmsg());
+	struct mrun r = mrun_start("GenuineIntel-6-55-4", "TopdownL1", skx_l1, sizeof(skx_l1) / sizeof(skx_l1[0]));
+	struct perfev_metrics *m = r.m;
+	struct perfev_stat *s = r.s;
 	cr_assert_eq(perfev_metrics_count(m), 4);
-	struct perfev_stat *s = collect(l, skx_l1, sizeof(skx_l1) / sizeof(skx_l1[0]));
 	cr_assert_float_eq(value_of(m, s, "tma_frontend_bound").value, 20.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "tma_bad_speculation").value, 7.5, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "tma_retiring").value, 60.0, 1e-9);
@@ -137,35 +171,23 @@ Test(unit_metric, skylake_sp_topdown_level1)
 	cr_assert_float_eq(v.pcnt_running, 100.0, 1e-9);
 	cr_assert_str_eq(v.info->unit, "%");
 	cr_assert(strstr(v.info->source, "Yasin"), "each formula cites its source");
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	mrun_end(&r);
 }
 
 Test(unit_metric, multiplexed_inputs_are_scaled_and_said)
 {
-	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "tma_retiring");
-	cr_assert(m, "%s", perfev_errmsg());
 	/* both ran a quarter of the time: perf scales each count by enabled/running */
 	static const struct count_of c[] = {
 		{"cpu_clk_unhalted.thread", 1e9, 0.25}, {"uops_retired.retire_slots", 2.4e9, 0.25},
 	};
-	struct perfev_stat *s = collect(l, c, 2);
-	struct perfev_metric_value v = value_of(m, s, "tma_retiring");
+	struct mrun r = mrun_start("GenuineIntel-6-55-4", "tma_retiring", c, 2);
+	struct perfev_metric_value v = value_of(r.m, r.s, "tma_retiring");
 	cr_assert_float_eq(v.value, 60.0, 1e-6);
 	cr_assert_float_eq(v.pcnt_running, 25.0, 1e-9);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	cr_assert_eq(perfev_metrics_print(m, s, f, NULL, false), 0);
-	fclose(f);
+	char *text = mrun_text(&r);
 	cr_assert(strstr(text, "multiplexed: inputs counted 25.00% of the time, scaled up"), "%s", text);
 	free(text);
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	mrun_end(&r);
 }
 
 /* Skylake-SP level 2: memory bound splits backend bound by stall cycles.
@@ -176,10 +198,6 @@ Test(unit_metric, multiplexed_inputs_are_scaled_and_said)
  *   microcode 2.4e9 / 2.6e9 * 2.6e8 / 4e9 = 6%, base 54%. */
 Test(unit_metric, skylake_sp_topdown_level2_and_groups)
 {
-	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "TopdownL2");
-	cr_assert(m, "%s", perfev_errmsg());
 	struct count_of c[32];
 	size_t nc = 0;
 	for (size_t i = 0; i < sizeof(skx_l1) / sizeof(skx_l1[0]); i++)
@@ -193,7 +211,9 @@ Test(unit_metric, skylake_sp_topdown_level2_and_groups)
 	};
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		c[nc++] = more[i];
-	struct perfev_stat *s = collect(l, c, nc);
+	struct mrun r = mrun_start("GenuineIntel-6-55-4", "TopdownL2", c, nc);
+	struct perfev_metrics *m = r.m;
+	struct perfev_stat *s = r.s;
 	cr_assert_float_eq(value_of(m, s, "tma_fetch_latency").value, 10.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "tma_fetch_bandwidth").value, 10.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "tma_branch_mispredicts").value, 6.75, 1e-9);
@@ -204,32 +224,24 @@ Test(unit_metric, skylake_sp_topdown_level2_and_groups)
 	cr_assert_float_eq(value_of(m, s, "tma_base").value, 54.0, 1e-9);
 	/* memory bound reads 10 core events: split into groups of at most 4 counters */
 	cr_assert_geq(value_of(m, s, "tma_memory_bound").nr_groups, 3);
-	for (size_t i = 0; i < perfev_evlist_count(l); i++) {
-		struct perfev_evsel *e = perfev_evlist_at(l, i);
+	for (size_t i = 0; i < perfev_evlist_count(r.l); i++) {
+		struct perfev_evsel *e = perfev_evlist_at(r.l, i);
 		if (perfev_evsel_is_leader(e))
 			cr_assert_leq(perfev_evsel_group_size(e), 4, "group of %s", perfev_evsel_name(e));
 	}
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	mrun_end(&r);
 }
 
 /* Zen 3: 3e9 instructions / 1.5e9 cycles = 2; 5e6 mispredicted of 2e8 branches = 2.5% */
 Test(unit_metric, zen3_ipc_and_branches)
 {
-	setenv("PERF_CPUID", "AuthenticAMD-25-1-1", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "zen_ipc,zen_branch_misprediction_ratio");
-	cr_assert(m, "%s", perfev_errmsg());
 	static const struct count_of c[] = {
 		{"ex_ret_instr", 3e9}, {"ls_not_halted_cyc", 1.5e9}, {"ex_ret_brn_misp", 5e6}, {"ex_ret_brn", 2e8},
 	};
-	struct perfev_stat *s = collect(l, c, 4);
-	cr_assert_float_eq(value_of(m, s, "zen_ipc").value, 2.0, 1e-9);
-	cr_assert_float_eq(value_of(m, s, "zen_branch_misprediction_ratio").value, 2.5, 1e-9);
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	struct mrun r = mrun_start("AuthenticAMD-25-1-1", "zen_ipc,zen_branch_misprediction_ratio", c, 4);
+	cr_assert_float_eq(value_of(r.m, r.s, "zen_ipc").value, 2.0, 1e-9);
+	cr_assert_float_eq(value_of(r.m, r.s, "zen_branch_misprediction_ratio").value, 2.5, 1e-9);
+	mrun_end(&r);
 }
 
 /* Zen 4 pipeline utilization, 6 slots a cycle, 1e9 cycles = 6e9 slots:
@@ -237,50 +249,36 @@ Test(unit_metric, zen3_ipc_and_branches)
  * bad speculation (2.4e9 dispatched - 2.1e9 retired) = 5% */
 Test(unit_metric, zen4_pipeline_utilization)
 {
-	setenv("PERF_CPUID", "AuthenticAMD-25-17-0", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "PipelineL1");
-	cr_assert(m, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_metrics_count(m), 5);
 	static const struct count_of c[] = {
 		{"cycles_not_in_halt", 1e9}, {"dispatch_stalls_1.fe_no_ops", 1.2e9},
 		{"dispatch_stalls_1.be_stalls", 1.8e9}, {"dispatch_stalls_1.smt_contention", 6e8},
 		{"retired_ops", 2.1e9}, {"OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", 2.4e9},
 	};
-	struct perfev_stat *s = collect(l, c, 6);
+	struct mrun r = mrun_start("AuthenticAMD-25-17-0", "PipelineL1", c, 6);
+	struct perfev_metrics *m = r.m;
+	struct perfev_stat *s = r.s;
+	cr_assert_eq(perfev_metrics_count(m), 5);
 	cr_assert_float_eq(value_of(m, s, "frontend_bound").value, 20.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "backend_bound").value, 30.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "smt_contention").value, 10.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "retiring").value, 35.0, 1e-9);
 	cr_assert_float_eq(value_of(m, s, "bad_speculation").value, 5.0, 1e-9);
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	mrun_end(&r);
 }
 
 Test(unit_metric, missing_inputs_are_not_supported_with_the_reason)
 {
-	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
-	struct perfev_evlist *l = perfev_evlist_new();
-	struct perfev_metrics *m = perfev_metrics_add(l, "IPC");
-	cr_assert(m, "%s", perfev_errmsg());
 	static const struct count_of c[] = {{"instructions", 0, 0, -ENOENT}, {"cycles", 0, 0, -ENOENT}};
-	struct perfev_stat *s = collect(l, c, 2);
-	struct perfev_metric_value v = value_of(m, s, "IPC");
+	struct mrun r = mrun_start("GenuineIntel-6-55-4", "IPC", c, 2);
+	struct perfev_metric_value v = value_of(r.m, r.s, "IPC");
 	cr_assert_eq(v.status, -ENOENT);
 	cr_assert(isnan(v.value), "not a zero");
 	cr_assert_str_eq(v.missing, "instructions");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	perfev_metrics_print(m, s, f, NULL, false);
-	fclose(f);
+	char *text = mrun_text(&r);
 	cr_assert(strstr(text, "<not supported>") && strstr(text, "IPC") && strstr(text, "instructions: "),
 		  "%s", text);
 	free(text);
-	perfev_stat_free(s);
-	perfev_metrics_free(m);
-	perfev_evlist_free(l);
+	mrun_end(&r);
 }
 
 Test(unit_metric, unknown_metric_lists_what_there_is)
