@@ -63,6 +63,7 @@ Test(unit_vendor, names_and_modifiers)
 		{"INST_RETIRED:ANY_P:c=1:i", 0x18000c0, 0, 0},  /* libpfm4's modifiers */
 		{"INST_RETIRED:ANY_P:u", 0xc0, 0, 1},
 		{"skx::INST_RETIRED:ANY_P:k", 0xc0, 1, 0},      /* a table named */
+		{"skx::inst_retired:any_p", 0xc0, 0, 0},        /* named by table, any case */
 		{"cycle_activity.stalls_total", 0x40004a3, 0, 0},
 		{"cycle_activity.stalls_total/cmask=2/", 0x60004a3, 0, 0}, /* perf ORs: 4|2 */
 		{"cycle_activity.stalls_total/period=1000/", 0x40004a3, 0, 0},

@@ -510,11 +510,17 @@ static int parse_event(struct pctx *c)
 			return event_tail(c, first, start, true, false, true);
 		}
 		if (!mods) {
-			/* libpfm4's syntax: EVENT:UMASK:mod=val, TABLE::EVENT:UMASK */
+			/* libpfm4's syntax as libpfm4 and PAPI write it, in capitals
+			 * (EVENT:UMASK:mod=val), or TABLE::EVENT:UMASK; a lower-case
+			 * sys:name is a tracepoint, without asking libpfm4 */
 			size_t end = c->pos;
 			while (end < c->len && (isalnum((unsigned char)s[end]) || strchr("_.:=", s[end])))
 				end++;
-			if ((r = pv_parse_vendor(c, w, end - start, start)) < 0)
+			bool caps = false;
+			for (size_t k = 0; k < n; k++)
+				caps |= isupper((unsigned char)w[k]);
+			r = caps || s[c->pos + 1] == ':' ? pv_parse_vendor(c, w, end - start, start) : 0;
+			if (r < 0)
 				return r;
 			if (r > 0) {
 				c->pos = end;
