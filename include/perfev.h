@@ -53,6 +53,7 @@
 #include "perfev/unwind.h"
 #include "perfev/pmu.h"
 #include "perfev/stat.h"
+#include "perfev/metric.h"
 #include "perfev/record.h"
 #include "perfev/perfdata.h"
 #include "perfev/session.h"

@@ -78,6 +78,7 @@ enum perfev_evsel_flag {
 	PERFEV_EVSEL_TOOL_DURATION = 1u << 7,    /* duration_time: wall-clock ns of the run */
 	PERFEV_EVSEL_TOOL_USER_TIME = 1u << 8,   /* user_time: the child's user CPU ns */
 	PERFEV_EVSEL_TOOL_SYSTEM_TIME = 1u << 9, /* system_time: the child's system CPU ns */
+	PERFEV_EVSEL_VENDOR = 1u << 10, /* from the CPU model's vendor table (perfev_cpu_model_get) */
 };
 PERFEV_API unsigned perfev_evsel_flags(const struct perfev_evsel *evsel);
 PERFEV_API void perfev_evsel_set_flags(struct perfev_evsel *evsel, unsigned flags);

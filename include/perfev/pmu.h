@@ -101,6 +101,7 @@ enum perfev_event_class {
 	PERFEV_CLASS_BREAKPOINT, /* the mem:ADDR[/LEN][:rwx] syntax */
 	PERFEV_CLASS_RAW,        /* the rNNNN and pmu/term=value/ syntax */
 	PERFEV_CLASS_TOOL,       /* duration_time, user_time, system_time: counted by the tool */
+	PERFEV_CLASS_VENDOR,     /* the CPU model's own events (libpfm4's tables): inst_retired.any */
 };
 
 /* What a probe open (this process, any CPU) found. */
@@ -122,6 +123,9 @@ struct perfev_event_info {
 	struct perfev_attr attr; /* what name parses to (zero for syntax entries) */
 	enum perfev_access access;
 	int err;                /* the probe's errno when not FULL */
+	/* vendor events: perf's topic for it ("cache", "pipeline", ...), else NULL;
+	 * name is perf's spelling, alias libpfm4's */
+	const char *topic;
 };
 
 /* Probe-open every event to fill perfev_event_info.access. */
@@ -134,13 +138,48 @@ typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
  * accepts, each PMU's sysfs events, the tracepoints, and the breakpoint and
  * raw syntaxes. pattern (NULL: all) is a class name ("hardware"/"hw",
  * "software"/"sw", "cache", "pmu", "tracepoint", "breakpoint", "raw",
- * "tool"), a PMU name, or an fnmatch(3) glob on the name (a plain word matches names
+ * "tool", "vendor"), a PMU name, or an fnmatch(3) glob on the name (a plain word matches names
  * containing it). With PERFEV_LIST_PROBE each event is opened and closed
  * once (tracepoints: one probe for all). A non-zero return from fn stops the
  * walk and is returned; otherwise returns the number of events reported.
  */
 PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,
 				     void *arg);
+
+/* ---- the CPU model and its vendor events ------------------------------------ */
+/*
+ * Which CPU's event tables apply: this machine's (x86 cpuid, arm64 MIDR_EL1),
+ * or the model the PERF_CPUID environment variable names, as perf reads it
+ * ("GenuineIntel-6-55-4": vendor, decimal family, hex model and stepping;
+ * "0x00000000410fd0c0": a MIDR), so any model's events can be inspected
+ * and their attrs built anywhere. Vendor events come from libpfm4's tables
+ * and are named as perf names them (inst_retired.any_p, case-insensitive,
+ * with perf's modifiers and pmu terms: inst_retired.any_p:u,
+ * inst_retired.any_p/cmask=1/, cpu/inst_retired.any_p,inv,cmask=2/) or as
+ * libpfm4 and PAPI do (INST_RETIRED:ANY_P:c=1:u, skx::INST_RETIRED:ANY_P).
+ */
+struct perfev_cpu_model {
+	size_t size;             /* sizeof(struct perfev_cpu_model) */
+	char cpuid[128];         /* the model in use, in perf's spelling */
+	char host_cpuid[128];    /* this machine's, even when PERF_CPUID overrides */
+	bool overridden;         /* PERF_CPUID chose cpuid */
+	const char *name;        /* "Skylake-SP", or NULL when no table is known */
+	const char *tables[2];   /* libpfm4's tables: "skx"; a hybrid CPU has two */
+	const char *core_pmus[2];/* the sysfs PMUs they open on: "cpu", or "cpu_core", "cpu_atom" */
+	bool tables_present;     /* this build of libpfm4 has them (Arm's only in Arm builds) */
+	bool is_host;            /* this machine is that model: its events can count here */
+};
+/*
+ * Fills *out (out->size set by the caller). Returns 0, or -ENOENT (fields
+ * still filled; name NULL) when no vendor table is known for the model.
+ */
+PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out);
+/*
+ * Why vendor events of the current model cannot count here, for people:
+ * "this CPU is not Skylake-SP (it is AuthenticAMD-26-2-1; PERF_CPUID=... chose
+ * the table)", or "" when the model is this machine's. Returns buf.
+ */
+PERFEV_API const char *perfev_cpu_model_mismatch(char *buf, size_t len);
 
 /* What the current credentials and perf_event_paranoid allow. */
 struct perfev_permissions {

@@ -25,6 +25,7 @@ enum perfev_stat_aggr {
 };
 
 struct perfev_stat;
+struct perfev_metrics;
 
 /* A collector for the events of list (which must outlive it). NULL + errno. */
 PERFEV_API struct perfev_stat *perfev_stat_new(const struct perfev_evlist *list,
@@ -91,6 +92,9 @@ struct perfev_stat_output {
 	bool interval;                 /* -I: prefix each line with the time */
 	double interval_ts;            /* seconds since the start */
 	bool interval_header;          /* print the -I column header first */
+	/* metrics to print after the events (perfev/metric.h), or NULL */
+	const struct perfev_metrics *metrics;
+	bool metric_only;              /* perf's --metric-only: the metrics alone, as columns */
 };
 
 /* Prints the collected figures in perf stat's layout. 0 or -errno. */

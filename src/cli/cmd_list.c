@@ -10,10 +10,16 @@ struct out {
 	bool json;
 	int n;
 	enum perfev_event_class last;
+	const char *last_topic, *last_pmu;
+	struct perfev_cpu_model model;
 };
 
 static const char *access_text(const struct perfev_event_info *ev, char *buf, size_t len)
 {
+	if (ev->klass == PERFEV_CLASS_VENDOR && ev->access != PERFEV_ACCESS_FULL &&
+	    ev->access != PERFEV_ACCESS_USER_ONLY && *perfev_cpu_model_mismatch(buf, len)) {
+		return buf;
+	}
 	switch (ev->access) {
 	case PERFEV_ACCESS_FULL: return "usable";
 	case PERFEV_ACCESS_USER_ONLY: return "user space only (perf_event_paranoid; root or CAP_PERFMON lifts it)";
@@ -57,12 +63,35 @@ static int print_event(const struct perfev_event_info *ev, void *arg)
 		json_str("pmu", ev->pmu);
 		json_str("description", ev->desc);
 		printf(", \"type\": %u, \"config\": %llu", ev->attr.type, (unsigned long long)ev->attr.config);
+		if (ev->klass == PERFEV_CLASS_VENDOR) {
+			printf(", \"config1\": %llu, \"config2\": %llu",
+			       (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2);
+			snprintf(buf, sizeof(buf), "%s/config=%#llx%s/", ev->pmu ? ev->pmu : "cpu",
+				 (unsigned long long)ev->attr.config, "");
+			if (ev->attr.config1)
+				snprintf(buf, sizeof(buf), "%s/config=%#llx,config1=%#llx/", ev->pmu ? ev->pmu : "cpu",
+					 (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1);
+			json_str("encoding", buf);
+			json_str("topic", ev->topic);
+			json_str("model", o->model.name);
+			json_str("cpuid", o->model.cpuid);
+		}
 		json_str("access", access_key[ev->access]);
 		json_str("note", ev->access == PERFEV_ACCESS_UNKNOWN ? NULL : access_text(ev, buf, sizeof(buf)));
 		printf("}");
 	} else {
-		if (!o->n || ev->klass != o->last)
+		if (ev->klass == PERFEV_CLASS_VENDOR) {
+			/* grouped as perf groups them: by PMU, then topic */
+			if (ev->klass != o->last || !o->last_topic || strcmp(o->last_topic, ev->topic) ||
+			    strcmp(o->last_pmu, ev->pmu))
+				printf("\n%s (%s%s, %s), %s:\n", o->model.name ? o->model.name : "vendor",
+				       o->model.cpuid, o->model.overridden ? " from PERF_CPUID" : "",
+				       ev->pmu, ev->topic);
+			o->last_topic = ev->topic;
+			o->last_pmu = ev->pmu;
+		} else if (!o->n || ev->klass != o->last) {
 			printf("\n%s events:\n", ev->class_name);
+		}
 		char name[512];
 		snprintf(name, sizeof(name), "%s%s%s", ev->name, ev->alias ? " OR " : "",
 			 ev->alias ? ev->alias : "");
@@ -99,12 +128,119 @@ static void print_permissions(bool json)
 		       "  /proc/sys/kernel/perf_event_paranoid (1: kernel, 0: CPU-wide, -1: everything).\n");
 }
 
+/* ---- perfev list metrics / metricgroups ---- */
+
+struct mlist {
+	bool json;
+	int n;
+	char groups[64][64];
+	int ngroups;
+};
+
+static int print_metric(const struct perfev_metric_info *m, void *arg)
+{
+	struct mlist *l = arg;
+	if (l->json) {
+		printf("%s  {\"name\": ", l->n ? ",\n" : "");
+		struct pv_buf b = PV_BUF_INIT;
+		pv_buf_json_str(&b, m->name);
+		fputs(b.data ? b.data : "\"\"", stdout);
+		pv_buf_free(&b);
+		json_str("groups", m->groups);
+		json_str("expr", m->expr);
+		json_str("unit", m->unit);
+		printf(", \"scale\": %g", m->scale);
+		json_str("description", m->desc);
+		json_str("source", m->source);
+		json_str("models", m->models);
+		printf("}");
+	} else {
+		printf("  %-32s [%s] %s\n", m->name, m->unit, m->desc);
+		printf("  %-32s  = %s%s\n", "", m->expr, m->scale != 1 ? (m->scale == 100 ? " (x 100)" : " (scaled)") : "");
+		printf("  %-32s  groups: %s; source: %s\n", "", m->groups, m->source);
+	}
+	l->n++;
+	return 0;
+}
+
+static int note_groups(const struct perfev_metric_info *m, void *arg)
+{
+	struct mlist *l = arg;
+	const char *p = m->groups;
+	while (*p) {
+		size_t n = strcspn(p, ";");
+		bool seen = false;
+		for (int i = 0; i < l->ngroups; i++)
+			seen |= strlen(l->groups[i]) == n && !strncmp(l->groups[i], p, n);
+		if (!seen && l->ngroups < 64 && n < 64)
+			snprintf(l->groups[l->ngroups++], 64, "%.*s", (int)n, p);
+		p += n + (p[n] == ';');
+	}
+	return 0;
+}
+
+struct group_walk {
+	const char *group;
+	struct pv_buf *b;
+};
+
+static int group_member(const struct perfev_metric_info *m, void *arg)
+{
+	struct group_walk *g = arg;
+	char key[80];
+	snprintf(key, sizeof(key), ";%s;", g->group);
+	char all[256];
+	snprintf(all, sizeof(all), ";%s;", m->groups);
+	if (strstr(all, key))
+		pv_buf_printf(g->b, "%s%s", g->b->len ? ", " : "", m->name);
+	return 0;
+}
+
+static int list_metrics(bool json, bool groups)
+{
+	struct mlist l = {.json = json};
+	struct perfev_cpu_model model = {.size = sizeof(model)};
+	perfev_cpu_model_get(&model);
+	if (json)
+		printf("{\"model\": \"%s\", \"cpuid\": \"%s\", \"%s\": [\n", model.name ? model.name : "",
+		       model.cpuid, groups ? "metricgroups" : "metrics");
+	else
+		printf("%s for %s (%s%s):\n", groups ? "Metric groups" : "Metrics",
+		       model.name ? model.name : "this CPU (no vendor table: generic metrics only)",
+		       model.cpuid, model.overridden ? ", from PERF_CPUID" : "");
+	if (!groups) {
+		perfev_metrics_foreach(NULL, print_metric, &l);
+	} else {
+		perfev_metrics_foreach(NULL, note_groups, &l);
+		for (int i = 0; i < l.ngroups; i++) {
+			struct pv_buf b = PV_BUF_INIT;
+			struct group_walk g = {l.groups[i], &b};
+			perfev_metrics_foreach(NULL, group_member, &g);
+			if (json) {
+				printf("%s  {\"group\": \"%s\"", i ? ",\n" : "", l.groups[i]);
+				json_str("metrics", b.data);
+				printf("}");
+			} else {
+				printf("  %-24s %s\n", l.groups[i], b.data ? b.data : "");
+			}
+			pv_buf_free(&b);
+		}
+	}
+	if (json)
+		printf("\n]}\n");
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: perfev list [PATTERN] [--json]\n\n"
 		   "Lists every event usable in -e here, each probed once to show what the current\n"
 		   "permissions allow. PATTERN is a class (hw, sw, cache, pmu, tracepoint,\n"
-		   "breakpoint, raw), a PMU name, a glob ('sched:*') or a word in the name.\n");
+		   "breakpoint, raw, vendor), a PMU name, a vendor topic (pipeline, frontend, ...),\n"
+		   "a glob ('sched:*') or a word in the name. Vendor events are the CPU model's\n"
+		   "(libpfm4's tables), under perf's names OR libpfm4's; PERF_CPUID=MODEL (e.g.\n"
+		   "GenuineIntel-6-55-4) lists another model's. 'perfev list metrics' shows the\n"
+		   "metrics (-M) with their formulas and sources, 'perfev list metricgroups' their groups.\n");
 }
 
 static int cmd_list(int argc, char **argv)
@@ -125,6 +261,11 @@ static int cmd_list(int argc, char **argv)
 		else
 			pattern = argv[i];
 	}
+	if (pattern && (!strcmp(pattern, "metrics") || !strcmp(pattern, "metric") ||
+			!strcmp(pattern, "metricgroups") || !strcmp(pattern, "metricgroup")))
+		return list_metrics(o.json, !strncmp(pattern, "metricgroup", 11));
+	o.model.size = sizeof(o.model);
+	perfev_cpu_model_get(&o.model);
 	print_permissions(o.json);
 	int n = perfev_events_foreach(pattern, PERFEV_LIST_PROBE, print_event, &o);
 	if (o.json)

@@ -29,6 +29,10 @@ struct opts {
 	/* --filter: each applies to the last event of events[0..at) */
 	struct { size_t at; const char *expr; } filters[16];
 	size_t nr_filters;
+	const char *metrics;   /* -M */
+	bool metric_only;      /* --metric-only */
+	int detailed;          /* -d, -dd, -ddd */
+	int topdown;           /* --topdown: the TMA level (--td-level) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -69,12 +73,19 @@ static void usage(FILE *f)
 		"  -i, --no-inherit    do not count the tasks COMMAND creates\n"
 		"  -A, --no-aggr       one line per CPU (with -a/-C)\n"
 		"      --per-thread    one line per thread (with -p/-t)\n"
-		"      --filter EXPR   tracepoint filter for the -e event just before it\n");
+		"      --filter EXPR   tracepoint filter for the -e event just before it\n"
+		"  -M, --metrics LIST  metrics or metric groups ('perfev list metrics' and\n"
+		"                      'perfev list metricgroups' show this CPU's; PERF_CPUID=MODEL\n"
+		"                      another model's), computed from the counts\n"
+		"      --metric-only   print the metrics alone, as columns\n"
+		"  -d, --detailed      add L1 and last-level cache events; -dd adds TLB and\n"
+		"                      instruction cache events, -ddd prefetches\n"
+		"      --topdown       the TopdownL1 metrics, metric-only; --td-level 2 adds level 2\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_PER_THREAD = 256, OPT_FILTER };
+	enum { OPT_PER_THREAD = 256, OPT_FILTER, OPT_METRIC_ONLY, OPT_TOPDOWN, OPT_TD_LEVEL };
 	static const struct option lo[] = {
 		{"event", required_argument, NULL, 'e'},
 		{"all-cpus", no_argument, NULL, 'a'},
@@ -91,6 +102,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"no-aggr", no_argument, NULL, 'A'},
 		{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 		{"filter", required_argument, NULL, OPT_FILTER},
+		{"metrics", required_argument, NULL, 'M'},
+		{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+		{"detailed", no_argument, NULL, 'd'},
+		{"topdown", no_argument, NULL, OPT_TOPDOWN},
+		{"td-level", required_argument, NULL, OPT_TD_LEVEL},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -98,7 +114,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAhM:d", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!o->events) {
@@ -150,6 +166,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->filters[o->nr_filters].at = o->events ? strlen(o->events) : 0;
 			o->filters[o->nr_filters++].expr = optarg;
 			break;
+		case 'M': o->metrics = optarg; break;
+		case OPT_METRIC_ONLY: o->metric_only = true; break;
+		case 'd': o->detailed++; break;
+		case OPT_TOPDOWN: o->topdown = o->topdown ? o->topdown : 1; break;
+		case OPT_TD_LEVEL:
+			o->topdown = (int)strtol(optarg, &end, 10);
+			if (*end || o->topdown < 1 || o->topdown > 2)
+				return cli_error("stat", "--td-level is 1 or 2 (got '%s')", optarg);
+			break;
 		case 'h': usage(stdout); exit(0);
 		default:
 			return cli_bad_option("stat", usage, c, argv);
@@ -173,8 +198,28 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return cli_error("stat", "-A prints one line per CPU: use it with -a or -C");
 	if (o->per_thread && !o->pid && !o->tid)
 		return cli_error("stat", "--per-thread needs -p or -t");
+	if (o->topdown && o->metrics)
+		return cli_error("stat", "--topdown is the TopdownL1 metrics: give it or -M, not both");
+	if (o->metric_only && !o->metrics && !o->topdown)
+		return cli_error("stat", "--metric-only prints metrics: give them with -M (or --topdown)");
+	if (o->detailed > 3)
+		return cli_error("stat", "-d goes up to -ddd");
 	if (!o->repeat)
 		o->repeat = 1;
+	return 0;
+}
+
+/* perf stat -d/-dd/-ddd: its detailed cache events */
+static int detailed_events(struct perfev_evlist *l, int level)
+{
+	static const char *const d[] = {
+		"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+		"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+		"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+	};
+	for (int i = 0; i < level; i++)
+		if (perfev_evlist_parse(l, d[i], NULL) < 0)
+			return -errno;
 	return 0;
 }
 
@@ -255,6 +300,7 @@ static char *describe(const struct opts *o)
 struct run {
 	const struct opts *o;
 	struct perfev_evlist *list;
+	struct perfev_metrics *metrics;
 	struct perfev_stat *stat;
 	struct perfev_cpus *cpus;
 	FILE *out;
@@ -310,6 +356,8 @@ static int wait_loop(struct run *r, struct perfev_counters *c, struct perfev_chi
 				perfev_stat_add_interval(r->stat, c, t - last);
 				struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what, true,
 								(double)(t - start) / 1e9, r->first_interval};
+				so.metrics = r->metrics;
+				so.metric_only = o->metric_only || o->topdown;
 				perfev_stat_print(r->stat, r->out, &so);
 				r->first_interval = false;
 				last = t;
@@ -331,6 +379,8 @@ static int wait_loop(struct run *r, struct perfev_counters *c, struct perfev_chi
 		perfev_stat_add_interval(r->stat, c, t - last);
 		struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what, true,
 						(double)(t - start) / 1e9, r->first_interval};
+		so.metrics = r->metrics;
+		so.metric_only = o->metric_only || o->topdown;
 		perfev_stat_print(r->stat, r->out, &so);
 	}
 	return 0;
@@ -449,6 +499,31 @@ out:
 	return status;
 }
 
+/* A vendor event that could not open: say why (the model is not this CPU's,
+ * or the kernel refused it), beside perf's bare "<not supported>". */
+static void vendor_notes(const struct run *r)
+{
+	char why[512];
+	perfev_cpu_model_mismatch(why, sizeof(why));
+	size_t failed = 0;
+	const char *first = NULL;
+	for (size_t i = 0; i < perfev_evlist_count(r->list); i++) {
+		const struct perfev_evsel *e = perfev_evlist_at(r->list, i);
+		struct perfev_stat_value v;
+		if (!(perfev_evsel_flags(e) & PERFEV_EVSEL_VENDOR) ||
+		    perfev_stat_value(r->stat, i, 0, &v) < 0 || !v.status)
+			continue;
+		if (!*why) /* the model is this CPU's: the kernel's own refusal */
+			fprintf(stderr, "perfev stat: %s: <not supported>: %s\n", perfev_evsel_name(e),
+				strerror(-v.status));
+		failed++;
+		first = first ? first : perfev_evsel_name(e);
+	}
+	if (failed && *why)
+		fprintf(stderr, "perfev stat: %s%s%zu vendor event%s <not supported>: %s\n", first,
+			failed > 1 ? " and others: " : ": ", failed, failed > 1 ? "s" : "", why);
+}
+
 /* Each --filter goes to the last event of the -e options before it: the
  * events of that prefix of the list, counted by parsing it again. */
 static int apply_filters(const struct opts *o, struct perfev_evlist *list)
@@ -487,9 +562,20 @@ static int cmd_stat(int argc, char **argv)
 	} else if (o.nr_filters) {
 		status = cli_error("stat", "--filter must follow a -e tracepoint");
 		goto out;
-	} else if (default_events(r.list) < 0) {
+	} else if (!o.metrics && !o.topdown && default_events(r.list) < 0) {
 		status = cli_error("stat", "%s", perfev_errmsg());
 		goto out;
+	}
+	if (o.detailed && detailed_events(r.list, o.detailed) < 0) {
+		status = cli_error("stat", "-d: %s", perfev_errmsg());
+		goto out;
+	}
+	if (o.metrics || o.topdown) {
+		const char *spec = o.metrics ? o.metrics : o.topdown == 2 ? "TopdownL1,TopdownL2" : "TopdownL1";
+		if (!(r.metrics = perfev_metrics_add(r.list, spec))) {
+			status = cli_error("stat", "%s%s", o.metrics ? "-M: " : "--topdown: ", perfev_errmsg());
+			goto out;
+		}
 	}
 	if (o.cpus && !(r.cpus = perfev_cpus_parse(o.cpus))) {
 		status = cli_error("stat", "-C: %s", perfev_errmsg());
@@ -550,8 +636,12 @@ static int cmd_stat(int argc, char **argv)
 		if (interrupted)
 			break;
 	}
+	if (!status)
+		vendor_notes(&r);
 	if (!status && !o.interval_ms) {
 		struct perfev_stat_output so = {sizeof(so), o.format, o.sep, r.what};
+		so.metrics = r.metrics;
+		so.metric_only = o.metric_only || o.topdown;
 		if (perfev_stat_print(r.stat, r.out, &so) < 0)
 			status = cli_error("stat", "%s", perfev_errmsg());
 	}
@@ -563,6 +653,7 @@ out:
 	if (r.out && r.out != stderr)
 		fclose(r.out);
 	perfev_stat_free(r.stat);
+	perfev_metrics_free(r.metrics);
 	perfev_cpus_free(r.cpus);
 	perfev_evlist_free(r.list);
 	free(r.what);

@@ -3,6 +3,7 @@
 #define PERFEV_STAT_INT_H
 
 #include "perfev/stat.h"
+#include "perfev/metric.h"
 
 /* Running mean and variance (Welford). */
 struct pv_acc {
@@ -31,5 +32,10 @@ void pv_acc_add(struct pv_acc *a, double v);
 double pv_acc_stddev_mean(const struct pv_acc *a); /* stddev of the mean, as perf */
 /* The multiplier and unit perf shows an event in (task-clock: 1e-6 "msec"). */
 double pv_stat_scale(const struct perfev_evsel *e, const char **unit);
+
+/* The metrics' lines (metric.c), into b, as perfev_stat_print lays them out. */
+struct pv_buf;
+void pv_metrics_format(const struct perfev_metrics *ms, const struct perfev_stat *s, struct pv_buf *b,
+		       const struct perfev_stat_output *o, bool metric_only, const char *sep);
 
 #endif

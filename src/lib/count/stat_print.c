@@ -222,7 +222,7 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
 	/* NULL, or a caller's smaller (older) struct, reads as zeros: text */
-	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false};
+	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false, NULL, false};
 	if (o)
 		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
 	o = &def;
@@ -236,7 +236,7 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 	if (o->format == PERFEV_STAT_TEXT)
 		header(&c);
 	/* perf orders -A output by event, then CPU/thread */
-	for (size_t ev = 0; ev < s->nev; ev++) {
+	for (size_t ev = 0; ev < s->nev && !(o->metrics && o->metric_only); ev++) {
 		const char *name = perfev_evsel_name(perfev_evlist_at(s->list, ev));
 		for (size_t line = 0; line < s->nlines; line++) {
 			struct perfev_stat_value v;
@@ -252,6 +252,7 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				line_text(&c, ev, line, &v, name, has, mval, munit);
 		}
 	}
+	pv_metrics_format(o->metrics, s, &b, o, o->metric_only, c.sep);
 	if (o->format == PERFEV_STAT_TEXT)
 		footer(&c);
 	int r = 0;

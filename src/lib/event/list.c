@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "core/internal.h"
 #include "event/parse_int.h"
+#include "event/pfm_int.h"
 #include "perfev/event.h"
 #include "perfev/pmu.h"
 #include "perfev/sys.h"
@@ -65,10 +66,10 @@ static const struct {
 	{"cache", PERFEV_CLASS_CACHE}, {"hwcache", PERFEV_CLASS_CACHE},
 	{"pmu", PERFEV_CLASS_PMU}, {"tracepoint", PERFEV_CLASS_TRACEPOINT},
 	{"breakpoint", PERFEV_CLASS_BREAKPOINT}, {"raw", PERFEV_CLASS_RAW},
-	{"tool", PERFEV_CLASS_TOOL},
+	{"tool", PERFEV_CLASS_TOOL}, {"vendor", PERFEV_CLASS_VENDOR},
 };
 static const char *const class_label[] = {"hardware", "software", "cache", "pmu",
-					  "tracepoint", "breakpoint", "raw", "tool"};
+					  "tracepoint", "breakpoint", "raw", "tool", "vendor"};
 
 static bool name_matches(const struct walk *w, const struct perfev_event_info *ev)
 {
@@ -77,7 +78,7 @@ static bool name_matches(const struct walk *w, const struct perfev_event_info *e
 	if (!w->pattern)
 		return true;
 	const char *p = w->pattern;
-	if (ev->pmu && !strcmp(ev->pmu, p))
+	if ((ev->pmu && !strcmp(ev->pmu, p)) || (ev->topic && !strcmp(ev->topic, p)))
 		return true;
 	if (strpbrk(p, "*?["))
 		return !fnmatch(p, ev->name, 0) || (ev->alias && !fnmatch(p, ev->alias, 0));
@@ -216,6 +217,18 @@ static int list_pmus(struct walk *w)
 	return r;
 }
 
+static int vendor_one(const struct perfev_event_info *ev, void *arg)
+{
+	struct perfev_event_info copy = *ev;
+	return report(arg, &copy, -1);
+}
+
+/* The CPU model's events from its vendor tables (PERF_CPUID or this CPU). */
+static int list_vendor(struct walk *w)
+{
+	return pv_vendor_foreach(NULL, vendor_one, w);
+}
+
 struct tp_arg {
 	struct walk *w;
 	bool probed;
@@ -349,7 +362,7 @@ PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev
 		if (!strcmp(w.pattern, class_names[i].name))
 			w.klass = class_names[i].klass;
 	int r;
-	if ((r = list_symbols(&w)) || (r = list_cache(&w)) || (r = list_pmus(&w)) ||
+	if ((r = list_symbols(&w)) || (r = list_cache(&w)) || (r = list_pmus(&w)) || (r = list_vendor(&w)) ||
 	    (r = list_tracepoints(&w)) || (r = list_syntax(&w)))
 		return r;
 	return w.count;

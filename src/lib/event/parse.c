@@ -12,6 +12,7 @@
 #include "core/internal.h"
 #include "event/parse_ctx.h"
 #include "event/parse_int.h"
+#include "event/pfm_int.h"
 #include "event/pmu_int.h"
 #include "perfev/sys.h"
 #include "perfev/pmu.h"
@@ -284,6 +285,8 @@ static int alias_event(struct pctx *c, const char *w, size_t n, size_t at)
 		made++;
 	}
 	free(name);
+	if (!made)
+		made = pv_parse_vendor(c, w, n, at);
 	return made;
 }
 
@@ -426,8 +429,10 @@ static int event_tail(struct pctx *c, size_t first, size_t start, bool terms_ok,
 		      bool colon_after_slash)
 {
 	int r;
+	const struct perfev_pmu *pmu = c->tail_pmu; /* a vendor event's: its format terms apply */
+	c->tail_pmu = NULL;
 	if (terms_ok && c->s[c->pos] == '/') {
-		if ((r = pv_parse_event_terms(c, NULL, first)) < 0)
+		if ((r = pv_parse_event_terms(c, pmu, first)) < 0)
 			return r;
 		after_slash = true;
 	}
@@ -505,6 +510,22 @@ static int parse_event(struct pctx *c)
 			return event_tail(c, first, start, true, false, true);
 		}
 		if (!mods) {
+			/* libpfm4's syntax as libpfm4 and PAPI write it, in capitals
+			 * (EVENT:UMASK:mod=val), or TABLE::EVENT:UMASK; a lower-case
+			 * sys:name is a tracepoint, without asking libpfm4 */
+			size_t end = c->pos;
+			while (end < c->len && (isalnum((unsigned char)s[end]) || strchr("_.:=", s[end])))
+				end++;
+			bool caps = false;
+			for (size_t k = 0; k < n; k++)
+				caps |= isupper((unsigned char)w[k]);
+			r = caps || s[c->pos + 1] == ':' ? pv_parse_vendor(c, w, end - start, start) : 0;
+			if (r < 0)
+				return r;
+			if (r > 0) {
+				c->pos = end;
+				return event_tail(c, first, start, false, false, false);
+			}
 			if ((r = parse_tracepoint(c, w, n, start)) < 0)
 				return r;
 			return event_tail(c, first, start, true, false, true);
@@ -514,6 +535,16 @@ static int parse_event(struct pctx *c)
 		return r;
 	if (r > 0)
 		return event_tail(c, first, start, true, false, r == 1);
+	if (next == '/' && n < 256) {
+		/* inst_retired.any_p/cmask=1/: a vendor event with terms, unless a PMU has the name */
+		char pmu[256];
+		snprintf(pmu, sizeof(pmu), "%.*s", (int)n, w);
+		if (!pv_pmu_exists(c->sysfs, pmu) && (r = pv_parse_vendor(c, w, n, start)) != 0) {
+			if (r < 0)
+				return r;
+			return event_tail(c, first, start, true, false, false);
+		}
+	}
 	if (next == '/') {
 		if ((r = pv_parse_pmu_event(c, w, n, start)) < 0)
 			return r;
@@ -523,12 +554,14 @@ static int parse_event(struct pctx *c)
 		return r;
 	if (r > 0)
 		return event_tail(c, first, start, true, false, false);
-	char sug[64];
+	char sug[64], hint[300] = "";
+	if (memchr(w, '.', n) || memchr(w, '_', n)) /* looks like a vendor event's name */
+		pv_vendor_unknown_hint(w, hint, sizeof(hint));
 	if (pv_suggest(w, n, sug, sizeof(sug)))
 		return pv_fail(c, ENOENT, start, "unknown event '%.*s'; did you mean '%s'? ('perfev list' "
-			       "shows the events here)", (int)n, w, sug);
-	return pv_fail(c, ENOENT, start, "unknown event '%.*s'; 'perfev list' shows the events here",
-		       (int)n, w);
+			       "shows the events here)%s", (int)n, w, sug, hint);
+	return pv_fail(c, ENOENT, start, "unknown event '%.*s'; 'perfev list' shows the events here%s",
+		       (int)n, w, hint);
 }
 
 /* ---- lists and groups ----------------------------------------------------------- */
@@ -647,6 +680,8 @@ PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *
 	free(c.st);
 	perfev_evlist_free(c.tmp);
 	perfev_pmus_free(c.pmus);
+	for (size_t i = 0; i < PV_ARRAY_SIZE(c.vendor_pmus); i++)
+		pv_pmu_free(c.vendor_pmus[i]);
 	if (r < 0) {
 		/* perfev_errmsg() keeps the message of the failure itself */
 		int e = -r;

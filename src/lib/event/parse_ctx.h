@@ -25,6 +25,8 @@ struct pctx {
 	size_t st_cap;
 	struct perfev_pmus *pmus;    /* loaded on first need */
 	bool in_group;
+	struct perfev_pmu *vendor_pmus[2]; /* the model's core PMUs, loaded on first need */
+	const struct perfev_pmu *tail_pmu; /* the PMU whose terms may follow a vendor event */
 };
 
 /* Records the failure (the first one wins) at byte pos; returns -err. */
@@ -44,6 +46,14 @@ int pv_parse_pmu_event(struct pctx *c, const char *w, size_t n, size_t start);
 /* One event for sysfs alias al of PMU p, named in the string at byte at. */
 int pv_pmu_event_alias(struct pctx *c, const struct perfev_pmu *p,
 		       const struct perfev_pmu_alias *al, size_t at, size_t n);
+
+/* Vendor events (parse_vendor.c): the events for w[0..n) named at byte at;
+ * 0 when no table of the model has it, else how many (one per core PMU). */
+int pv_parse_vendor(struct pctx *c, const char *w, size_t n, size_t at);
+const struct perfev_pmu *pv_ctx_vendor_pmu(struct pctx *c, const char *name);
+struct pv_vendor_event;
+/* ORs a vendor encoding into e's attr and marks e PERFEV_EVSEL_VENDOR. */
+void pv_vendor_apply(struct perfev_evsel *e, const struct pv_vendor_event *v);
 
 /* u:PATH:SYMBOL / k:SYMBOL at start (parse_probe.c): one probe event. */
 int pv_parse_probe(struct pctx *c, size_t start);

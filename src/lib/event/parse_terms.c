@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "core/internal.h"
 #include "event/parse_ctx.h"
+#include "event/pfm_int.h"
 #include "event/pmu_int.h"
 #include "perfev/sys.h"
 
@@ -315,6 +316,9 @@ static int apply_generic(struct pctx *c, struct perfev_evsel *e, const struct te
 		      "call-graph, stack-size, inherit, no-inherit, overwrite, no-overwrite, "     \
 		      "max-stack, max-events, percore, aux-output, aux-sample-size, metric-id"
 
+static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct perfev_evsel *e,
+			   const struct terms *ts, const struct terms *user, int depth);
+
 int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t first)
 {
 	struct terms ts = {0};
@@ -336,7 +340,9 @@ int pv_parse_event_terms(struct pctx *c, const struct perfev_pmu *pmu, size_t fi
 					    "overwrite, no-overwrite, aux-output, aux-sample-size",
 					    (int)ts.t[i].klen, ts.t[i].key);
 		}
-	for (size_t i = 0; r >= 0 && i < ts.n; i++)
+	for (size_t j = first; pmu && r >= 0 && j < last; j++) /* a vendor event's format terms */
+		r = apply_pmu_terms(c, pmu, perfev_evlist_at(c->tmp, j), &ts, &ts, 1);
+	for (size_t i = 0; !pmu && r >= 0 && i < ts.n; i++)
 		for (size_t j = first; r >= 0 && j < last; j++) {
 			r = apply_generic(c, perfev_evlist_at(c->tmp, j), &ts.t[i]);
 			if (r == 0)
@@ -413,6 +419,20 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 				return r;
 			continue;
 		}
+		if (!t->has_val && depth == 0 && pv_vendor_core_pmu(perfev_pmu_name(p))) {
+			/* cpu/inst_retired.any_p,cmask=1/: the model's event, as perf's JSON alias */
+			struct pv_vendor_event v[2];
+			int n = pv_vendor_resolve(t->key, t->klen, v);
+			if (n < 0)
+				return pv_fail(c, -n, t->pos, "%s", perfev_errmsg());
+			int k = 0;
+			while (k < n && strcmp(v[k].pmu, perfev_pmu_name(p)))
+				k++;
+			if (k < n) {
+				pv_vendor_apply(e, &v[k]);
+				continue;
+			}
+		}
 		const struct perfev_pmu_format *f = perfev_pmu_format_find(p, key);
 		if (!f) {
 			char valid[160];
@@ -431,8 +451,13 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 		}
 		if ((r = term_num(c, t, &v)) < 0)
 			return r;
+		uint64_t before = *pv_attr_config_field(perfev_evsel_attr(e), f->field);
 		if (pv_format_encode(f, v, perfev_evsel_attr(e)) < 0)
 			return pv_fail(c, ERANGE, t->vpos, "%s", perfev_errmsg());
+		/* perf ORs a term into the bits a vendor event's own terms set (its
+		 * pmu_format_value does not clear): cmask=2 on an event with cmask=1 is 3 */
+		if (perfev_evsel_flags(e) & PERFEV_EVSEL_VENDOR)
+			*pv_attr_config_field(perfev_evsel_attr(e), f->field) |= before;
 	}
 	return 0;
 }
@@ -483,6 +508,8 @@ int pv_parse_pmu_event(struct pctx *c, const char *w, size_t n, size_t start)
 	size_t end = c->pos;
 	int r = lex_terms(c, c->s, c->len, c->pos + 1, true, 0, &ts, &end);
 	struct perfev_pmu *p = r < 0 ? NULL : pv_pmu_load(c->sysfs, name);
+	if (!p && r >= 0 && pv_vendor_core_pmu(name)) /* the model's core PMU, absent here */
+		p = pv_vendor_pmu_load(c->sysfs, name);
 	if (p) {
 		r = one_pmu_event(c, p, &ts);
 		pv_pmu_free(p);

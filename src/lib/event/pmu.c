@@ -272,6 +272,29 @@ struct perfev_pmu *pv_pmu_load(const char *root, const char *name)
 	return p;
 }
 
+struct perfev_pmu *pv_pmu_synth(const char *name, uint32_t type, const char *const *formats,
+			       size_t n)
+{
+	struct perfev_pmu *p = calloc(1, sizeof(*p));
+	if (!p || !(p->name = strdup(name)) || !(p->formats = calloc(n ? n : 1, sizeof(*p->formats)))) {
+		pv_pmu_free(p);
+		return pv_error_null(ENOMEM, "out of memory");
+	}
+	p->type = type;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(formats[i], '=');
+		struct perfev_pmu_format f = {0};
+		if (!eq || perfev_pmu_format_parse(eq + 1, &f.field, &f.mask) < 0 ||
+		    !(f.name = strndup(formats[i], (size_t)(eq - formats[i])))) {
+			pv_pmu_free(p);
+			return pv_error_null(EINVAL, "bad built-in format '%s'", formats[i]);
+		}
+		p->formats[p->nr_formats++] = f;
+	}
+	qsort(p->formats, p->nr_formats, sizeof(*p->formats), by_format_name);
+	return p;
+}
+
 static int by_pmu_name(const void *a, const void *b)
 {
 	return strcmp((*(struct perfev_pmu *const *)a)->name, (*(struct perfev_pmu *const *)b)->name);

@@ -8,6 +8,10 @@
 /* Loads one PMU (root NULL: the real sysfs); NULL + errno when absent. */
 struct perfev_pmu *pv_pmu_load(const char *root, const char *name);
 void pv_pmu_free(struct perfev_pmu *pmu);
+/* A PMU sysfs does not show (a model's core PMU on another machine), from
+ * formats[0..n) as "name=config:0-7" texts. NULL + errno. */
+struct perfev_pmu *pv_pmu_synth(const char *name, uint32_t type, const char *const *formats,
+			       size_t n);
 /* Does root/name/type exist? Cheaper than loading. */
 bool pv_pmu_exists(const char *root, const char *name);
 /* &attr->config, config1, config2 or config3 for field 0..3. */

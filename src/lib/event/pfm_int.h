@@ -1,0 +1,50 @@
+/* pfm_int.h — vendor events (pfm.c), shared with the parser and lister (not API). */
+#ifndef PERFEV_PFM_INT_H
+#define PERFEV_PFM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "perfev/pmu.h"
+
+/* One encoding of a vendor event on one of the model's core PMUs. */
+struct pv_vendor_event {
+	const char *pmu;    /* the sysfs core PMU it opens on: "cpu", "cpu_core", "cpu_atom" */
+	const char *table;  /* the libpfm4 table that encoded it: "skx", "amd64_fam19h_zen3" */
+	uint64_t config, config1, config2;
+	char pfm_name[256]; /* libpfm4's spelling: "INST_RETIRED:ANY_P" */
+	/* libpfm4's own modifiers (native syntax only: INST_RETIRED:ANY_P:u) */
+	bool native;
+	bool exclude_user, exclude_kernel;
+	unsigned precise_ip;
+};
+
+/*
+ * Resolves name[0..n) (perf's JSON name, libpfm4's with its modifiers, or
+ * TABLE::NAME) through the current model's tables (PERF_CPUID or this CPU).
+ * Fills out[] (one per core PMU that has it: two on a hybrid CPU) and
+ * returns how many, 0 when no table has it (or no table is known), or
+ * -errno with perfev_errmsg() set when libpfm4 refuses a modifier.
+ */
+int pv_vendor_resolve(const char *name, size_t n, struct pv_vendor_event out[2]);
+/* Is pmu one of the current model's core PMUs (those vendor events open on)? */
+bool pv_vendor_core_pmu(const char *pmu);
+/*
+ * The core PMU to scatter a vendor event's terms (cmask=, inv, ...) into:
+ * sysfs's (root NULL: the real one), else one built from the model's known
+ * format bits with type PERF_TYPE_RAW. Free with pv_pmu_free. NULL + errno.
+ */
+struct perfev_pmu *pv_vendor_pmu_load(const char *root, const char *name);
+
+/* Calls fn for every event of the model's tables (perfev list's "vendor" class). */
+int pv_vendor_foreach(const char *root, int (*fn)(const struct perfev_event_info *ev, void *arg),
+		      void *arg);
+
+/* Why a name is no vendor event here, as "; ..." to append to "unknown event". */
+void pv_vendor_unknown_hint(const char *name, char *buf, size_t len);
+/* perf's name for libpfm4's event (E:U), if the two differ (pfm_names.c), else NULL. */
+const char *pv_pfm_perf_name(const char *table, const char *pfm_name);
+/* libpfm4's name for perf's event, if the two differ, else NULL. */
+const char *pv_pfm_name_of_perf(const char *table, const char *perf_name);
+
+#endif
