@@ -16,6 +16,10 @@ uint64_t tracepoint_id(const char *sys, const char *name);
  * ru the child's rusage (either may be NULL).
  */
 int count_child(struct perfev_evlist *list, char *const argv[], uint64_t *vals, struct rusage *ru);
+/* The count of event `name` in `perfev stat -x,` output (after any
+ * interval/CPU/thread fields), -1 if absent, -2 if <not counted>/<not
+ * supported>; *pct (if not NULL) gets its running percentage. */
+double stat_csv_count(const char *csv, const char *name, double *pct);
 /* `stores --address` of the workload, as a number. */
 uint64_t stores_address(void);
 /* Skips unless hardware breakpoints can be opened here. */
