@@ -9,14 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
-struct perfev_attr sw_attr(uint64_t config)
+struct perfev_attr user_attr(uint32_t type, uint64_t config)
 {
 	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
+	a.type = type;
 	a.config = config;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	return a;
+}
+
+struct perfev_attr sw_attr(uint64_t config)
+{
+	return user_attr(PERF_TYPE_SOFTWARE, config);
 }
 
 uint64_t tracepoint_id(const char *sys, const char *name)

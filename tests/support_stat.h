@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+/* An event attr (type, config), user space only. */
+struct perfev_attr user_attr(uint32_t type, uint64_t config);
 /* A software event attr (PERF_TYPE_SOFTWARE, config), user space only. */
 struct perfev_attr sw_attr(uint64_t config);
 /* The tracepoint id of sys:name from tracefs; skips the test if absent. */

@@ -2,7 +2,8 @@
 # /init of the arm64 VM (scripts/vm-check.sh packs it with busybox, glibc's
 # loader and libraries for the dynamic workloads, and build-arm64's perfev,
 # perfev-vm-tests, workloads and bench under /opt/perfev). Runs the tests
-# and the self-monitoring bench, prints markers the host reads, powers off.
+# (vm_selfmon::bench_read_cost_against_read2 runs bench/selfmon_read --hw),
+# prints the marker the host reads, powers off.
 /bin/busybox --install -s /bin
 export PATH=/opt/perfev:/bin HOME=/tmp
 mount -t proc proc /proc
@@ -19,11 +20,5 @@ cd /tmp
 # Kernel parameters that are not the kernel's reach init as variables.
 /opt/perfev/perfev-vm-tests --verbose ${PERFEV_VM_FILTER:+--filter "$PERFEV_VM_FILTER"}
 echo "PERFEV-VM-TESTS-EXIT $?"
-if [ -z "$PERFEV_VM_FILTER" ]; then
-  echo 1 > /proc/sys/kernel/perf_user_access
-  echo "=== bench/selfmon_read --hw (in the VM) ==="
-  /opt/perfev/bench/selfmon_read --hw 20000
-  echo "PERFEV-VM-BENCH-EXIT $?"
-fi
 echo o > /proc/sysrq-trigger
 sleep 10

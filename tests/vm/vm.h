@@ -9,6 +9,7 @@
 
 #include "support.h"
 #include "support_stat.h"
+#include <perfev.h>
 #include <stdint.h>
 
 #define PERFEV PERFEV_BIN
@@ -25,11 +26,14 @@ void vm_require_pmu(void);
 double vm_stat(const char *events, const char *name, const char *cmd, double *pct);
 
 /* System calls of the calling thread, counted by raw_syscalls:sys_enter. */
-struct vm_syscalls { int fd; };
+struct vm_syscalls { int fd; uint64_t base; };
 void vm_syscalls_start(struct vm_syscalls *s);
 /* Stops and returns how many system calls began since start (the
- * stopping ioctl itself among them). */
+ * counter's own stopping ioctl, measured at start, taken off). */
 uint64_t vm_syscalls_stop(struct vm_syscalls *s);
+
+/* A hardware event's attr (PERF_TYPE_HARDWARE, config), user space only. */
+#define vm_hw_attr(config) user_attr(PERF_TYPE_HARDWARE, (config))
 
 /* Writes v to /proc/sys/kernel/NAME; the test fails if it cannot. */
 void vm_sysctl(const char *name, long v);
