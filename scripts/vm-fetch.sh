@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/vm-fetch.sh: puts the arm64 VM's kernel and busybox in the cache
-# (PERFEV_VM_CACHE, default /var/cache/perfev-vm), fetched from Debian's
+# (PERFEV_VM_CACHE, default /var/cache/perfev-vm, or ~/.cache/perfev-vm
+# where that is not writable), fetched from Debian's
 # archive with apt-get download (after scripts/vm-deps.sh: the arm64
 # architecture is known to apt). The kernel is the one Debian's
 # linux-image-cloud-arm64 depends on now (unsigned image: the same kernel
@@ -8,6 +9,8 @@
 # Prints the cache directory; it then holds vmlinuz, busybox and VERSION.
 set -euo pipefail
 cache=${PERFEV_VM_CACHE:-/var/cache/perfev-vm}
+# not root: the user's cache
+mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ] || cache=${XDG_CACHE_HOME:-$HOME/.cache}/perfev-vm
 mkdir -p "$cache"
 # The kernel package the metapackage points to, e.g. linux-image-6.1.0-57-cloud-arm64
 kpkg=$(apt-cache depends linux-image-cloud-arm64:arm64 2>/dev/null |
