@@ -4,9 +4,14 @@
  *   (the same read_format perfev uses), perfev_selfmon_read() of a 1-event
  *   and a 4-event set, and PAPI_read() of the same events.
  * Events: task-clock, page-faults, context-switches, cpu-migrations
- * (software events: they run without a PMU; PAPI's perf::TASK-CLOCK etc.).
+ * (software events: they run without a PMU; PAPI's perf::TASK-CLOCK etc.);
+ * with --hw, hardware events counted in user space: instructions, cycles
+ * and branches, branch-misses (arm64: raw 0x23, 0x24, the stall events),
+ * which perfev reads with rdpmc/mrs, and the system calls each method makes
+ * per read are counted with the raw_syscalls:sys_enter tracepoint (root,
+ * tracefs). scripts/vm-check.sh runs it so in the arm64 VM.
  *
- *   build/bench/selfmon_read [READS]      (default 50000 per round, 15 rounds)
+ *   build/bench/selfmon_read [--hw] [READS]  (default 50000 per round, 15 rounds)
  *
  * The rounds of all methods are interleaved so that a noisy neighbour hits
  * them alike; each method's figure is its best round (ns per read): on a
@@ -26,11 +31,41 @@
 #endif
 
 #define ROUNDS 15
-static const uint64_t configs[4] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-				    PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS};
-static const char *names[4] = {"task-clock", "page-faults", "context-switches", "cpu-migrations"};
-static const char *papi_names[4] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
-				    "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
+static const uint64_t sw_configs[4] = {PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+				       PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS};
+static const char *sw_names[4] = {"task-clock", "page-faults", "context-switches", "cpu-migrations"};
+static const char *sw_papi_names[4] = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+				       "perf::CONTEXT-SWITCHES", "perf::CPU-MIGRATIONS"};
+/* --hw: type PERF_TYPE_HARDWARE for the first two, RAW for the others */
+#if defined(__aarch64__)
+/* STALL_FRONTEND and STALL_BACKEND, raw: the kernel maps the generic
+ * branch events only where the PMU lists them, and QEMU's lists these */
+static const uint64_t hw_configs[4] = {PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES, 0x23, 0x24};
+static const char *hw_names[4] = {"instructions:u", "cycles:u", "r23:u", "r24:u"};
+/* '|': PAPI's name where libpfm4 knows the CPU's PMU, then the native name
+ * in the PMU that LIBPFM_FORCE_PMU forces where it does not (QEMU's CPU) */
+static const char *hw_papi_names[4] = {"perf::INSTRUCTIONS|INST_RETIRED", "perf::CYCLES|CPU_CYCLES",
+				       "perf_raw::r0023|STALL_FRONTEND", "perf_raw::r0024|STALL_BACKEND"};
+#else
+static const uint64_t hw_configs[4] = {PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+				       PERF_COUNT_HW_BRANCH_INSTRUCTIONS, PERF_COUNT_HW_BRANCH_MISSES};
+static const char *hw_names[4] = {"instructions:u", "cycles:u", "branches:u", "branch-misses:u"};
+static const char *hw_papi_names[4] = {"perf::INSTRUCTIONS", "perf::CYCLES", "perf::BRANCHES",
+				       "perf::BRANCH-MISSES"};
+#endif
+static bool hw;
+static const uint64_t *configs = sw_configs;
+static const char **names = sw_names, **papi_names = sw_papi_names;
+
+static struct perfev_attr event_attr(int i)
+{
+	struct perfev_attr a = {0};
+	a.type = !hw ? PERF_TYPE_SOFTWARE : i < 2 ? PERF_TYPE_HARDWARE : PERF_TYPE_RAW;
+	a.config = configs[i];
+	a.exclude_kernel = hw; /* user space only, as PAPI's default domain */
+	a.exclude_hv = hw;
+	return a;
+}
 
 static double now_ns(void)
 {
@@ -111,9 +146,7 @@ static struct perfev_selfmon *make_set(int n)
 {
 	struct perfev_evlist *l = perfev_evlist_new();
 	for (int i = 0; i < n; i++) {
-		struct perfev_attr a = {0};
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = configs[i];
+		struct perfev_attr a = event_attr(i);
 		perfev_evlist_add(l, &a, names[i]);
 	}
 	struct perfev_selfmon *s = perfev_selfmon_new_evlist(l, 0);
@@ -129,9 +162,7 @@ static int open_raw(int n)
 {
 	int leader = -1;
 	for (int i = 0; i < n; i++) {
-		struct perfev_attr a = {0};
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = configs[i];
+		struct perfev_attr a = event_attr(i);
 		if (n > 1)
 			a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 					PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -151,21 +182,91 @@ static bool papi_set(int *es, int n)
 {
 	if (PAPI_create_eventset(es) != PAPI_OK)
 		return false;
-	for (int i = 0; i < n; i++)
-		if (PAPI_add_named_event(*es, papi_names[i]) != PAPI_OK) {
+	for (int i = 0; i < n; i++) {
+		char alts[128], *save = NULL, *name;
+		snprintf(alts, sizeof(alts), "%s", papi_names[i]);
+		bool added = false;
+		for (name = strtok_r(alts, "|", &save); name && !added; name = strtok_r(NULL, "|", &save))
+			added = PAPI_add_named_event(*es, name) == PAPI_OK;
+		if (!added) {
 			fprintf(stderr, "selfmon_read: PAPI does not take %s here\n", papi_names[i]);
 			return false;
 		}
+	}
 	return PAPI_start(*es) == PAPI_OK;
 }
 #endif
 
+/* run(), with PAPI's event set started around it (PAPI runs one set at a
+ * time per thread). */
+static double timed_rounds(enum method m, long n)
+{
+#ifdef PERFEV_HAVE_PAPI
+	if (m == PAPI1 || m == PAPI4)
+		PAPI_start(m == PAPI1 ? papi1 : papi4);
+#endif
+	double t = run(m, n);
+#ifdef PERFEV_HAVE_PAPI
+	long long dummy[4];
+	if (m == PAPI1 || m == PAPI4)
+		PAPI_stop(m == PAPI1 ? papi1 : papi4, dummy);
+#endif
+	return t;
+}
+
+/* The system calls of 1000 reads by each method, counted by the
+ * raw_syscalls:sys_enter tracepoint on this thread (its own stopping
+ * ioctl, counted too, is subtracted: an empty window counts it alone). */
+static void print_syscalls(void)
+{
+	unsigned long long id = 0;
+	FILE *f = fopen("/sys/kernel/tracing/events/raw_syscalls/sys_enter/id", "r");
+	if (!f || fscanf(f, "%llu", &id) != 1) {
+		printf("system calls per read: not counted (no tracefs at /sys/kernel/tracing)\n");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	struct perfev_attr a = {0};
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = id;
+	a.disabled = 1;
+	int fd = perfev_open(&a, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("system calls per read: not counted (%s)\n", perfev_errmsg());
+		return;
+	}
+	uint64_t base = 0, c = 0;
+	perfev_ioc_reset(fd, false);
+	perfev_ioc_enable(fd, false);
+	perfev_ioc_disable(fd, false);
+	if (read(fd, &base, sizeof(base)) != sizeof(base))
+		abort();
+	printf("system calls per read (1000 reads, raw_syscalls:sys_enter):");
+	for (int m = 0; m < NMETHODS; m++) {
+		if (!have[m])
+			continue;
+		perfev_ioc_reset(fd, false);
+		perfev_ioc_enable(fd, false);
+		timed_rounds((enum method)m, 1000);
+		perfev_ioc_disable(fd, false);
+		if (read(fd, &c, sizeof(c)) != sizeof(c))
+			abort();
+		printf("%s %s %.3f", m ? "," : "", method_names[m], (double)(c - base) / 1000);
+	}
+	printf("\n");
+	close(fd);
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: selfmon_read [READS]\n\n"
+	fprintf(f, "usage: selfmon_read [--hw] [READS]\n\n"
 		   "Times one read of counters (raw read(2) of 1 and of a 4-event group, perfev's\n"
 		   "1- and 4-event sets, PAPI_read where built with PAPI): READS reads per round\n"
-		   "(default 50000), 15 interleaved rounds, the best round of each printed.\n");
+		   "(default 50000), 15 interleaved rounds, the best round of each printed.\n"
+		   "--hw: hardware events read in user space where the CPU allows, and the system\n"
+		   "calls of each read counted (as root, with tracefs).\n");
 }
 
 int main(int argc, char **argv)
@@ -173,6 +274,14 @@ int main(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--hw")) {
+		hw = true;
+		configs = hw_configs;
+		names = hw_names;
+		papi_names = hw_papi_names;
+		argv++;
+		argc--;
 	}
 	char *end = NULL;
 	long n = argc > 1 ? strtol(argv[1], &end, 10) : 50000;
@@ -209,21 +318,12 @@ int main(int argc, char **argv)
 	double t[NMETHODS][ROUNDS];
 	for (int m = 0; m < NMETHODS; m++)
 		if (have[m])
-			run((enum method)m, n / 10 + 1); /* warm up */
+			timed_rounds((enum method)m, n / 10 + 1); /* warm up */
 	for (int r = 0; r < ROUNDS; r++)
 		for (int m = 0; m < NMETHODS; m++) {
 			if (!have[m])
 				continue;
-#ifdef PERFEV_HAVE_PAPI
-			if (m == PAPI1 || m == PAPI4)
-				PAPI_start(m == PAPI1 ? papi1 : papi4);
-#endif
-			t[m][r] = run((enum method)m, n);
-#ifdef PERFEV_HAVE_PAPI
-			long long dummy[4];
-			if (m == PAPI1 || m == PAPI4)
-				PAPI_stop(m == PAPI1 ? papi1 : papi4, dummy);
-#endif
+			t[m][r] = timed_rounds((enum method)m, n);
 		}
 	double best[NMETHODS] = {0};
 	printf("selfmon_read: %ld reads per round, best of %d rounds\n", n, ROUNDS);
@@ -244,6 +344,8 @@ int main(int argc, char **argv)
 		printf("  %-32s %8.1f ns/read  (median %.1f, max %.1f)\n", method_names[m], best[m],
 		       t[m][ROUNDS / 2], t[m][ROUNDS - 1]);
 	}
+	if (hw)
+		print_syscalls();
 	double x = best[PERFEV4] / best[RAW4];
 	printf("1-event: perfev/read() = %.3f", best[PERFEV1] / best[RAW1]);
 	if (have[PAPI1])

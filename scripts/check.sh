@@ -42,10 +42,13 @@ if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh || status=1
 fi
 
+# The hardware paths, live on a PMU: the arm64 VM suite (make check-arm64).
+scripts/vm-check.sh || status=1
+
 if [ "$status" -ne 0 ]; then
   # The logs are long and CI shows their ends: repeat each failure here,
   # with the assertion messages criterion printed just before it.
-  for log in build/tests.log build-asan/tests.log; do
+  for log in build/tests.log build-asan/tests.log build-arm64/vm/console.log; do
     [ -f "$log" ] || continue
     if grep -q '^\[FAIL\]' "$log"; then
       echo "=== failures in $log ==="

@@ -17,6 +17,7 @@ PKGS=(
   golang-go                         # go tool pprof: reads the pprof exports as their users do
   libpapi-dev papi-tools            # the PAPI side of bench/selfmon_read
   qemu-user gcc-aarch64-linux-gnu   # arm64 self-monitoring tests
+  qemu-system-arm cpio              # the arm64 VM suite (its arm64 libraries: scripts/vm-deps.sh)
   libc6-dev-arm64-cross             # headers and crt files for the arm64 test program
   python3 libxml2-utils             # XML/JSON validation of exports
   nodejs time                       # the flame graph script test; bench/report.sh (/usr/bin/time)

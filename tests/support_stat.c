@@ -9,14 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
-struct perfev_attr sw_attr(uint64_t config)
+struct perfev_attr user_attr(uint32_t type, uint64_t config)
 {
 	struct perfev_attr a = {0};
-	a.type = PERF_TYPE_SOFTWARE;
+	a.type = type;
 	a.config = config;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	return a;
+}
+
+struct perfev_attr sw_attr(uint64_t config)
+{
+	return user_attr(PERF_TYPE_SOFTWARE, config);
 }
 
 uint64_t tracepoint_id(const char *sys, const char *name)
@@ -54,6 +59,27 @@ int count_child(struct perfev_evlist *list, char *const argv[], uint64_t *vals, 
 	perfev_counters_close(c);
 	perfev_child_free(ch);
 	return perfev_exit_code(ws);
+}
+
+double stat_csv_count(const char *csv, const char *name, double *pct)
+{
+	char *copy = strdup(csv), *save;
+	double v = -1;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[12] = {0}, *p = line;
+		int n = 0;
+		while (n < 12 && (f[n] = strsep(&p, ",")))
+			n++;
+		/* value, unit, event, run time, running %: after any interval/CPU/thread prefix */
+		for (int i = 2; i < n; i++)
+			if (!strcmp(f[i], name)) {
+				v = f[i - 2][0] == '<' ? -2 : atof(f[i - 2]);
+				if (pct)
+					*pct = i + 2 < n ? atof(f[i + 2]) : -1;
+			}
+	}
+	free(copy);
+	return v;
 }
 
 uint64_t stores_address(void)

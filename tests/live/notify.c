@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "support.h"
 #include "perfev.h"
+#include "support_notify.h"
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -42,36 +43,19 @@ Test(live_notify, refresh_gives_k_signals_then_hup, .timeout = 60)
 	const int k = 5;
 	int sig = SIGRTMIN + 1;
 	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	cr_assert_eq(sigprocmask(SIG_BLOCK, &set, NULL), 0);
 	int fd = open_clock(200000);
-	cr_assert_geq(fd, 0, "%s", perfev_errmsg());
-	struct perfev_ring *r = perfev_ring_mmap(fd, 1, false);
-	cr_assert_not_null(r, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_notify_signal(fd, sig, 0), 0, "%s", perfev_errmsg());
-	cr_assert_eq(perfev_ioc_refresh(fd, k), 0, "%s", perfev_errmsg());
-	int in = 0, hup = 0, after_hup = 0;
+	struct perfev_ring *r = refresh_arm(fd, k, sig, &set);
+	struct sig_tally t = {0};
 	double start = now_ms(), hup_at = 0;
-	struct timespec zero = {0, 0};
 	/* Run until the HUP, then 100 ms more: nothing may follow it. */
-	while (now_ms() - start < 5000 && (!hup || now_ms() - hup_at < 100)) {
+	while (now_ms() - start < 5000 && (!t.hup || now_ms() - hup_at < 100)) {
 		burn();
-		siginfo_t si;
-		while (sigtimedwait(&set, &si, &zero) == sig) {
-			struct perfev_siginfo d;
-			int kind = perfev_siginfo_decode(&si, &d);
-			cr_assert_eq(d.fd, fd);
-			if (hup)
-				after_hup++;
-			else if (kind == PERFEV_SIG_POLL_IN)
-				in++;
-			else if (kind == PERFEV_SIG_POLL_HUP) {
-				hup++;
-				hup_at = now_ms();
-			}
-		}
+		int had = t.hup;
+		sig_tally_drain(&set, sig, fd, &t);
+		if (t.hup && !had)
+			hup_at = now_ms();
 	}
+	int in = t.in, hup = t.hup, after_hup = t.after_hup;
 	cr_log_info("REFRESH(%d): %d POLL_IN, %d POLL_HUP, %d after", k, in, hup, after_hup);
 	cr_assert_eq(hup, 1, "no POLL_HUP after REFRESH(%d) (%d POLL_IN)", k, in);
 	/* k overflows: the first k-1 wake with POLL_IN, the k-th with POLL_HUP (it disables). */
@@ -82,19 +66,9 @@ Test(live_notify, refresh_gives_k_signals_then_hup, .timeout = 60)
 	close(fd);
 }
 
-static volatile sig_atomic_t traps;
-static struct perfev_siginfo trap_info;
-
-static void on_trap(int sig, siginfo_t *si, void *uc)
-{
-	if (perfev_siginfo_decode(si, &trap_info) == PERFEV_SIG_TRAP)
-		traps++;
-}
-
 Test(live_notify, sigtrap_delivers_sig_data, .timeout = 60)
 {
-	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO};
-	cr_assert_eq(sigaction(SIGTRAP, &sa, NULL), 0);
+	trap_counter_install();
 	struct perfev_attr a = {0};
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
@@ -106,15 +80,15 @@ Test(live_notify, sigtrap_delivers_sig_data, .timeout = 60)
 		cr_skip_test("this kernel has no attr.sigtrap (Linux 5.13+): %s", perfev_errmsg());
 	cr_assert_geq(fd, 0, "%s", perfev_errmsg());
 	double start = now_ms();
-	while (traps < 3 && now_ms() - start < 5000)
+	while (trap_count < 3 && now_ms() - start < 5000)
 		burn();
 	perfev_ioc_disable(fd, false);
-	cr_assert_geq(traps, 3, "%d SIGTRAPs", (int)traps);
-	cr_assert_eq(trap_info.signo, SIGTRAP);
-	cr_assert_eq(trap_info.perf_data, 0x5eedf00dcafeULL, "si_perf_data %#llx",
-		     (unsigned long long)trap_info.perf_data);
-	cr_assert_eq(trap_info.perf_type, PERF_TYPE_SOFTWARE);
-	cr_assert_str_eq(perfev_sig_kind_name(trap_info.kind), "TRAP_PERF");
+	cr_assert_geq(trap_count, 3, "%d SIGTRAPs", (int)trap_count);
+	cr_assert_eq(trap_last.signo, SIGTRAP);
+	cr_assert_eq(trap_last.perf_data, 0x5eedf00dcafeULL, "si_perf_data %#llx",
+		     (unsigned long long)trap_last.perf_data);
+	cr_assert_eq(trap_last.perf_type, PERF_TYPE_SOFTWARE);
+	cr_assert_str_eq(perfev_sig_kind_name(trap_last.kind), "TRAP_PERF");
 	close(fd);
 }
 
@@ -123,8 +97,7 @@ Test(live_notify, sigtrap_breakpoint_addr, .timeout = 60)
 {
 	static volatile uint64_t watched;
 	require_breakpoint();
-	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO};
-	cr_assert_eq(sigaction(SIGTRAP, &sa, NULL), 0);
+	trap_counter_install();
 	struct perfev_attr a = {0};
 	a.type = PERF_TYPE_BREAKPOINT;
 	a.bp_type = HW_BREAKPOINT_W;
@@ -136,12 +109,12 @@ Test(live_notify, sigtrap_breakpoint_addr, .timeout = 60)
 	int fd = perfev_open(&a, 0, -1, -1, 0);
 	if (fd < 0)
 		cr_skip_test("no hardware breakpoint with sigtrap here: %s", perfev_errmsg());
-	traps = 0;
+	trap_count = 0;
 	watched = 1;
 	watched = 2;
 	close(fd);
-	cr_assert_eq(traps, 2);
-	cr_assert_eq(trap_info.perf_data, 77);
-	cr_assert_eq(trap_info.perf_type, PERF_TYPE_BREAKPOINT);
-	cr_assert_eq(trap_info.addr, (void *)&watched);
+	cr_assert_eq(trap_count, 2);
+	cr_assert_eq(trap_last.perf_data, 77);
+	cr_assert_eq(trap_last.perf_type, PERF_TYPE_BREAKPOINT);
+	cr_assert_eq(trap_last.addr, (void *)&watched);
 }

@@ -15,20 +15,7 @@
 /* The count of event `name` in CSV output (-x,), or -1 if absent. */
 static double csv_count(const char *csv, const char *name)
 {
-	char *copy = strdup(csv), *save;
-	double v = -1;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[12] = {0}, *p = line;
-		int n = 0;
-		while (n < 12 && (f[n] = strsep(&p, ",")))
-			n++;
-		/* value, unit, event: after any interval/CPU/thread prefix */
-		for (int i = 2; i < n; i++)
-			if (!strcmp(f[i], name))
-				v = f[i - 2][0] == '<' ? -2 : atof(f[i - 2]);
-	}
-	free(copy);
-	return v;
+	return stat_csv_count(csv, name, NULL);
 }
 
 Test(live_stat, demo_default_set)

@@ -30,8 +30,9 @@ struct rec_proc_map {
 int rec_proc_maps(pid_t pid, int (*fn)(const struct rec_proc_map *m, void *ctx), void *ctx);
 /* From /proc/TID/status: Name, Tgid, PPid. */
 int rec_proc_status(pid_t tid, char comm[16], pid_t *tgid, pid_t *ppid);
-/* The kernel text from /proc/kallsyms: _text and _etext (0 when hidden). */
-int rec_kernel_text(uint64_t *start, uint64_t *end);
+/* The kernel text from /proc/kallsyms: _text (_stext where there is no
+ * _text, as on arm64; *ref names which) and _etext (0 when hidden). */
+int rec_kernel_text(uint64_t *start, uint64_t *end, const char **ref);
 /* The loaded kernel modules of a /proc/modules file ("name size refs deps
  * state address" lines; NULL: /proc/modules), fn called for each with its
  * address and size; modules at address 0 (kptr_restrict) are left out.

@@ -122,12 +122,14 @@ int rec_proc_status(pid_t tid, char comm[16], pid_t *tgid, pid_t *ppid)
 	return *tgid ? 0 : pv_error(EINVAL, "%s: no Tgid line", path);
 }
 
-int rec_kernel_text(uint64_t *start, uint64_t *end)
+int rec_kernel_text(uint64_t *start, uint64_t *end, const char **ref)
 {
-	static const char *const names[] = {"_text", "_etext"};
-	uint64_t a[2];
-	int r = pv_kallsyms_addrs(NULL, names, 2, a);
-	*start = a[0], *end = a[1];
+	/* arm64's kallsyms has no _text: _stext then, as perf falls back */
+	static const char *const names[] = {"_text", "_etext", "_stext"};
+	uint64_t a[3];
+	int r = pv_kallsyms_addrs(NULL, names, 3, a);
+	*ref = a[0] ? "_text" : "_stext";
+	*start = a[0] ? a[0] : a[2], *end = a[1];
 	return r < 0 ? pv_error(-r, "cannot read /proc/kallsyms: %s", strerror(-r)) : 0;
 }
 

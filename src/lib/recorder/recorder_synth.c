@@ -26,7 +26,8 @@ static int emit(struct perfev_recorder *r, struct perfev_record *rec)
 int rec_synth_kernel(struct perfev_recorder *r)
 {
 	uint64_t start, end;
-	rec_kernel_text(&start, &end);
+	const char *ref;
+	rec_kernel_text(&start, &end, &ref);
 	if (!start)
 		return 0; /* kallsyms hidden (kptr_restrict): perf reports kernel samples unresolved too */
 	struct perfev_record rec = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL};
@@ -35,7 +36,9 @@ int rec_synth_kernel(struct perfev_recorder *r)
 	rec.u.mmap.addr = start;
 	rec.u.mmap.len = end > start ? end - start : 0;
 	rec.u.mmap.pgoff = start;
-	rec.u.mmap.filename = "[kernel.kallsyms]_text";
+	char name[32];
+	snprintf(name, sizeof(name), "[kernel.kallsyms]%s", ref); /* the symbol pgoff is the address of */
+	rec.u.mmap.filename = name;
 	return emit(r, &rec);
 }
 
