@@ -35,6 +35,16 @@
  * failure (errno set too); functions returning pointers return NULL and set
  * errno. perfev_errmsg() gives the message of the last failure. Destructors
  * (perfev_*_free, _close, _munmap) accept NULL.
+ *
+ * Structs that may grow (options a function reads, and outputs it fills:
+ * perfev_profile_load_info) carry `size_t sz` first: set it to the sizeof
+ * the struct you compiled against, zero the rest (a designated initializer
+ * does). The header defines TYPE__last_field for each. A library newer than
+ * your headers reads the fields you have and takes the defaults for the
+ * others; an older library refuses (EINVAL, naming the struct) a struct
+ * whose bytes past what it knows are not zero, and fills only the first sz
+ * bytes of an output struct. struct perfev_attr is the kernel's and keeps
+ * its uint32_t size. Callbacks take their ctx first.
  */
 #ifndef PERFEV_H
 #define PERFEV_H

@@ -32,7 +32,7 @@ enum perfev_callgraph {
 };
 
 struct perfev_record_opts {
-	size_t size;                  /* sizeof(struct perfev_record_opts) */
+	size_t sz;                    /* sizeof(struct perfev_record_opts) */
 	const struct perfev_evlist *events; /* NULL: cycles, or cpu-clock where no PMU counts cycles */
 	uint64_t freq;                /* samples per second per event (default 4000) */
 	uint64_t period;              /* a fixed period instead (wins over freq when set) */
@@ -56,6 +56,7 @@ struct perfev_record_opts {
 	bool use_clockid;             /* -k: timestamps from this clock (attr.use_clockid), and the */
 	int clockid;                  /*   file's CLOCKID and CLOCK_DATA features (perf record -k) */
 };
+#define perfev_record_opts__last_field clockid
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

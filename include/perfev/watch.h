@@ -98,12 +98,13 @@ struct perfev_watch_access {
 };
 
 struct perfev_watcher_opts {
-	size_t size;        /* sizeof(struct perfev_watcher_opts) */
+	size_t sz;          /* sizeof(struct perfev_watcher_opts) */
 	char *const *argv;  /* the command (argv[0] searched in PATH) */
 	const char *target; /* "0xADDR", or a symbol of the executable */
 	unsigned type;      /* perfev_watch_type (default w) */
 	size_t len;         /* bytes (0: the symbol's size if 1/2/4/8, else 8) */
 };
+#define perfev_watcher_opts__last_field len
 
 struct perfev_watcher;
 typedef void (*perfev_watch_access_fn)(const struct perfev_watch_access *a, void *arg);

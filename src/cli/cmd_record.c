@@ -109,7 +109,7 @@ static int cmd_record(int argc, char **argv)
 	};
 	struct report_exports x = {0}; /* record, then report's exports of the file */
 	const char *export_from = NULL;
-	struct perfev_record_opts o = {.size = sizeof(o)};
+	struct perfev_record_opts o = {.sz = sizeof(o)};
 	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
 	int c, ret = 1;

@@ -336,9 +336,9 @@ int report_command(int argc, char **argv)
 	int inspect = 0;        /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
 	bool stats = false;
 	struct report_view v = {.graph = GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD};
-	struct perfev_profile_filter filter = {.size = sizeof(filter), .pid = -1, .tid = -1};
+	struct perfev_profile_filter filter = {.sz = sizeof(filter), .pid = -1, .tid = -1};
 	bool filtered = false;
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -604,7 +604,7 @@ int report_command(int argc, char **argv)
 	/* perf's [k]/[.] of --children rows of frames outside any map follow
 	 * its cursor, in callee order when asked */
 	lo.unmapped_levels_callee = text && children != 0 && order_given && v.graph == GRAPH_CALLEE;
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	if (!json && !folded && !flame && !pprof && !firefox && lo.event < 0) {
 		/* the text report: every event, as perf prints them */
 		lo.inline_dwarf_only = true; /* perf expands inlines of DWARF call chains only */
@@ -660,7 +660,7 @@ int report_command(int argc, char **argv)
 		 (unsigned long long)v.nr_samples, info.event_name, input);
 	ret = report_write_exports("report", p, &x, subtitle,
 				   v.value == PERFEV_VALUE_WEIGHT ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
-	struct perfev_export_options eo = {.size = sizeof(eo)};
+	struct perfev_export_options eo = {.sz = sizeof(eo)};
 	if (folded) {
 		if (perfev_export_folded(p, &eo, stdout) < 0)
 			ret = cli_error("report", "%s", perfev_errmsg());

@@ -311,7 +311,7 @@ int report_branch_file(const char *input, const struct perfev_profile_load_opts 
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
 			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc,
 			  .relative = v0->relative};
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_branch_table *t = perfev_branch_table_load_keys(input, lo, keys, nkeys, &info);
 	if (!t)
 		return cli_error("report", "%s", perfev_errmsg());

@@ -22,7 +22,7 @@ static int report_stats_file(const char *input, bool json)
 	if (!pd)
 		return cli_error("report", "%s", perfev_errmsg());
 	/* perf's stats pass is unordered: the counts do not depend on order */
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .unordered = true};
 	int ret = perfev_perfdata_process(pd, &ro, count_nothing, NULL);
 	if (ret < 0) {
 		ret = cli_error("report", "%s", perfev_errmsg());

@@ -108,7 +108,7 @@ static void perf_reads_perfevs_tracing_data(bool pipe)
 	char path[256];
 	snprintf(path, sizeof(path), "%s/perfev-tp.data", test_tmpdir());
 	struct perfev_perfdata_event ev = {&a, "sched:sched_switch", NULL, 0};
-	struct perfev_perfdata_write_opts wo = {.size = sizeof(wo), .pipe = pipe};
+	struct perfev_perfdata_write_opts wo = {.sz = sizeof(wo), .pipe = pipe};
 	struct ringbuf b = {perfev_perfdata_writer_open(path, -1, &ev, 1, &wo), 0};
 	cr_assert(b.w, "%s", perfev_errmsg());
 	char *argv[] = {"/bin/sh", "-c", "sleep 0.02; sleep 0.02", NULL};

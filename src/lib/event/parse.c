@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "event/parse_ctx.h"
 #include "event/parse_int.h"
 #include "event/pmu_int.h"
@@ -625,10 +626,12 @@ PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *
 	c.len = strlen(c.s);
 	c.err->pos = -1;
 	c.err->msg[0] = 0;
-	if (opts && opts->size >= offsetof(struct perfev_parse_opts, sysfs_root) + sizeof(char *))
-		c.sysfs = opts->sysfs_root;
-	if (opts && opts->size >= offsetof(struct perfev_parse_opts, tracefs_events) + sizeof(char *))
-		c.tracefs = opts->tracefs_events;
+	if (!PV_OPTS_VALID(opts, perfev_parse_opts)) {
+		snprintf(c.err->msg, sizeof(c.err->msg), "%s", perfev_errmsg());
+		return -EINVAL;
+	}
+	c.sysfs = PV_OPTS_GET(opts, sysfs_root, NULL);
+	c.tracefs = PV_OPTS_GET(opts, tracefs_events, NULL);
 	if (!list)
 		return pv_fail(&c, EINVAL, 0, "no event list to add to");
 	if (!(c.tmp = perfev_evlist_new()))

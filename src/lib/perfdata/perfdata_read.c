@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "perfdata/perfdata_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 
 #include <fcntl.h>
@@ -1141,7 +1142,11 @@ static int run_pipe(struct perfev_perfdata *pd)
 PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct perfev_perfdata_read_opts *opts,
 				       perfev_perfdata_cb cb, void *ctx)
 {
-	pd->opts = opts;
+	if (!PV_OPTS_VALID(opts, perfev_perfdata_read_opts))
+		return -EINVAL;
+	struct perfev_perfdata_read_opts ro;
+	PV_OPTS_COPY(ro, opts);
+	pd->opts = &ro;
 	pd->cb = cb;
 	pd->ctx = ctx;
 	pd->nq = 0;

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "profile/profile_int.h"
 #include "profile/profile_load_int.h"
+#include "core/opts.h"
 #include "perfdata/perfdata_int.h"
 #include "unwind/unwind_int.h"
 #include "perfev.h"
@@ -63,7 +64,8 @@ struct loader {
 	bool aux_seen;       /* the file holds a hardware trace (AUXTRACE_INFO, AUXTRACE), undecoded */
 	uint64_t aux_bytes;  /* its size */
 	uint32_t aux_type;   /* its AUXTRACE_INFO type */
-	struct perfev_profile_load_info *info;
+	struct perfev_profile_load_info *info; /* a full one, copied to info_out's sz at the end */
+	struct perfev_profile_load_info *info_out;
 	struct perfev_profile *p;
 	struct perfev_perfdata *pd;
 	struct perfev_session *sess;
@@ -733,7 +735,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	int32_t pid = sample_pid(l, s);
 	const char *comm = perfev_session_comm(l->sess, s->tid);
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight,
 				       .cpu = -1, .ip = s->ip};
@@ -985,7 +987,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 			o->note(o->note_ctx, msg);
 		}
 	}
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
+	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
 					    .no_cache = o->no_cache};
 	l->p = perfev_profile_new(o->group, o->flags);
 	if (l->p)
@@ -1000,7 +1002,7 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	perfev_perfdata_build_ids(l->pd, table_object, l); /* perf's first objects */
 	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
 		return -1;
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .keep_going = true};
 	int r = perfev_perfdata_process(l->pd, &ro, on_record, l);
 	if (r == -ENOMEM || l->oom) {
 		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
@@ -1025,8 +1027,34 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	return 0;
 }
 
+/* The loader fills a full info (full); loader_free copies what the
+ * caller's sz holds of it into info. */
+static int info_init(struct loader *l, struct perfev_profile_load_info *info,
+		     struct perfev_profile_load_info *full)
+{
+	if (!info)
+		return 0;
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
+		return -EINVAL;
+	memset(full, 0, sizeof(*full));
+	full->sz = sizeof(*full);
+	l->info = full;
+	l->info_out = info;
+	return 0;
+}
+
+static void info_done(struct loader *l)
+{
+	if (!l->info_out)
+		return;
+	size_t sz = l->info_out->sz;
+	memcpy(l->info_out, l->info, PV_MIN(sz, sizeof(*l->info)));
+	l->info_out->sz = sz;
+}
+
 static void loader_free(struct loader *l)
 {
+	info_done(l);
 	perfev_profile_free(l->p);
 	perfev_session_free(l->sess);
 	perfev_symbolizer_free(l->sym);
@@ -1047,29 +1075,12 @@ static void loader_free(struct loader *l)
 	pv_strtab_free(&l->paths);
 }
 
-static struct perfev_profile_load_info *info_init(struct perfev_profile_load_info *info,
-						  struct perfev_profile_load_info *dummy)
-{
-	if (!info)
-		return NULL;
-	uint32_t size = info->size;
-	memset(info, 0, PV_MIN((size_t)size, sizeof(*info)));
-	info->size = size;
-	if (size < sizeof(*info))
-		info = dummy, memset(dummy, 0, sizeof(*dummy));
-	return info;
-}
-
 static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_profile_load_opts *o0)
 {
-	memset(o, 0, sizeof(*o));
-	o->size = sizeof(*o);
-	o->event = -1;
-	if (o0) {
-		if (o0->size < sizeof(uint32_t))
-			return pv_error(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
-		memcpy(o, o0, PV_MIN((size_t)o0->size, sizeof(*o)));
-	}
+	if (!PV_OPTS_VALID(o0, perfev_profile_load_opts))
+		return -EINVAL;
+	PV_OPTS_COPY(*o, o0);
+	o->event = PV_OPTS_GET(o0, event, -1);
 	if (o->max_stack == 0) /* perf report's default: its report.max_stack = PERF_MAX_STACK_DEPTH */
 		o->max_stack = 127;
 	return 0;
@@ -1082,8 +1093,10 @@ PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
 	struct perfev_profile_load_opts o;
 	if (opts_init(&o, o0) < 0)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy)};
+	struct perfev_profile_load_info full;
+	struct loader l = {.o = &o};
+	if (info_init(&l, info, &full) < 0)
+		return NULL;
 	struct perfev_profile *ret = NULL;
 	if (load(&l, path, &o) == 0) {
 		ret = l.p;
@@ -1102,8 +1115,10 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events(const char *p
 	struct perfev_profile_load_opts o;
 	if (opts_init(&o, o0) < 0)
 		return NULL;
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .all = true};
+	struct perfev_profile_load_info full;
+	struct loader l = {.o = &o, .all = true};
+	if (info_init(&l, info, &full) < 0)
+		return NULL;
 	struct perfev_profile_event *ev = NULL;
 	if (load(&l, path, &o) < 0)
 		goto out;
@@ -1143,8 +1158,10 @@ int pv_profile_load_run(const char *path, const struct perfev_profile_load_opts 
 		return -1;
 	o.event = -1;
 	o.no_inline = true; /* one frame per address: the function's own symbol */
-	struct perfev_profile_load_info dummy;
-	struct loader l = {.o = &o, .info = info_init(info, &dummy), .sample_fn = fn, .sample_ctx = ctx};
+	struct perfev_profile_load_info full;
+	struct loader l = {.o = &o, .sample_fn = fn, .sample_ctx = ctx};
+	if (info_init(&l, info, &full) < 0)
+		return -1;
 	int ret = load(&l, path, &o);
 	if (ret == 0 && done && done(ctx, &l) < 0)
 		ret = pv_error(ENOMEM, "profile_load: out of memory");

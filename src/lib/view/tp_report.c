@@ -383,7 +383,7 @@ PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FI
 	int err = r.tp ? parse_keys(&r, sort) : -ENOMEM;
 	if (!err)
 		err = bind_keys(&r);
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	if (!err)
 		err = perfev_perfdata_process(pd, &ro, on_record, &r);
 	if (!err && r.err)
