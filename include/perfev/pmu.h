@@ -127,7 +127,7 @@ struct perfev_event_info {
 /* Probe-open every event to fill perfev_event_info.access. */
 #define PERFEV_LIST_PROBE 1u
 
-typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
+typedef int (*perfev_event_fn)(void *ctx, const struct perfev_event_info *ev);
 /*
  * Calls fn for every event usable in an event string here: the symbolic
  * hardware and software events, every hardware cache combination perf
@@ -140,7 +140,7 @@ typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
  * walk and is returned; otherwise returns the number of events reported.
  */
 PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,
-				     void *arg);
+				     void *ctx);
 
 /* What the current credentials and perf_event_paranoid allow. */
 struct perfev_permissions {
@@ -167,7 +167,7 @@ PERFEV_API const char *perfev_tracefs_events_dir(void);
  */
 PERFEV_API int perfev_tracepoint_id(const char *events_dir, const char *sys, const char *name);
 
-typedef int (*perfev_tracepoint_fn)(const char *sys, const char *name, int id, void *arg);
+typedef int (*perfev_tracepoint_fn)(void *ctx, const char *sys, const char *name, int id);
 /*
  * Calls fn for every tracepoint whose system matches sys_glob and whose
  * name matches name_glob (fnmatch(3) patterns; NULL matches all), sorted by
@@ -176,7 +176,7 @@ typedef int (*perfev_tracepoint_fn)(const char *sys, const char *name, int id, v
  */
 PERFEV_API int perfev_tracepoints_foreach(const char *events_dir, const char *sys_glob,
 					  const char *name_glob, perfev_tracepoint_fn fn,
-					  void *arg);
+					  void *ctx);
 
 #ifdef __cplusplus
 }

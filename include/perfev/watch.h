@@ -45,16 +45,16 @@ struct perfev_watch_hit {
 	uint64_t ip;    /* user IP at the trap: on x86 the instruction after the access */
 };
 
-typedef void (*perfev_watch_fn)(const struct perfev_watch_hit *hit, void *arg);
+typedef void (*perfev_watch_fn)(void *ctx, const struct perfev_watch_hit *hit);
 
 /*
  * Watches [addr, addr+len) for accesses of `type` in the calling thread,
- * calling fn(hit, arg) on each. Returns the watch or NULL (errno; EINVAL for
+ * calling fn(ctx, hit) on each. Returns the watch or NULL (errno; EINVAL for
  * a length/alignment/type the hardware refuses, ENOSPC when the debug
  * registers are taken; perfev_errmsg() says which).
  */
 PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, unsigned type,
-						 perfev_watch_fn fn, void *arg);
+						 perfev_watch_fn fn, void *ctx);
 /*
  * Moves the watch to another address/length/type without closing it
  * (PERF_EVENT_IOC_MODIFY_ATTRIBUTES). Returns 0 or -errno; on failure the
@@ -107,7 +107,7 @@ struct perfev_watcher_opts {
 #define perfev_watcher_opts__last_field len
 
 struct perfev_watcher;
-typedef void (*perfev_watch_access_fn)(const struct perfev_watch_access *a, void *arg);
+typedef void (*perfev_watch_access_fn)(void *ctx, const struct perfev_watch_access *a);
 
 /* Starts the command stopped at exec, resolves the target and opens the
  * breakpoints. NULL + errno; perfev_errmsg() explains. */
@@ -117,7 +117,7 @@ PERFEV_API uint64_t perfev_watcher_addr(const struct perfev_watcher *w);
 PERFEV_API size_t perfev_watcher_len(const struct perfev_watcher *w);
 /* Lets the command run; calls fn for every access, in time order per CPU,
  * until the command exits or stop. Returns 0 or -errno. */
-PERFEV_API int perfev_watcher_run(struct perfev_watcher *w, perfev_watch_access_fn fn, void *arg);
+PERFEV_API int perfev_watcher_run(struct perfev_watcher *w, perfev_watch_access_fn fn, void *ctx);
 /* Async-signal-safe: makes run() return. */
 PERFEV_API void perfev_watcher_stop(struct perfev_watcher *w);
 /* The command's wait status after run (-1 before), and accesses lost. */

@@ -46,7 +46,7 @@ static void json_str(const char *key, const char *s)
 
 static const char *const access_key[] = {"unknown", "full", "user-only", "denied", "unsupported"};
 
-static int print_event(const struct perfev_event_info *ev, void *arg)
+static int print_event(void *arg, const struct perfev_event_info *ev)
 {
 	struct out *o = arg;
 	char buf[256];

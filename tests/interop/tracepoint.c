@@ -77,7 +77,7 @@ struct ringbuf {
 	int n;
 };
 
-static int to_file(const void *rec, size_t size, void *ctx)
+static int to_file(void *ctx, const void *rec, size_t size)
 {
 	struct ringbuf *b = ctx;
 	cr_assert_eq(perfev_perfdata_writer_write(b->w, rec, size), 0, "%s", perfev_errmsg());

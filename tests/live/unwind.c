@@ -73,7 +73,7 @@ struct collect {
 	uint64_t mask;
 };
 
-static int take_sample(const void *rec, size_t size, void *ctx)
+static int take_sample(void *ctx, const void *rec, size_t size)
 {
 	struct collect *c = ctx;
 	const struct perf_event_header *h = rec;

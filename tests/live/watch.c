@@ -11,7 +11,7 @@ static volatile long target[4] __attribute__((aligned(8)));
 static volatile int hits;
 static volatile uint64_t last_addr;
 
-static void on_hit(const struct perfev_watch_hit *h, void *arg)
+static void on_hit(void *arg, const struct perfev_watch_hit *h)
 {
 	hits++;
 	last_addr = h->addr;

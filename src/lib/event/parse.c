@@ -365,7 +365,7 @@ struct tp_walk {
 	int err;
 };
 
-static int tp_add(const char *sys, const char *name, int id, void *arg)
+static int tp_add(void *arg, const char *sys, const char *name, int id)
 {
 	struct tp_walk *w = arg;
 	struct perfev_evsel *e = pv_new_event(w->c, PERF_TYPE_TRACEPOINT, (uint64_t)id);
@@ -409,7 +409,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 		int id = perfev_tracepoint_id(c->tracefs, s, n);
 		if (id < 0)
 			r = pv_fail(c, -id, start, "%s", perfev_errmsg());
-		else if (tp_add(s, n, id, &(struct tp_walk){c, 0}) < 0)
+		else if (tp_add(&(struct tp_walk){c, 0}, s, n, id) < 0)
 			r = -ENOMEM;
 	}
 	free(s);

@@ -191,7 +191,7 @@ PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opt
 	return tr;
 }
 
-static int on_record(const void *bytes, size_t size, void *ctx)
+static int on_record(void *ctx, const void *bytes, size_t size)
 {
 	struct perfev_tracer *tr = ctx;
 	struct perfev_record rec;

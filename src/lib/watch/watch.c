@@ -62,7 +62,7 @@ static void on_trap(int sig, siginfo_t *si, void *uctx)
 		if (w && w->magic == WATCH_MAGIC) {
 			struct perfev_watch_hit hit = {w, (uint64_t)(uintptr_t)si->si_addr,
 						       w->attr.bp_type, context_ip(uctx)};
-			w->fn(&hit, w->arg);
+			w->fn(w->arg, &hit);
 			return;
 		}
 	}

@@ -250,10 +250,10 @@ static void on_sample(struct perfev_watcher *w, const struct perfev_sample *s)
 	}
 	a.nr_frames = n;
 	a.frames = w->frames;
-	w->fn(&a, w->arg);
+	w->fn(w->arg, &a);
 }
 
-static int on_record(const void *bytes, size_t size, void *ctx)
+static int on_record(void *ctx, const void *bytes, size_t size)
 {
 	struct perfev_watcher *w = ctx;
 	struct perfev_record rec;
