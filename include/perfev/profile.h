@@ -354,10 +354,6 @@ struct perfev_profile_load_opts {
 	bool no_inline;                 /* do not expand inlined frames (faster) */
 	bool no_callchain;              /* only the sampled address, no call stack */
 	const char *kallsyms;           /* NULL: /proc/kallsyms; "": no kernel symbols */
-	/* Called once per degradation (missing binary, stripped, unreadable
-	 * kallsyms...), with a message naming the fix. May be NULL. */
-	void (*note)(void *ctx, const char *msg);
-	void *note_ctx;
 	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
 	bool inline_dwarf_only;         /* expand inlined frames of DWARF-unwound frames only (perf
 					 * report's call chains: frame-pointer ones stay as sampled) */
@@ -426,7 +422,8 @@ struct perfev_profile_load_info {
  * and memory maps, symbolized (ELF, DWARF inlines and lines, kallsyms), with
  * call stacks from PERF_SAMPLE_CALLCHAIN and/or DWARF unwinding of
  * REGS_USER + STACK_USER. Unresolvable addresses become "[unknown]" frames
- * (and a note), never a failure. info (optional) says what was read.
+ * (and a note through the log hook, perfev/log.h), never a failure. info
+ * (optional) says what was read.
  * Returns NULL with errno and perfev_errmsg() when the file cannot be read.
  */
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,

@@ -24,6 +24,11 @@ struct cli_command {
 		__attribute__((used, section("perfev_commands"), aligned(8))) = {   \
 			#NAME, FN, SUMMARY}
 
+/* The library's log hook (perfev_set_log), set by main.c for every command:
+ * "perfev CMD: note: MSG" / "perfev CMD: warning: MSG" on stderr, nothing
+ * while cli_quiet is set (a command's -q). */
+extern bool cli_quiet;
+
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* cli_error with a va_list. */

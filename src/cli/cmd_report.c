@@ -261,12 +261,6 @@ static int parse_graph(const char *arg, enum report_graph *g, double *min, int *
 
 static void usage(FILE *f) { fprintf(f, usage_text); }
 
-static void note(void *ctx, const char *msg)
-{
-	if (!*(bool *)ctx)
-		fprintf(stderr, "perfev report: note: %s\n", msg);
-}
-
 /* When the filter left nothing: which options did it, and how to see what
  * the file holds (perf prints an empty table and says nothing). */
 static void empty_filter_note(const struct perfev_profile_filter *f, uint64_t samples, uint64_t filtered)
@@ -484,8 +478,7 @@ int report_command(int argc, char **argv)
 				      folded ? "--folded" : flame ? "--flame" : pprof ? "--pprof" :
 				      firefox ? "--firefox" : json ? "--json" : NULL);
 	cli_warn_unclean("report", input); /* killed recordings are read up to their last record */
-	lo.note = note;
-	lo.note_ctx = &quiet;
+	cli_quiet = quiet; /* the library's notes (main.c's log hook) */
 	bool table = !json && !folded && !flame && !pprof && !firefox;
 	/* the branch view filters by command only */
 	bool other_filter = filter.pid >= 0 || filter.tid >= 0 || filter.dso || filter.symbol || lo.time;

@@ -28,6 +28,15 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+bool cli_quiet;
+
+static void cli_log(void *ctx, enum perfev_log_level level, const char *msg)
+{
+	if (!cli_quiet)
+		fprintf(stderr, "perfev %s: %s: %s\n", (const char *)ctx, level == PERFEV_LOG_WARN ? "warning" : "note",
+			msg);
+}
+
 static void version_usage(FILE *f) { fprintf(f, "usage: perfev version\n"); }
 
 static int cmd_version(int argc, char **argv)
@@ -74,8 +83,10 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--version"))
 		name = "version";
 	for (const struct cli_command *c = __start_perfev_commands; c < __stop_perfev_commands; c++)
-		if (!strcmp(c->name, name))
+		if (!strcmp(c->name, name)) {
+			perfev_set_log(cli_log, (void *)c->name, PERFEV_LOG_NOTE, NULL);
 			return c->run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "perfev: '%s' is not a command.\n\n", name);
 	usage(stderr);
 	return 1;

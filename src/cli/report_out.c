@@ -1184,15 +1184,10 @@ int report_write_exports(const char *cmd, const struct perfev_profile *p, const 
 	return ret;
 }
 
-static void quiet_note(void *ctx, const char *msg)
-{
-	fprintf(stderr, "perfev %s: note: %s\n", (const char *)ctx, msg);
-}
-
 int report_export_file(const char *cmd, const char *input, const struct report_exports *x)
 {
 	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_THREAD,
-					      .event = -1, .note = quiet_note, .note_ctx = (void *)cmd};
+					      .event = -1};
 	if (x->firefox)
 		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
 	struct perfev_profile_load_info info = {.sz = sizeof(info)};

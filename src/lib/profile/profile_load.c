@@ -147,8 +147,7 @@ static void notes(struct loader *l)
 {
 	size_t n = perfev_symbolizer_nr_notes(l->sym);
 	for (; l->notes_seen < n; l->notes_seen++)
-		if (l->o->note)
-			l->o->note(l->o->note_ctx, perfev_symbolizer_note(l->sym, l->notes_seen));
+		pv_note("%s", perfev_symbolizer_note(l->sym, l->notes_seen));
 }
 
 /* ---- the cache ---------------------------------------------------------------- */
@@ -370,14 +369,12 @@ static void aux_note(const struct loader *l, const char *path)
 {
 	static const char *const kinds[] = {"hardware", "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
 					    "s390 CPU-MSF", "HiSilicon PTT"};
-	if (!l->o->note || !l->aux_seen)
+	if (!l->aux_seen)
 		return;
 	const char *kind = l->aux_type < PV_ARRAY_SIZE(kinds) ? kinds[l->aux_type] : kinds[0];
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s holds %.1f MB of %s trace, which perfev does not decode: this report "
-		 "shows the sampled events only (perf report and perf script decode it, given the traced binaries)", path,
-		 (double)l->aux_bytes / 1048576.0, kind);
-	l->o->note(l->o->note_ctx, msg);
+	pv_note("%s holds %.1f MB of %s trace, which perfev does not decode: this report "
+		"shows the sampled events only (perf report and perf script decode it, given the traced binaries)",
+		path, (double)l->aux_bytes / 1048576.0, kind);
 }
 
 /* perf's name of a kernel module's map: "/lib/modules/.../ath9k.ko[.xz]" is
@@ -978,14 +975,10 @@ static int load(struct loader *l, const char *path, struct perfev_profile_load_o
 	 * that kernel's kallsyms. */
 	if (!o->kallsyms && !perfev_perfdata_kernel_is_running(l->pd)) {
 		l->foreign_kernel = true;
-		if (o->note) {
-			const char *rel = perfev_perfdata_feature_str(l->pd, PERFEV_FEAT_OSRELEASE);
-			char msg[512];
-			snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
-				 "stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
-				 rel ? rel : "its build-id differs from this one's");
-			o->note(o->note_ctx, msg);
-		}
+		const char *rel = perfev_perfdata_feature_str(l->pd, PERFEV_FEAT_OSRELEASE);
+		pv_note("%s was recorded on another kernel (%s): kernel addresses "
+			"stay unresolved; give that kernel's symbols with --kallsyms FILE", path,
+			rel ? rel : "its build-id differs from this one's");
 	}
 	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = o->kallsyms, .symfs = o->symfs,
 					    .no_cache = o->no_cache};
