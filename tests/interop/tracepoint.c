@@ -178,6 +178,20 @@ static void compare_report(const char *path, const char *sort)
 	perfev_perfdata_close(pd);
 	cr_assert_eq(r, 0, "--sort %s: %s", sort, perfev_errmsg());
 	cr_assert_str_eq(text, p.out, "--sort %s differs", sort);
+	/* without perf's first line, the header hint (report --header's view) */
+	static const char hint[] = "# To display the perf.data header info, please use --header/--header-only "
+				   "options.\n#\n";
+	cr_assert_eq(strncmp(text, hint, sizeof(hint) - 1), 0, "%s", text);
+	char *nohint = NULL;
+	size_t nlen = 0;
+	f = open_memstream(&nohint, &nlen);
+	pd = perfev_perfdata_open(path);
+	struct perfev_tp_report_opts o = {.sz = sizeof(o), .no_header_hint = true};
+	cr_assert_eq(perfev_tp_report_with(pd, sort, f, &o), 0, "%s", perfev_errmsg());
+	fclose(f);
+	perfev_perfdata_close(pd);
+	cr_assert_str_eq(nohint, text + sizeof(hint) - 1, "--sort %s, no hint", sort);
+	free(nohint);
 	free(text);
 	/* and through the command */
 	struct run_result q = run_cmd("%s report -i '%s' --sort '%s'", PERFEV_BIN, path, sort);

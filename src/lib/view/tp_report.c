@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfev/perfdata.h"
 #include "perfev/record.h"
 #include "perfev/tracepoint.h"
@@ -368,6 +369,15 @@ static void rep_free(struct rep *r)
 
 PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FILE *out)
 {
+	return perfev_tp_report_with(pd, sort, out, NULL);
+}
+
+PERFEV_API int perfev_tp_report_with(struct perfev_perfdata *pd, const char *sort, FILE *out,
+				     const struct perfev_tp_report_opts *opts)
+{
+	if (!PV_OPTS_VALID(opts, perfev_tp_report_opts))
+		return -EINVAL;
+	bool hint = !PV_OPTS_GET(opts, no_header_hint, false);
 	struct rep r = {.pd = pd};
 	size_t size = 0;
 	const void *td = perfev_perfdata_has_feature(pd, PERFEV_FEAT_TRACING_DATA)
@@ -391,9 +401,10 @@ PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FI
 	if (!err) {
 		struct perfev_perfdata_stats st;
 		perfev_perfdata_stats(pd, &st);
-		fprintf(out, "# To display the perf.data header info, please use --header/--header-only "
-			     "options.\n#\n#\n# Total Lost Samples: %llu\n#\n",
-			(unsigned long long)st.nr_lost_samples);
+		if (hint)
+			fprintf(out, "# To display the perf.data header info, please use --header/--header-only "
+				     "options.\n#\n");
+		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st.nr_lost_samples);
 		for (size_t i = 0; i < r.nr_ev; i++)
 			if (r.ev[i].samples)
 				print_event(&r, i, out);
