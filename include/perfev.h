@@ -33,8 +33,10 @@
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
- * errno. perfev_errmsg() gives the message of the last failure. Destructors
- * (perfev_*_free, _close, _munmap) accept NULL.
+ * errno. perfev_errmsg() gives the message of the last failure;
+ * perfev_errname(err) ("EINVAL") and perfev_strerror(err) name a code
+ * without context. Destructors (perfev_*_free, _close, _munmap) accept
+ * NULL.
  *
  * Structs that may grow (options a function reads, and outputs it fills:
  * perfev_profile_load_info) carry `size_t sz` first: set it to the sizeof
