@@ -85,6 +85,8 @@ int main(int argc, char **argv)
 	for (const struct cli_command *c = __start_perfev_commands; c < __stop_perfev_commands; c++)
 		if (!strcmp(c->name, name)) {
 			perfev_set_log(cli_log, (void *)c->name, PERFEV_LOG_NOTE, NULL);
+			/* a command killed by a signal leaves no tracefs probe behind */
+			perfev_probe_cleanup_on_signals();
 			return c->run(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "perfev: '%s' is not a command.\n\n", name);
