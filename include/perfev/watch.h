@@ -6,9 +6,11 @@
  *
  * The handler runs inside the SIGTRAP handler, right after the accessing
  * instruction (x86 data breakpoints trap after the access): only
- * async-signal-safe work there. perfev installs its SIGTRAP handler on the
- * first perfev_watch_new() and passes signals that are not its own to the
- * handler that was there before.
+ * async-signal-safe work there. The library installs no signal handler of
+ * its own accord: before the first perfev_watch_new() the program either
+ * calls perfev_watch_sigtrap_install() (perfev's handler, which passes
+ * signals that are not a watch's to the handler that was there before) or
+ * has its own SA_SIGINFO SIGTRAP handler call perfev_watch_sigtrap_dispatch().
  *
  * The watch monitors the thread that created it (perf_event_open pid 0);
  * it is removed on exec (attr.remove_on_exec, which sigtrap requires).
@@ -19,6 +21,8 @@
 #ifndef PERFEV_WATCH_H
 #define PERFEV_WATCH_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "perfev/abi.h"
@@ -48,10 +52,27 @@ struct perfev_watch_hit {
 typedef void (*perfev_watch_fn)(void *ctx, const struct perfev_watch_hit *hit);
 
 /*
+ * Opt-in: installs perfev's SIGTRAP handler for the whole process (once;
+ * later calls do nothing). Signals that are not a watch's go to the handler
+ * that was there before (or, at the default action, end the process as
+ * they would have). 0 or -errno.
+ */
+PERFEV_API int perfev_watch_sigtrap_install(void);
+
+/*
+ * For a program with its own SIGTRAP handler (SA_SIGINFO): call this first
+ * thing from it with the handler's arguments. Returns true when the signal
+ * was a watch's hit (its fn has run: the handler is done), false when it is
+ * the program's own. Async-signal-safe.
+ */
+PERFEV_API bool perfev_watch_sigtrap_dispatch(int sig, siginfo_t *si, void *uctx);
+
+/*
  * Watches [addr, addr+len) for accesses of `type` in the calling thread,
  * calling fn(ctx, hit) on each. Returns the watch or NULL (errno; EINVAL for
- * a length/alignment/type the hardware refuses, ENOSPC when the debug
- * registers are taken; perfev_errmsg() says which).
+ * a length/alignment/type the hardware refuses, or when nothing handles
+ * SIGTRAP (see above), ENOSPC when the debug registers are taken;
+ * perfev_errmsg() says which).
  */
 PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, unsigned type,
 						 perfev_watch_fn fn, void *ctx);
