@@ -71,7 +71,7 @@ static double run(struct ctx *c, struct perfev_unwinder *u, uint64_t *frames, ui
 	for (size_t i = 0; i < c->n; i++) {
 		const struct smp *m = c->cur = &c->s[i];
 		struct perfev_unwind_sample us = {
-			.size = sizeof(us), .pid = m->pid, .tid = m->tid, .abi = m->abi,
+			.sz = sizeof(us), .pid = m->pid, .tid = m->tid, .abi = m->abi,
 			.mask = m->mask, .regs = m->regs, .nr_regs = m->nr_regs, .stack = m->stack,
 			.stack_size = m->stack_size, .find_map = lookup, .find_map_ctx = c};
 		int n = perfev_unwinder_unwind(u, &us, f, 256);
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct ctx c = {perfev_session_new(), calloc(max, sizeof(struct smp)), 0, max, NULL};
-	struct perfev_perfdata_read_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_read_opts o = {.sz = sizeof(o)};
 	if (!c.session || !c.s || perfev_perfdata_process(pd, &o, on_record, &c) < 0) {
 		fprintf(stderr, "bench/unwind: reading %s: %s\n", path, perfev_errmsg());
 		return 1;

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct copy c = {.out_path = argv[2], .argv = argv, .argc = argc};
-	c.opts.size = sizeof(c.opts);
+	c.opts.sz = sizeof(c.opts);
 	c.opts.argc = argc - 1; /* CMDLINE: the program path comes first by itself */
 	c.opts.argv = argv + 1;
 	for (int i = 3; i < argc; i++) {
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfdata_copy: %s\n", perfev_errmsg());
 		return 1;
 	}
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	int err = perfev_perfdata_process(c.in, &ro, on_record, &c);
 	if (err) {
 		fprintf(stderr, "perfdata_copy: %s\n", perfev_errmsg());

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		perfev_tasks_free(t);
 		perfev_perfdata_print_header(pd, null, false); /* perf report --header-only */
 		perfev_perfdata_print_header(pd, null, true);  /* and -I */
-		struct perfev_script_opts o = {.size = sizeof(o), .out = null, .show_task_events = true,
+		struct perfev_script_opts o = {.sz = sizeof(o), .out = null, .show_task_events = true,
 					       .show_mmap_events = true, .show_switch_events = true,
 					       .show_lost_events = true};
 		perfev_script_run(pd, &o);

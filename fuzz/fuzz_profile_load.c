@@ -44,17 +44,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	FILE *null = fopen("/dev/null", "w");
 	for (int srclines = 0; srclines < 2; srclines++) {
-		struct perfev_profile_load_opts o = {.size = sizeof(o), .group = PERFEV_GROUP_THREAD,
+		struct perfev_profile_load_opts o = {.sz = sizeof(o), .group = PERFEV_GROUP_THREAD,
 						     .flags = PERFEV_PROFILE_KEEP_SAMPLES, .event = -1,
 						     .srclines = srclines, .kallsyms = ""};
-		struct perfev_profile_load_info info = {.size = sizeof(info)};
+		struct perfev_profile_load_info info = {.sz = sizeof(info)};
 		struct perfev_profile *p = perfev_profile_load(path, &o, &info);
 		if (p)
 			views(p, null);
 		perfev_profile_free(p);
 	}
 	/* every event at once (perf report's sections, GROUP_DESC) */
-	struct perfev_profile_load_opts o = {.size = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
+	struct perfev_profile_load_opts o = {.sz = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
 					     .kallsyms = "", .inline_dwarf_only = true};
 	size_t nev;
 	struct perfev_profile_event *ev = perfev_profile_load_events(path, &o, NULL, &nev);

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct perfev_symbolizer *s;
 	if (!s) {
-		struct perfev_symbolizer_opts o = {.size = sizeof(o), .no_debuginfod = true,
+		struct perfev_symbolizer_opts o = {.sz = sizeof(o), .no_debuginfod = true,
 						   .no_proc_root = true, .kallsyms = ""};
 		s = perfev_symbolizer_new(&o);
 		if (!s)

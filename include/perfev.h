@@ -34,8 +34,20 @@
  *
  * Conventions: functions returning int return >= 0 on success and -errno on
  * failure (errno set too); functions returning pointers return NULL and set
- * errno. perfev_errmsg() gives the message of the last failure. Destructors
- * (perfev_*_free, _close, _munmap) accept NULL.
+ * errno. perfev_errmsg() gives the message of the last failure;
+ * perfev_errname(err) ("EINVAL") and perfev_strerror(err) name a code
+ * without context. Destructors (perfev_*_free, _close, _munmap) accept
+ * NULL.
+ *
+ * Structs that may grow (options a function reads, and outputs it fills:
+ * perfev_profile_load_info) carry `size_t sz` first: set it to the sizeof
+ * the struct you compiled against, zero the rest (a designated initializer
+ * does). The header defines TYPE__last_field for each. A library newer than
+ * your headers reads the fields you have and takes the defaults for the
+ * others; an older library refuses (EINVAL, naming the struct) a struct
+ * whose bytes past what it knows are not zero, and fills only the first sz
+ * bytes of an output struct. struct perfev_attr is the kernel's and keeps
+ * its uint32_t size. Callbacks take their ctx first.
  */
 #ifndef PERFEV_H
 #define PERFEV_H

@@ -37,7 +37,7 @@ static void add(struct perfev_profile *p, const char *comm, int pid, int tid, ui
 			fr[i].ip = fr[i].rel_ip = 0x4242;
 	}
 	for (int t = 0; t < times; t++) {
-		struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = tid, .comm = comm,
+		struct perfev_sample_desc d = {.sz = sizeof(d), .pid = pid, .tid = tid, .comm = comm,
 					       .time = 1000000ull * (unsigned)(t + 1), .period = period,
 					       .weight = 7};
 		cr_assert_eq(perfev_profile_add(p, &d, fr, nr), 1);
@@ -60,7 +60,7 @@ struct perfev_profile *synthetic_profile(enum perfev_profile_group group, unsign
 	ADD(p, "app", 100, 101, 1000, 4, "compute", "work", "main");
 	ADD(p, "app", 100, 101, 1000, 1, "rec", "rec", "rec", "main");
 	for (int i = 0; i < 3; i++) {
-		struct perfev_sample_desc d = {.size = sizeof(d), .pid = 200, .tid = 200, .comm = "sh",
+		struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 200, .tid = 200, .comm = "sh",
 					       .time = 5, .period = 500};
 		cr_assert_eq(perfev_profile_add(p, &d, NULL, 0), 1);
 	}
@@ -80,7 +80,7 @@ char *profile_folded(const struct perfev_profile *p, enum perfev_profile_value v
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	cr_assert(f);
-	struct perfev_export_options eo = {.size = sizeof(eo), .value = v};
+	struct perfev_export_options eo = {.sz = sizeof(eo), .value = v};
 	cr_assert_eq(perfev_export_folded(p, &eo, f), 0, "%s", perfev_errmsg());
 	fclose(f);
 	if (!sorted)

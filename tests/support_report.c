@@ -317,7 +317,7 @@ struct perfev_perfdata_writer *report_crafted_writer(const char *data, struct pe
 	if (sample_type & PERF_SAMPLE_BRANCH_STACK)
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 	struct perfev_perfdata_event ev = {a, "cpu-clock", NULL, 0};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .no_host_features = true};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(data, -1, &ev, 1, &o);
 	cr_assert(w, "writer: %s", perfev_errmsg());
 	return w;

@@ -99,7 +99,7 @@ enum perfev_target_kind {
 };
 
 struct perfev_target {
-	size_t size;                    /* sizeof(struct perfev_target) */
+	size_t sz;                      /* sizeof(struct perfev_target) */
 	enum perfev_target_kind kind;
 	pid_t pid;                      /* THREAD, PROCESS, CHILD */
 	const struct perfev_cpus *cpus; /* CPUS, CGROUP: NULL means all online */
@@ -114,6 +114,7 @@ struct perfev_target {
 	/* Open with the counters running (not disabled); ignored for CHILD. */
 	bool enabled;
 };
+#define perfev_target__last_field enabled
 
 /* ---- counters ------------------------------------------------------------ */
 struct perfev_counters;

@@ -113,10 +113,11 @@ PERFEV_API int perfev_evlist_parse(struct perfev_evlist *list, const char *event
 
 /* Where perfev_evlist_parse_opts looks things up (for tests: fake trees). */
 struct perfev_parse_opts {
-	size_t size;              /* sizeof(struct perfev_parse_opts) */
+	size_t sz;                /* sizeof(struct perfev_parse_opts) */
 	const char *sysfs_root;   /* PMUs; NULL: /sys/bus/event_source/devices */
 	const char *tracefs_events; /* tracepoints; NULL: the mounted tracefs's events/ */
 };
+#define perfev_parse_opts__last_field tracefs_events
 /* perfev_evlist_parse with lookups redirected by opts (NULL: the defaults). */
 PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *events,
 					const struct perfev_parse_opts *opts,

@@ -22,7 +22,7 @@ extern "C" {
 
 /* Options shared by the exporters; NULL or zero fields take the defaults. */
 struct perfev_export_options {
-	uint32_t size;                   /* sizeof(struct perfev_export_options) */
+	size_t sz;                       /* sizeof(struct perfev_export_options) */
 	enum perfev_profile_value value; /* what widths/counts measure (default: samples) */
 	const char *title;               /* flame graph title (default "Flame Graph") */
 	const char *subtitle;            /* e.g. the event and the command; optional */
@@ -38,6 +38,7 @@ struct perfev_export_options {
 	double interval_ms;              /* Firefox: sampling interval (default 1) */
 	const char *product;             /* Firefox: meta.product (default "perfev") */
 };
+#define perfev_export_options__last_field product
 
 /* Folded stacks: "comm;outer;...;leaf COUNT\n" per distinct stack. */
 PERFEV_API int perfev_export_folded(const struct perfev_profile *p,

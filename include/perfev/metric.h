@@ -52,14 +52,14 @@ struct perfev_metric_info {
 	const char *source;  /* the vendor document the formula is taken from */
 	const char *models;  /* where it applies: "any", or libpfm4 tables "skl,skx,clx" */
 };
-typedef int (*perfev_metric_fn)(const struct perfev_metric_info *m, void *arg);
+typedef int (*perfev_metric_fn)(void *ctx, const struct perfev_metric_info *m);
 /*
  * Calls fn for every metric of the table that applies to the current model
  * (PERF_CPUID, or this CPU: see perfev_cpu_model_get), whose name or group
  * matches pattern (NULL: all; case-insensitive). A non-zero return of fn
  * stops the walk and is returned; else the number of metrics.
  */
-PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, void *arg);
+PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, void *ctx);
 
 /* ---- counting metrics ------------------------------------------------------------ */
 struct perfev_metrics;

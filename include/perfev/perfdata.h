@@ -47,13 +47,14 @@ struct perfev_perfdata_event {
 };
 
 struct perfev_perfdata_write_opts {
-	size_t size;            /* sizeof(struct perfev_perfdata_write_opts) */
+	size_t sz;              /* sizeof(struct perfev_perfdata_write_opts) */
 	bool pipe;              /* pipe mode (always for a non-seekable fd) */
 	int compress_level;     /* 0: none; 1..22: zstd level, COMPRESSED records */
 	int argc;               /* the recording's command line, for CMDLINE */
 	char *const *argv;
 	bool no_host_features;  /* leave out hostname, cpuid, topology... (tests) */
 };
+#define perfev_perfdata_write_opts__last_field no_host_features
 
 struct perfev_perfdata_writer;
 
@@ -193,10 +194,11 @@ PERFEV_API void perfev_perfdata_info(const struct perfev_perfdata *pd, struct pe
 typedef int (*perfev_perfdata_cb)(void *ctx, const struct perfev_record *rec);
 
 struct perfev_perfdata_read_opts {
-	size_t size;      /* sizeof(struct perfev_perfdata_read_opts) */
+	size_t sz;        /* sizeof(struct perfev_perfdata_read_opts) */
 	bool unordered;   /* deliver in file order (default: time order by rounds, as perf) */
 	bool keep_going;  /* skip records that do not decode instead of failing */
 };
+#define perfev_perfdata_read_opts__last_field keep_going
 
 /*
  * Delivers every record of the data section (decompressed; AUXTRACE and

@@ -131,7 +131,7 @@ struct perfev_event_info {
 /* Probe-open every event to fill perfev_event_info.access. */
 #define PERFEV_LIST_PROBE 1u
 
-typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
+typedef int (*perfev_event_fn)(void *ctx, const struct perfev_event_info *ev);
 /*
  * Calls fn for every event usable in an event string here: the symbolic
  * hardware and software events, every hardware cache combination perf
@@ -144,7 +144,7 @@ typedef int (*perfev_event_fn)(const struct perfev_event_info *ev, void *arg);
  * walk and is returned; otherwise returns the number of events reported.
  */
 PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,
-				     void *arg);
+				     void *ctx);
 
 /* ---- the CPU model and its vendor events ------------------------------------ */
 /*
@@ -159,7 +159,7 @@ PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev
  * libpfm4 and PAPI do (INST_RETIRED:ANY_P:c=1:u, skx::INST_RETIRED:ANY_P).
  */
 struct perfev_cpu_model {
-	size_t size;             /* sizeof(struct perfev_cpu_model) */
+	size_t sz;               /* sizeof(struct perfev_cpu_model) */
 	char cpuid[128];         /* the model in use, in perf's spelling */
 	char host_cpuid[128];    /* this machine's, even when PERF_CPUID overrides */
 	bool overridden;         /* PERF_CPUID chose cpuid */
@@ -169,8 +169,9 @@ struct perfev_cpu_model {
 	bool tables_present;     /* this build of libpfm4 has them (Arm's only in Arm builds) */
 	bool is_host;            /* this machine is that model: its events can count here */
 };
+#define perfev_cpu_model__last_field is_host
 /*
- * Fills *out (out->size set by the caller). Returns 0, or -ENOENT (fields
+ * Fills *out, as much of it as out->sz (set by the caller) holds. Returns 0, or -ENOENT (fields
  * still filled; name NULL) when no vendor table is known for the model.
  */
 PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out);
@@ -206,7 +207,7 @@ PERFEV_API const char *perfev_tracefs_events_dir(void);
  */
 PERFEV_API int perfev_tracepoint_id(const char *events_dir, const char *sys, const char *name);
 
-typedef int (*perfev_tracepoint_fn)(const char *sys, const char *name, int id, void *arg);
+typedef int (*perfev_tracepoint_fn)(void *ctx, const char *sys, const char *name, int id);
 /*
  * Calls fn for every tracepoint whose system matches sys_glob and whose
  * name matches name_glob (fnmatch(3) patterns; NULL matches all), sorted by
@@ -215,7 +216,7 @@ typedef int (*perfev_tracepoint_fn)(const char *sys, const char *name, int id, v
  */
 PERFEV_API int perfev_tracepoints_foreach(const char *events_dir, const char *sys_glob,
 					  const char *name_glob, perfev_tracepoint_fn fn,
-					  void *arg);
+					  void *ctx);
 
 #ifdef __cplusplus
 }

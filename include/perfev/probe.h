@@ -18,9 +18,9 @@
  * (or PERFEV_PROBE_TRACEFS=1 is set in the environment), perfev creates a
  * tracefs probe event "perfev_PID/NAME" in uprobe_events/kprobe_events and
  * opens it as a tracepoint; every probe so created is removed again when the
- * probe is freed, at exit (atexit), and on SIGINT/SIGTERM/SIGHUP when those
- * still have their default action (the handler closes the process's perf
- * event fds, removes the probes and dies of the signal as before).
+ * probe is freed and at exit (atexit); on the termination signals only when
+ * the program asks (perfev_probe_cleanup_on_signals: the library installs
+ * no signal handler of its own accord).
  *
  * The attr's config1 of a PMU uprobe/kprobe points into the probe object:
  * keep the probe alive until the event is opened.
@@ -95,6 +95,18 @@ PERFEV_API struct perfev_evsel *perfev_probe_add(struct perfev_evlist *list, con
 /* Removes every tracefs probe this process created and frees the registry
  * (also run at exit). Returns the number that could not be removed. */
 PERFEV_API int perfev_probe_cleanup_all(void);
+
+/*
+ * Opt-in, for programs (a library using perfev should leave it to its
+ * program): from the first tracefs probe this process creates on (now, if
+ * it has created one already), SIGINT, SIGTERM, SIGHUP and SIGQUIT, where
+ * they still have their default action then, get a handler that closes the
+ * process's perf event fds, removes its tracefs probes and lets the signal
+ * kill the process as it would have. Signals the program handles are left
+ * alone (its exit path runs the atexit removal). Without this call a
+ * process killed by a signal leaves its tracefs probes behind. Returns 0.
+ */
+PERFEV_API int perfev_probe_cleanup_on_signals(void);
 
 #ifdef __cplusplus
 }

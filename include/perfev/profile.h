@@ -104,18 +104,18 @@ struct perfev_profile_frame {
 	const struct perfev_map *map; /* optional: the mapping (pprof mappings, build-ids) */
 };
 
-/* The sample a stack came from. `size` = sizeof(struct perfev_sample_desc). */
+/* The sample a stack came from. `sz` = sizeof(struct perfev_sample_desc). */
 struct perfev_sample_desc {
-	uint32_t size;
+	size_t sz;
 	int32_t pid, tid;
 	const char *comm; /* NULL: "[unknown]" */
 	uint64_t time;    /* PERF_SAMPLE_TIME, ns; 0 if unknown */
 	uint64_t period;  /* 0 counts as 1 */
 	uint64_t weight;
 	int32_t cpu;      /* the CPU it was taken on (PERF_SAMPLE_CPU), -1: unknown; read only by
-			   * profiles with PERFEV_PROFILE_KEEP_CPU, and when size covers it */
+			   * profiles with PERFEV_PROFILE_KEEP_CPU, and when sz covers it */
 	/* read only by profiles with PERFEV_PROFILE_KEEP_WEIGHTS / _KEEP_ADDR, and
-	 * when size covers them: PERF_SAMPLE_WEIGHT_STRUCT's var2_w (x86: the
+	 * when sz covers them: PERF_SAMPLE_WEIGHT_STRUCT's var2_w (x86: the
 	 * instruction latency) and var3_w (powerpc: pipeline stage cycles), the
 	 * sampled address */
 	uint64_t ins_lat, p_stage_cyc;
@@ -123,10 +123,11 @@ struct perfev_sample_desc {
 	/* read only by profiles with PERFEV_PROFILE_KEEP_MEM (copied); NULL: none */
 	const struct perfev_mem_access *mem;
 };
+#define perfev_sample_desc__last_field mem
 
 /* Which samples a profile accepts; zero/NULL fields match everything. */
 struct perfev_profile_filter {
-	uint32_t size;           /* sizeof(struct perfev_profile_filter) */
+	size_t sz;               /* sizeof(struct perfev_profile_filter) */
 	const char *comm;        /* exact command name */
 	int64_t pid, tid;        /* -1: any (0 is a real pid: the idle task) */
 	const char *dso;         /* exact DSO path or its basename */
@@ -134,6 +135,7 @@ struct perfev_profile_filter {
 	uint64_t time_start, time_end; /* [start, end] in sample time; 0: open */
 	bool any_frame;          /* dso/symbol match any frame of the stack, not only the leaf */
 };
+#define perfev_profile_filter__last_field any_frame
 
 /*
  * A new, empty profile grouping threads as `group` and taking the flags
@@ -343,7 +345,7 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 
 /* ---- from a perf.data file ---------------------------------------------------- */
 struct perfev_profile_load_opts {
-	uint32_t size;                  /* sizeof(struct perfev_profile_load_opts) */
+	size_t sz;                      /* sizeof(struct perfev_profile_load_opts) */
 	enum perfev_profile_group group;
 	unsigned flags;                 /* PERFEV_PROFILE_* of the new profile */
 	const struct perfev_profile_filter *filter;
@@ -352,10 +354,6 @@ struct perfev_profile_load_opts {
 	bool no_inline;                 /* do not expand inlined frames (faster) */
 	bool no_callchain;              /* only the sampled address, no call stack */
 	const char *kallsyms;           /* NULL: /proc/kallsyms; "": no kernel symbols */
-	/* Called once per degradation (missing binary, stripped, unreadable
-	 * kallsyms...), with a message naming the fix. May be NULL. */
-	void (*note)(void *ctx, const char *msg);
-	void *note_ctx;
 	bool no_cache;                  /* see perfev_symbolizer_opts.no_cache */
 	bool inline_dwarf_only;         /* expand inlined frames of DWARF-unwound frames only (perf
 					 * report's call chains: frame-pointer ones stay as sampled) */
@@ -404,9 +402,10 @@ struct perfev_profile_load_opts {
 	 * counts it, and its call chain's frames no symbol names are dropped */
 	bool hide_unresolved;
 };
+#define perfev_profile_load_opts__last_field hide_unresolved
 
 struct perfev_profile_load_info {
-	uint32_t size;                  /* sizeof(struct perfev_profile_load_info) */
+	size_t sz;                      /* sizeof(struct perfev_profile_load_info) */
 	char event_name[128];
 	uint64_t samples;               /* samples of the event profiled (before filtering) */
 	uint64_t other_samples;         /* samples of the other events, not profiled */
@@ -415,6 +414,7 @@ struct perfev_profile_load_info {
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
 	uint64_t lost_samples;          /* samples the PMU lost (LOST_SAMPLES records: perf's "Total Lost Samples") */
 };
+#define perfev_profile_load_info__last_field lost_samples
 
 /*
  * Reads a perf.data file (perf's or perfev's; "-" is a pipe on stdin) into a
@@ -422,7 +422,8 @@ struct perfev_profile_load_info {
  * and memory maps, symbolized (ELF, DWARF inlines and lines, kallsyms), with
  * call stacks from PERF_SAMPLE_CALLCHAIN and/or DWARF unwinding of
  * REGS_USER + STACK_USER. Unresolvable addresses become "[unknown]" frames
- * (and a note), never a failure. info (optional) says what was read.
+ * (and a note through the log hook, perfev/log.h), never a failure. info
+ * (optional) says what was read.
  * Returns NULL with errno and perfev_errmsg() when the file cannot be read.
  */
 PERFEV_API struct perfev_profile *perfev_profile_load(const char *path,
@@ -533,7 +534,7 @@ PERFEV_API bool perfev_branch_table_wanted_from(const struct perfev_perfdata *pd
 /*
  * Reads the branch stacks of every event of a perf.data file, resolving both
  * ends of each branch as perf does (the process's maps at the sample's time,
- * then the kernel's). Uses o's group-independent fields (kallsyms, note,
+ * then the kernel's). Uses o's group-independent fields (kallsyms,
  * no_cache); o->filter and o->event are ignored. Samples without a branch
  * stack are left out. NULL + errno and perfev_errmsg() on failure.
  */

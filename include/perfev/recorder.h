@@ -36,7 +36,7 @@ enum perfev_callgraph {
 };
 
 struct perfev_record_opts {
-	size_t size;                  /* sizeof(struct perfev_record_opts) */
+	size_t sz;                    /* sizeof(struct perfev_record_opts) */
 	const struct perfev_evlist *events; /* NULL: cycles, or cpu-clock where no PMU counts cycles */
 	uint64_t freq;                /* samples per second per event (default 4000) */
 	uint64_t period;              /* a fixed period instead (wins over freq when set) */
@@ -71,6 +71,7 @@ struct perfev_record_opts {
 	perfev_record_fn on_record;
 	void *on_record_ctx;
 };
+#define perfev_record_opts__last_field on_record_ctx
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

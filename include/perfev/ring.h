@@ -92,7 +92,7 @@ PERFEV_API int perfev_ring_read_end(struct perfev_ring *ring);
  * it saw, or -errno. fn returning non-zero stops early (the record it was
  * given counts as read).
  */
-typedef int (*perfev_ring_record_fn)(const void *rec, size_t size, void *ctx);
+typedef int (*perfev_ring_record_fn)(void *ctx, const void *rec, size_t size);
 PERFEV_API int64_t perfev_ring_drain(struct perfev_ring *ring, perfev_ring_record_fn fn, void *ctx);
 
 /* Pause/resume the kernel's writing into this ring (PAUSE_OUTPUT). */

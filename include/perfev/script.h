@@ -30,7 +30,7 @@ typedef int (*perfev_script_resolve_fn)(void *ctx, struct perfev_session *sessio
 					struct perfev_location *out);
 
 struct perfev_script_opts {
-	size_t size;             /* sizeof(struct perfev_script_opts) */
+	size_t sz;               /* sizeof(struct perfev_script_opts) */
 	const char *fields;      /* perf's -F syntax ("pid,tid,time,ip", "+addr", "sw:ip"); NULL: defaults */
 	bool json;               /* one JSON object per record instead of text */
 	bool show_task_events;   /* COMM, FORK, EXIT lines */
@@ -63,6 +63,7 @@ struct perfev_script_opts {
 	bool reltime;            /* times since the first record shown */
 	bool deltatime;          /* times since the previous record shown */
 };
+#define perfev_script_opts__last_field deltatime
 
 /*
  * Prints every record of pd as opts asks. Fails (-EINVAL, message naming the

@@ -18,8 +18,10 @@
  * Regions: perfev_region_begin("name") / perfev_region_end("name") count
  * the code between them (nestable; per thread: calls, total, min, max per
  * event). Their results are printed at exit: PERFEV_REGIONS=text (the
- * default, on stderr), json, text:FILE, json:FILE or off; or choose with
- * perfev_regions_output(). The events of the default region set come from
+ * default, on stderr: using regions asks for that report), json,
+ * text:FILE, json:FILE or off; or choose with perfev_regions_output(). A
+ * PERFEV_REGIONS the library cannot use, or a FILE it cannot write, is a
+ * warning through the log hook (perfev/log.h). The events of the default region set come from
  * PERFEV_REGION_EVENTS (perf's event syntax), default
  * "task-clock,page-faults,context-switches".
  *

@@ -83,7 +83,7 @@ PERFEV_API bool perfev_stat_metric(const struct perfev_stat *s, size_t ev, size_
 enum perfev_stat_format { PERFEV_STAT_TEXT, PERFEV_STAT_CSV, PERFEV_STAT_JSON };
 
 struct perfev_stat_output {
-	size_t size;                   /* sizeof(struct perfev_stat_output) */
+	size_t sz;                     /* sizeof(struct perfev_stat_output) */
 	enum perfev_stat_format format;
 	const char *sep;               /* CSV separator (default ",") */
 	/* What was measured, for the text header: "'cmd args'", "system wide",
@@ -96,6 +96,7 @@ struct perfev_stat_output {
 	const struct perfev_metrics *metrics;
 	bool metric_only;              /* perf's --metric-only: the metrics alone, as columns */
 };
+#define perfev_stat_output__last_field metric_only
 
 /* Prints the collected figures in perf stat's layout. 0 or -errno. */
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,

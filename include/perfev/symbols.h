@@ -32,9 +32,9 @@ extern "C" {
 
 struct perfev_symbolizer;
 
-/* Options; zero-initialize and set .size = sizeof(struct perfev_symbolizer_opts). */
+/* Options; zero-initialize and set .sz = sizeof(struct perfev_symbolizer_opts). */
 struct perfev_symbolizer_opts {
-	size_t size;
+	size_t sz;
 	/* Colon-separated global debug directories; NULL: "/usr/lib/debug". */
 	const char *debug_dirs;
 	/* kallsyms file; NULL: "/proc/kallsyms". "" disables kernel symbols. */
@@ -58,6 +58,7 @@ struct perfev_symbolizer_opts {
 	 * paths (debug directories default to SYMFS/usr/lib/debug). */
 	const char *symfs;
 };
+#define perfev_symbolizer_opts__last_field symfs
 
 /* perfev_symbolizer_resolve() flags. */
 enum perfev_resolve_flags {

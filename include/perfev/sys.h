@@ -98,6 +98,22 @@ PERFEV_API int perfev_explain_open(char *buf, size_t len,
  */
 PERFEV_API const char *perfev_errmsg(void);
 
+/*
+ * Stateless names of an error code, beside perfev_errmsg()'s contextual
+ * message (as libuv's uv_err_name/uv_strerror): err is an errno value or a
+ * perfev return value (-errno), the sign does not matter.
+ *
+ * perfev_errname: the errno macro's name, "EINVAL", "ENOENT"... (for logs
+ * and machine-read output); "UNKNOWN" for a value Linux does not define.
+ * A static string.
+ *
+ * perfev_strerror: the C library's text for it ("Invalid argument"); never
+ * NULL. Valid until the next perfev_strerror call in the same thread.
+ * Neither reads nor changes errno or perfev_errmsg().
+ */
+PERFEV_API const char *perfev_errname(int err);
+PERFEV_API const char *perfev_strerror(int err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -69,11 +69,12 @@ PERFEV_API int perfev_sctrace_print(const struct perfev_sctrace *t, FILE *out);
 
 /* ---- the live tracer ---------------------------------------------------------- */
 struct perfev_trace_opts {
-	size_t size;           /* sizeof(struct perfev_trace_opts) */
+	size_t sz;             /* sizeof(struct perfev_trace_opts) */
 	pid_t pid;             /* follow the threads this process has now (-p) */
 	char *const *argv;     /* or run this command (and what it forks) */
 	size_t mmap_pages;     /* data pages per ring, a power of two (0: 512, or what mlock allows) */
 };
+#define perfev_trace_opts__last_field mmap_pages
 
 struct perfev_tracer;
 

@@ -13,6 +13,7 @@
 #ifndef PERFEV_TRACEPOINT_H
 #define PERFEV_TRACEPOINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -113,6 +114,21 @@ PERFEV_API struct perfev_tp *perfev_tp_from_tracing_data(const void *data, size_
  */
 struct perfev_perfdata;
 PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FILE *out);
+
+/* Options of perfev_tp_report_with (sz first: perfev.h's convention). */
+struct perfev_tp_report_opts {
+	size_t sz;           /* sizeof(struct perfev_tp_report_opts) */
+	/* leave out perf's first line, "# To display the perf.data header
+	 * info, please use --header/--header-only options." and its "#" (perf
+	 * report --header prints the header instead of it) */
+	bool no_header_hint;
+};
+#define perfev_tp_report_opts__last_field no_header_hint
+
+/* perfev_tp_report with options (NULL: as perfev_tp_report); -EINVAL for
+ * options this library does not know. */
+PERFEV_API int perfev_tp_report_with(struct perfev_perfdata *pd, const char *sort, FILE *out,
+				     const struct perfev_tp_report_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -72,7 +72,7 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 
 /* One REGS_USER + STACK_USER sample, as decoded from the record. */
 struct perfev_unwind_sample {
-	size_t size;     /* sizeof(struct perfev_unwind_sample) */
+	size_t sz;       /* sizeof(struct perfev_unwind_sample) */
 	int pid, tid;
 	uint64_t abi;    /* PERF_SAMPLE_REGS_ABI_64 (0: none, the sample has no regs) */
 	uint64_t mask;   /* attr.sample_regs_user */
@@ -88,6 +88,7 @@ struct perfev_unwind_sample {
 	const struct perfev_map *(*find_map)(void *ctx, uint64_t addr);
 	void *find_map_ctx;
 };
+#define perfev_unwind_sample__last_field find_map_ctx
 
 /* Counts over every perfev_unwinder_unwind() call. */
 struct perfev_unwind_stats {

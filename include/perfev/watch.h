@@ -6,9 +6,11 @@
  *
  * The handler runs inside the SIGTRAP handler, right after the accessing
  * instruction (x86 data breakpoints trap after the access): only
- * async-signal-safe work there. perfev installs its SIGTRAP handler on the
- * first perfev_watch_new() and passes signals that are not its own to the
- * handler that was there before.
+ * async-signal-safe work there. The library installs no signal handler of
+ * its own accord: before the first perfev_watch_new() the program either
+ * calls perfev_watch_sigtrap_install() (perfev's handler, which passes
+ * signals that are not a watch's to the handler that was there before) or
+ * has its own SA_SIGINFO SIGTRAP handler call perfev_watch_sigtrap_dispatch().
  *
  * The watch monitors the thread that created it (perf_event_open pid 0);
  * it is removed on exec (attr.remove_on_exec, which sigtrap requires).
@@ -19,6 +21,8 @@
 #ifndef PERFEV_WATCH_H
 #define PERFEV_WATCH_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "perfev/abi.h"
@@ -45,16 +49,33 @@ struct perfev_watch_hit {
 	uint64_t ip;    /* user IP at the trap: on x86 the instruction after the access */
 };
 
-typedef void (*perfev_watch_fn)(const struct perfev_watch_hit *hit, void *arg);
+typedef void (*perfev_watch_fn)(void *ctx, const struct perfev_watch_hit *hit);
+
+/*
+ * Opt-in: installs perfev's SIGTRAP handler for the whole process (once;
+ * later calls do nothing). Signals that are not a watch's go to the handler
+ * that was there before (or, at the default action, end the process as
+ * they would have). 0 or -errno.
+ */
+PERFEV_API int perfev_watch_sigtrap_install(void);
+
+/*
+ * For a program with its own SIGTRAP handler (SA_SIGINFO): call this first
+ * thing from it with the handler's arguments. Returns true when the signal
+ * was a watch's hit (its fn has run: the handler is done), false when it is
+ * the program's own. Async-signal-safe.
+ */
+PERFEV_API bool perfev_watch_sigtrap_dispatch(int sig, siginfo_t *si, void *uctx);
 
 /*
  * Watches [addr, addr+len) for accesses of `type` in the calling thread,
- * calling fn(hit, arg) on each. Returns the watch or NULL (errno; EINVAL for
- * a length/alignment/type the hardware refuses, ENOSPC when the debug
- * registers are taken; perfev_errmsg() says which).
+ * calling fn(ctx, hit) on each. Returns the watch or NULL (errno; EINVAL for
+ * a length/alignment/type the hardware refuses, or when nothing handles
+ * SIGTRAP (see above), ENOSPC when the debug registers are taken;
+ * perfev_errmsg() says which).
  */
 PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, unsigned type,
-						 perfev_watch_fn fn, void *arg);
+						 perfev_watch_fn fn, void *ctx);
 /*
  * Moves the watch to another address/length/type without closing it
  * (PERF_EVENT_IOC_MODIFY_ATTRIBUTES). Returns 0 or -errno; on failure the
@@ -98,15 +119,16 @@ struct perfev_watch_access {
 };
 
 struct perfev_watcher_opts {
-	size_t size;        /* sizeof(struct perfev_watcher_opts) */
+	size_t sz;          /* sizeof(struct perfev_watcher_opts) */
 	char *const *argv;  /* the command (argv[0] searched in PATH) */
 	const char *target; /* "0xADDR", or a symbol of the executable */
 	unsigned type;      /* perfev_watch_type (default w) */
 	size_t len;         /* bytes (0: the symbol's size if 1/2/4/8, else 8) */
 };
+#define perfev_watcher_opts__last_field len
 
 struct perfev_watcher;
-typedef void (*perfev_watch_access_fn)(const struct perfev_watch_access *a, void *arg);
+typedef void (*perfev_watch_access_fn)(void *ctx, const struct perfev_watch_access *a);
 
 /* Starts the command stopped at exec, resolves the target and opens the
  * breakpoints. NULL + errno; perfev_errmsg() explains. */
@@ -116,7 +138,7 @@ PERFEV_API uint64_t perfev_watcher_addr(const struct perfev_watcher *w);
 PERFEV_API size_t perfev_watcher_len(const struct perfev_watcher *w);
 /* Lets the command run; calls fn for every access, in time order per CPU,
  * until the command exits or stop. Returns 0 or -errno. */
-PERFEV_API int perfev_watcher_run(struct perfev_watcher *w, perfev_watch_access_fn fn, void *arg);
+PERFEV_API int perfev_watcher_run(struct perfev_watcher *w, perfev_watch_access_fn fn, void *ctx);
 /* Async-signal-safe: makes run() return. */
 PERFEV_API void perfev_watcher_stop(struct perfev_watcher *w);
 /* The command's wait status after run (-1 before), and accesses lost. */

@@ -44,8 +44,10 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
  * it, 127 or 126. */
 int cli_exec_check(const char *cmd, const char *file);
 
-/* The library's notes and warnings on stderr, as "perfev CMD: note: ..."
- * (quiet: warnings only), for the rest of the process (cli_log.c). */
+/* The library's log hook (perfev_set_log): its notes and warnings on stderr,
+ * as "perfev CMD: note: ..." (quiet: warnings only), for the rest of the
+ * process (cli_log.c). main.c sets it for every command; a command's -q
+ * sets it again with quiet. */
 void cli_log_to_stderr(const char *cmd, bool quiet);
 
 struct perfev_perfdata;

@@ -111,7 +111,7 @@ int report_exports_check(const char *cmd, const struct report_exports *x)
 int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
 			 const char *subtitle, enum perfev_profile_value value)
 {
-	struct perfev_export_options eo = {.size = sizeof(eo), .value = value, .title = x->title,
+	struct perfev_export_options eo = {.sz = sizeof(eo), .value = value, .title = x->title,
 					   .subtitle = subtitle};
 	int ret = 0;
 	if (x->flame && write_export(cmd, perfev_export_flame, p, &eo, x->flame, "flame graph"))
@@ -125,17 +125,12 @@ int report_write_exports(const char *cmd, const struct perfev_profile *p, const 
 	return ret;
 }
 
-static void quiet_note(void *ctx, const char *msg)
-{
-	fprintf(stderr, "perfev %s: note: %s\n", (const char *)ctx, msg);
-}
-
 int report_export_file(const char *cmd, const char *input, const struct report_exports *x)
 {
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD,
-					      .event = -1, .note = quiet_note, .note_ctx = (void *)cmd};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_THREAD,
+					      .event = -1};
 	report_exports_load_opts(x, &lo);
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_profile *p = perfev_profile_load(input, &lo, &info);
 	if (!p)
 		return cli_error(cmd, "reading %s back for the exports: %s", input, perfev_errmsg());

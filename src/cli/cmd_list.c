@@ -52,7 +52,7 @@ static void json_str(const char *key, const char *s)
 
 static const char *const access_key[] = {"unknown", "full", "user-only", "denied", "unsupported"};
 
-static int print_event(const struct perfev_event_info *ev, void *arg)
+static int print_event(void *arg, const struct perfev_event_info *ev)
 {
 	struct out *o = arg;
 	char buf[256];
@@ -137,7 +137,7 @@ struct mlist {
 	int ngroups;
 };
 
-static int print_metric(const struct perfev_metric_info *m, void *arg)
+static int print_metric(void *arg, const struct perfev_metric_info *m)
 {
 	struct mlist *l = arg;
 	if (l->json) {
@@ -163,7 +163,7 @@ static int print_metric(const struct perfev_metric_info *m, void *arg)
 	return 0;
 }
 
-static int note_groups(const struct perfev_metric_info *m, void *arg)
+static int note_groups(void *arg, const struct perfev_metric_info *m)
 {
 	struct mlist *l = arg;
 	const char *p = m->groups;
@@ -184,7 +184,7 @@ struct group_walk {
 	struct pv_buf *b;
 };
 
-static int group_member(const struct perfev_metric_info *m, void *arg)
+static int group_member(void *arg, const struct perfev_metric_info *m)
 {
 	struct group_walk *g = arg;
 	char key[80];
@@ -199,7 +199,7 @@ static int group_member(const struct perfev_metric_info *m, void *arg)
 static int list_metrics(bool json, bool groups)
 {
 	struct mlist l = {.json = json};
-	struct perfev_cpu_model model = {.size = sizeof(model)};
+	struct perfev_cpu_model model = {.sz = sizeof(model)};
 	perfev_cpu_model_get(&model);
 	if (json)
 		printf("{\"model\": \"%s\", \"cpuid\": \"%s\", \"%s\": [\n", model.name ? model.name : "",
@@ -264,7 +264,7 @@ static int cmd_list(int argc, char **argv)
 	if (pattern && (!strcmp(pattern, "metrics") || !strcmp(pattern, "metric") ||
 			!strcmp(pattern, "metricgroups") || !strcmp(pattern, "metricgroup")))
 		return list_metrics(o.json, !strncmp(pattern, "metricgroup", 11));
-	o.model.size = sizeof(o.model);
+	o.model.sz = sizeof(o.model);
 	perfev_cpu_model_get(&o.model);
 	print_permissions(o.json);
 	int n = perfev_events_foreach(pattern, PERFEV_LIST_PROBE, print_event, &o);

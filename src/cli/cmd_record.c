@@ -57,12 +57,6 @@ static void on_signal(int sig)
 	perfev_recorder_stop(g_rec); /* async-signal-safe */
 }
 
-static void export_note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "perfev record: note: %s\n", msg);
-}
-
 /* The exports' profile, built from the records as they are written (the
  * file is never read back). */
 struct live_profile {
@@ -85,8 +79,7 @@ static int feed(void *ctx, const struct perfev_record *rec)
  * the recorder's events. 0, or 1 after saying why not. */
 static int live_begin(struct live_profile *lp, const struct perfev_recorder *rec, const struct report_exports *x)
 {
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1,
-					      .note = export_note};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1};
 	if (x->firefox)
 		lo.flags |= PERFEV_PROFILE_KEEP_SAMPLES;
 	struct perfev_profile_builder_opts bo = {.sz = sizeof(bo), .load = &lo};
@@ -105,7 +98,7 @@ static int live_exports(struct live_profile *lp, const struct report_exports *x)
 {
 	if (lp->err)
 		return cli_error("record", "the exports' profile: %s", lp->errmsg);
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_profile *p = perfev_profile_builder_finish(lp->b, &info);
 	if (!p)
 		return cli_error("record", "the exports' profile: %s", perfev_errmsg());
@@ -171,7 +164,7 @@ static int cmd_record(int argc, char **argv)
 	struct report_exports x = {0}; /* record, and build the exports' profile on the way */
 	struct live_profile lp = {0};
 	bool export = false;
-	struct perfev_record_opts o = {.size = sizeof(o)};
+	struct perfev_record_opts o = {.sz = sizeof(o)};
 	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
 	int c, ret = 1;
@@ -251,6 +244,7 @@ static int cmd_record(int argc, char **argv)
 		}
 		case 'q':
 			quiet = true;
+			cli_log_to_stderr("record", true); /* errors and warnings only */
 			break;
 		case 256: x.flame = optarg; break;
 		case 257: x.pprof = optarg; break;

@@ -321,7 +321,7 @@ static int report_exports(const struct args *a, struct perfev_perfdata *pd)
 	report_exports_load_opts(&a->x, &lo);
 	struct perfev_report_opts o = a->o;
 	o.load = &lo;
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_profile *p = perfev_report_load(pd, &o, &info);
 	if (!p)
 		return cli_error("report", "%s", perfev_errmsg());
@@ -331,7 +331,7 @@ static int report_exports(const struct args *a, struct perfev_perfdata *pd)
 	bool weight = o.mem_mode || (o.value && !strcmp(o.value, "weight"));
 	int ret = report_write_exports("report", p, &a->x, subtitle,
 				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
-	struct perfev_export_options eo = {.size = sizeof(eo)};
+	struct perfev_export_options eo = {.sz = sizeof(eo)};
 	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0 : perfev_report_print_profile(p, &info, &o, stdout) < 0)
 		ret = cli_error("report", "%s", perfev_errmsg());
 	perfev_profile_free(p);
@@ -389,8 +389,8 @@ int report_command(int argc, char **argv)
 {
 	struct args a = {
 		.o = {.sz = sizeof(a.o), .children = -1, .group = -1, .branch = -1},
-		.lo = {.size = sizeof(a.lo), .group = PERFEV_GROUP_THREAD, .event = -1},
-		.filter = {.size = sizeof(a.filter), .pid = -1, .tid = -1},
+		.lo = {.sz = sizeof(a.lo), .group = PERFEV_GROUP_THREAD, .event = -1},
+		.filter = {.sz = sizeof(a.filter), .pid = -1, .tid = -1},
 		.input = "perf.data",
 	};
 	a.o.load = &a.lo;

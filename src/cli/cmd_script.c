@@ -120,7 +120,7 @@ static int run(int argc, char **argv)
 	const char *input = NULL, *kallsyms = NULL, *symfs = NULL;
 	int header = 0; /* 1: --header, 2: --header-only */
 	bool demangle = true;
-	struct perfev_script_opts o = {.size = sizeof(o)};
+	struct perfev_script_opts o = {.sz = sizeof(o)};
 	char why[1024];
 	int c;
 	optind = 1;
@@ -188,7 +188,7 @@ static int run(int argc, char **argv)
 	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
 		fprintf(stderr, "perfev script: %s\n", why);
 	/* a kallsyms given is the recording kernel's, as perf takes it */
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = kallsyms, .symfs = symfs};
+	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = kallsyms, .symfs = symfs};
 	struct resolver res = {.sym = perfev_symbolizer_new(&so),
 			       .kernel_syms = kallsyms || perfev_perfdata_kernel_is_running(pd)};
 	if (!res.sym) {

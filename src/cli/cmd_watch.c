@@ -39,7 +39,7 @@ static void frame_str(char *buf, size_t len, const struct perfev_watch_frame *f)
 		snprintf(buf, len, "[unknown] (%s)", f->dso);
 }
 
-static void on_access(const struct perfev_watch_access *a, void *arg)
+static void on_access(void *arg, const struct perfev_watch_access *a)
 {
 	struct state *st = arg;
 	char where[512];

@@ -74,8 +74,12 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--version"))
 		name = "version";
 	for (const struct cli_command *c = __start_perfev_commands; c < __stop_perfev_commands; c++)
-		if (!strcmp(c->name, name))
+		if (!strcmp(c->name, name)) {
+			cli_log_to_stderr(c->name, false);
+			/* a command killed by a signal leaves no tracefs probe behind */
+			perfev_probe_cleanup_on_signals();
 			return c->run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "perfev: '%s' is not a command.\n\n", name);
 	usage(stderr);
 	return 1;

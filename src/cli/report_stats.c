@@ -18,7 +18,7 @@ static int count_nothing(void *ctx, const struct perfev_record *r)
 static int report_stats(struct perfev_perfdata *pd, bool json)
 {
 	/* perf's stats pass is unordered: the counts do not depend on order */
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .unordered = true};
 	int ret = 0;
 	if (perfev_perfdata_process(pd, &ro, count_nothing, NULL) < 0 ||
 	    (json ? perfev_perfdata_print_stats_json(pd, stdout) : perfev_perfdata_print_stats(pd, stdout)) < 0)

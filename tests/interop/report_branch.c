@@ -174,7 +174,7 @@ Test(interop_report_branch, crafted_symbols_and_ties_like_perf, .timeout = 60)
 	char data[4200], options[4400], syms[4200];
 	write_crafted(data, syms);
 	/* what the library makes of it (without perf) */
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .kallsyms = syms};
 	cr_expect_eq(perfev_branch_table_wanted(data), 1);
 	struct perfev_branch_table *t = perfev_branch_table_load(data, &lo, NULL);
 	cr_assert(t, "%s", perfev_errmsg());
@@ -224,9 +224,9 @@ Test(interop_report_branch, crafted_sort_keys_like_perf, .timeout = 60)
 {
 	char data[4200], options[4400], syms[4200];
 	write_crafted(data, syms);
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .kallsyms = syms, .event = -1,
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .kallsyms = syms, .event = -1,
 					      .flags = PERFEV_PROFILE_BRANCH_TARGETS, .no_callchain = true};
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_profile *p = perfev_profile_load(data, &lo, &info);
 	cr_assert(p, "%s", perfev_errmsg());
 	cr_expect_eq(info.samples, 36, "every branch a sample: %llu", (unsigned long long)info.samples);

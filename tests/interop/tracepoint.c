@@ -77,7 +77,7 @@ struct ringbuf {
 	int n;
 };
 
-static int to_file(const void *rec, size_t size, void *ctx)
+static int to_file(void *ctx, const void *rec, size_t size)
 {
 	struct ringbuf *b = ctx;
 	cr_assert_eq(perfev_perfdata_writer_write(b->w, rec, size), 0, "%s", perfev_errmsg());
@@ -108,7 +108,7 @@ static void perf_reads_perfevs_tracing_data(bool pipe)
 	char path[256];
 	snprintf(path, sizeof(path), "%s/perfev-tp.data", test_tmpdir());
 	struct perfev_perfdata_event ev = {&a, "sched:sched_switch", NULL, 0};
-	struct perfev_perfdata_write_opts wo = {.size = sizeof(wo), .pipe = pipe};
+	struct perfev_perfdata_write_opts wo = {.sz = sizeof(wo), .pipe = pipe};
 	struct ringbuf b = {perfev_perfdata_writer_open(path, -1, &ev, 1, &wo), 0};
 	cr_assert(b.w, "%s", perfev_errmsg());
 	char *argv[] = {"/bin/sh", "-c", "sleep 0.02; sleep 0.02", NULL};
@@ -178,6 +178,20 @@ static void compare_report(const char *path, const char *sort)
 	perfev_perfdata_close(pd);
 	cr_assert_eq(r, 0, "--sort %s: %s", sort, perfev_errmsg());
 	cr_assert_str_eq(text, p.out, "--sort %s differs", sort);
+	/* without perf's first line, the header hint (report --header's view) */
+	static const char hint[] = "# To display the perf.data header info, please use --header/--header-only "
+				   "options.\n#\n";
+	cr_assert_eq(strncmp(text, hint, sizeof(hint) - 1), 0, "%s", text);
+	char *nohint = NULL;
+	size_t nlen = 0;
+	f = open_memstream(&nohint, &nlen);
+	pd = perfev_perfdata_open(path);
+	struct perfev_tp_report_opts o = {.sz = sizeof(o), .no_header_hint = true};
+	cr_assert_eq(perfev_tp_report_with(pd, sort, f, &o), 0, "%s", perfev_errmsg());
+	fclose(f);
+	perfev_perfdata_close(pd);
+	cr_assert_str_eq(nohint, text + sizeof(hint) - 1, "--sort %s, no hint", sort);
+	free(nohint);
 	free(text);
 	/* and through the command */
 	struct run_result q = run_cmd("%s report -i '%s' --sort '%s'", PERFEV_BIN, path, sort);

@@ -49,7 +49,7 @@ static int on_record(void *arg, const struct perfev_record *r)
 	c->tid = smp->tid;
 	c->time = smp->time;
 	struct perfev_unwind_sample us = {
-		.size = sizeof(us), .pid = (int)smp->pid, .tid = (int)smp->tid,
+		.sz = sizeof(us), .pid = (int)smp->pid, .tid = (int)smp->tid,
 		.abi = smp->regs_user.abi, .mask = smp->regs_user.mask, .regs = smp->regs_user.regs,
 		.nr_regs = smp->regs_user.nr, .stack = smp->stack_user,
 		.stack_size = smp->stack_user_dyn_size, .find_map = lookup, .find_map_ctx = c};
@@ -119,7 +119,7 @@ Test(interop_unwind, dwarf_stacks_equal_perf_script, .timeout = 240)
 	struct ctx c = {perfev_session_new(), perfev_unwinder_new(PERFEV_ARCH_HOST),
 			perfev_symbolizer_new(NULL), calloc(MAX_SAMPLES, sizeof(struct stack)), 0};
 	cr_assert(c.session && c.unwinder && c.symbolizer);
-	struct perfev_perfdata_read_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_read_opts o = {.sz = sizeof(o)};
 	cr_assert_eq(perfev_perfdata_process(pd, &o, on_record, &c), 0, "%s", perfev_errmsg());
 	cr_assert_eq(c.n, nt, "perfev read %zu samples, perf script printed %zu", c.n, nt);
 

@@ -70,7 +70,7 @@ static int on_record(void *arg, const struct perfev_record *r)
 	c->tid = s->tid;
 	c->time = s->time;
 	struct perfev_unwind_sample us = {
-		.size = sizeof(us), .pid = (int)s->pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
+		.sz = sizeof(us), .pid = (int)s->pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
 		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
 		.stack = s->stack_user, .stack_size = s->stack_user_dyn_size, .find_map = lookup,
 		.find_map_ctx = c};
@@ -104,7 +104,7 @@ static void compare_file(const char *path, const char *what, struct perfev_unwin
 	c.what = what;
 	pv_unwinder_use_libdw(c.cfi, false);
 	pv_unwinder_use_libdw(c.dw, true);
-	struct perfev_perfdata_read_opts o = {.size = sizeof(o), .keep_going = true};
+	struct perfev_perfdata_read_opts o = {.sz = sizeof(o), .keep_going = true};
 	perfev_perfdata_process(pd, &o, on_record, &c);
 	perfev_unwinder_stats(c.cfi, cfi);
 	perfev_unwinder_stats(c.dw, dw);

@@ -36,7 +36,7 @@ static struct pv_kcache_src temp_cache(const char *name)
 Test(live_kcache, every_symbol_same_as_proc_kallsyms, .timeout = 120)
 {
 	require_kallsyms();
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .kallsyms = ""};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .kallsyms = ""};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	cr_assert_not_null(s);
 	struct pv_kcache_src src = temp_cache("live-kcache");
@@ -85,7 +85,7 @@ Test(live_kcache, symbolizer_same_with_and_without_cache, .timeout = 60)
 	char xdg[512];
 	snprintf(xdg, sizeof(xdg), "%s/live-xdg", test_tmpdir());
 	setenv("XDG_CACHE_HOME", xdg, 1);
-	struct perfev_symbolizer_opts o = {.size = sizeof(o)};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o)};
 	struct perfev_symbolizer *warm = perfev_symbolizer_new(&o);
 	struct perfev_location loc;
 	perfev_symbolizer_resolve_kernel(warm, 0, 0, &loc); /* builds the index */

@@ -89,6 +89,7 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 		if (pid == 0) {
 			setenv("PERFEV_PROBE_TRACEFS", "1", 1);
 			signal(SIGINT, SIG_DFL);
+			perfev_probe_cleanup_on_signals(); /* opt-in, as the CLI does */
 			struct perfev_evlist *l = perfev_evlist_new();
 			struct perfev_evsel *e = perfev_probe_add(l, "u:" WORKLOAD("calls_n") ":probe_target");
 			if (!e)
@@ -127,6 +128,28 @@ Test(live_probe, tracefs_probes_go_on_sigint_and_exit)
 		cr_assert(!probe_events_mention(pid), "%s left the probe behind",
 			  how ? "exit" : "SIGINT");
 	}
+}
+
+/* The library installs no signal handler unasked: a tracefs probe leaves
+ * SIGINT as it was until the program opts in. */
+Test(live_probe, no_signal_handler_unless_asked)
+{
+	require_uprobes();
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK) != 0)
+		cr_skip_test("no tracefs uprobe_events here");
+	setenv("PERFEV_PROBE_TRACEFS", "1", 1);
+	signal(SIGINT, SIG_DFL);
+	struct perfev_evlist *l = perfev_evlist_new();
+	cr_assert_not_null(perfev_probe_add(l, "u:" WORKLOAD("calls_n") ":probe_target"), "%s", perfev_errmsg());
+	struct sigaction sa;
+	cr_assert_eq(sigaction(SIGINT, NULL, &sa), 0);
+	cr_assert(sa.sa_handler == SIG_DFL, "a probe installed a SIGINT handler unasked");
+	cr_assert_eq(perfev_probe_cleanup_on_signals(), 0);
+	cr_assert_eq(sigaction(SIGINT, NULL, &sa), 0);
+	cr_assert(sa.sa_handler != SIG_DFL, "asked, after a probe: no SIGINT handler");
+	perfev_evlist_free(l);
+	cr_assert_eq(perfev_probe_cleanup_all(), 0);
+	cr_assert(!probe_events_mention(getpid()), "the probe was left behind");
 }
 
 Test(live_probe, missing_symbol_is_explained)

@@ -16,7 +16,7 @@ Test(live_recorder, command_samples_and_exit_status, .timeout = 120)
 	char out[512];
 	snprintf(out, sizeof(out), "%s/rec.data", test_tmpdir());
 	char *argv[] = {"sh", "-c", WORKLOAD("spin") " 300; exit 3", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000};
+	struct perfev_record_opts o = {.sz = sizeof(o), .argv = argv, .output = out, .freq = 1000};
 	struct perfev_recorder *r = perfev_recorder_new(&o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
@@ -38,7 +38,7 @@ Test(live_recorder, missing_command_is_explained, .timeout = 60)
 	char out[512];
 	snprintf(out, sizeof(out), "%s/rec.data", test_tmpdir());
 	char *argv[] = {"/nonexistent/cmd", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out};
+	struct perfev_record_opts o = {.sz = sizeof(o), .argv = argv, .output = out};
 	struct perfev_recorder *r = perfev_recorder_new(&o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_recorder_run(r), -ENOENT);
@@ -48,7 +48,7 @@ Test(live_recorder, missing_command_is_explained, .timeout = 60)
 
 Test(live_recorder, no_target_is_explained)
 {
-	struct perfev_record_opts o = {.size = sizeof(o)};
+	struct perfev_record_opts o = {.sz = sizeof(o)};
 	cr_assert_null(perfev_recorder_new(&o));
 	cr_assert(strstr(perfev_errmsg(), "nothing to record"), "%s", perfev_errmsg());
 	o.mmap_pages = 3;
@@ -91,7 +91,7 @@ static struct perfev_record_stats record_all_lost(const struct perfev_evlist *ev
 {
 	char out[512];
 	snprintf(out, sizeof(out), "%s/lost.data", test_tmpdir());
-	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+	struct perfev_record_opts o = {.sz = sizeof(o), .events = ev, .argv = argv, .output = out,
 				       .period = period, .mmap_pages = 1,
 				       .call_graph = PERFEV_CALLGRAPH_DWARF, .dwarf_stack_size = 16384};
 	struct perfev_record_stats s = record_with(&o);
@@ -158,7 +158,7 @@ Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
 {
 	char out[512];
 	snprintf(out, sizeof(out), "%s/a.data", test_tmpdir());
-	struct perfev_record_opts o = {.size = sizeof(o), .all_cpus = true, .output = out, .freq = 500};
+	struct perfev_record_opts o = {.sz = sizeof(o), .all_cpus = true, .output = out, .freq = 500};
 	struct perfev_recorder *r = perfev_recorder_new(&o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	pthread_t t;
@@ -171,7 +171,7 @@ Test(live_recorder, system_wide_synthesis_and_stop, .timeout = 120)
 	struct perfev_perfdata *pd = perfev_perfdata_open(out);
 	cr_assert_not_null(pd, "%s", perfev_errmsg());
 	struct seen s = {0};
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, see, &s), 0, "%s", perfev_errmsg());
 	cr_assert_gt(st.samples, 0, "no samples in 1.5 s on every CPU");
 	cr_assert_geq(s.comm_init, 1, "no COMM for pid 1");
@@ -200,7 +200,7 @@ Test(live_recorder, unprivileged_records_user_space, .timeout = 120)
 	 * perf_event_open would refuse it (a perfev started as a user is dumpable). */
 	prctl(PR_SET_DUMPABLE, 1);
 	char *argv[] = {WORKLOAD("spin"), "100", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .argv = argv, .output = out, .freq = 1000};
+	struct perfev_record_opts o = {.sz = sizeof(o), .argv = argv, .output = out, .freq = 1000};
 	struct perfev_recorder *r = perfev_recorder_new(&o);
 	cr_assert_not_null(r, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_recorder_run(r), 0, "%s", perfev_errmsg());
@@ -232,7 +232,7 @@ static uint64_t throttles_in(const char *path)
 	struct perfev_perfdata *pd = perfev_perfdata_open(path);
 	cr_assert_not_null(pd, "%s", perfev_errmsg());
 	uint64_t n = 0;
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, count_throttles, &n), 0, "%s", perfev_errmsg());
 	perfev_perfdata_close(pd);
 	return n;
@@ -250,7 +250,7 @@ Test(live_recorder, throttling_is_counted, .timeout = 120)
 	char out[512];
 	snprintf(out, sizeof(out), "%s/thr.data", test_tmpdir());
 	char *argv[] = {WORKLOAD("spin"), "300", NULL};
-	struct perfev_record_opts o = {.size = sizeof(o), .events = ev, .argv = argv, .output = out,
+	struct perfev_record_opts o = {.sz = sizeof(o), .events = ev, .argv = argv, .output = out,
 				       .freq = 1000};
 	struct perfev_record_stats s = record_with(&o);
 	perfev_evlist_free(ev);

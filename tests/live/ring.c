@@ -43,7 +43,7 @@ struct counts {
 	uint64_t lost;
 };
 
-static int count_rec(const void *rec, size_t size, void *ctx)
+static int count_rec(void *ctx, const void *rec, size_t size)
 {
 	struct counts *c = ctx;
 	const struct perf_event_header *h = rec;

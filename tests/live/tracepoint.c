@@ -93,7 +93,7 @@ struct decoded {
 	int n;
 };
 
-static int collect(const void *rec, size_t size, void *ctx)
+static int collect(void *ctx, const void *rec, size_t size)
 {
 	struct decoded *d = ctx;
 	struct perfev_record r;

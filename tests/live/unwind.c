@@ -73,7 +73,7 @@ struct collect {
 	uint64_t mask;
 };
 
-static int take_sample(const void *rec, size_t size, void *ctx)
+static int take_sample(void *ctx, const void *rec, size_t size)
 {
 	struct collect *c = ctx;
 	const struct perf_event_header *h = rec;
@@ -156,7 +156,7 @@ Test(live_unwind, dwarf_unwinding_reaches_main_without_frame_pointers, .timeout 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < n; i++) {
 		struct perfev_unwind_sample us = {
-			.size = sizeof(us), .pid = (int)samples[i].pid, .tid = (int)samples[i].tid,
+			.sz = sizeof(us), .pid = (int)samples[i].pid, .tid = (int)samples[i].tid,
 			.abi = samples[i].abi, .mask = mask, .regs = samples[i].regs,
 			.nr_regs = samples[i].nr_regs, .stack = samples[i].stack,
 			.stack_size = samples[i].stack_size, .maps = maps, .nr_maps = nmaps};

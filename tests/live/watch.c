@@ -3,6 +3,7 @@
 #include "support.h"
 #include "perfev.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@ static volatile long target[4] __attribute__((aligned(8)));
 static volatile int hits;
 static volatile uint64_t last_addr;
 
-static void on_hit(const struct perfev_watch_hit *h, void *arg)
+static void on_hit(void *arg, const struct perfev_watch_hit *h)
 {
 	hits++;
 	last_addr = h->addr;
@@ -21,6 +22,7 @@ static void on_hit(const struct perfev_watch_hit *h, void *arg)
 static struct perfev_watch *watch_or_skip(const volatile void *p, unsigned type, volatile int *calls)
 {
 	require_breakpoint();
+	cr_assert_eq(perfev_watch_sigtrap_install(), 0, "%s", perfev_errmsg());
 	struct perfev_watch *w = perfev_watch_new((const void *)p, sizeof(long), type, on_hit, (void *)calls);
 	cr_assert(w, "perfev_watch_new: %s", perfev_errmsg());
 	return w;
@@ -58,6 +60,52 @@ Test(live_watch, moving_follows_the_new_address)
 	cr_assert_eq(calls, 3, "a write and a read of the new address gave %d calls", calls - 1);
 	cr_assert_eq(last_addr, (uint64_t)(uintptr_t)&target[3]);
 	perfev_watch_free(w);
+}
+
+/* No SIGTRAP handler installed unasked: with nothing handling it, a watch
+ * (whose forced SIGTRAP would kill the process) is refused, saying what to do. */
+Test(live_watch, unhandled_sigtrap_is_refused)
+{
+	struct sigaction sa;
+	cr_assert_eq(sigaction(SIGTRAP, NULL, &sa), 0);
+	if ((sa.sa_flags & SA_SIGINFO) || sa.sa_handler != SIG_DFL)
+		cr_skip_test("the test runner handles SIGTRAP itself");
+	volatile int calls = 0;
+	cr_assert_null(perfev_watch_new((const void *)&target[0], sizeof(long), PERFEV_WATCH_W, on_hit,
+					(void *)&calls));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert(strstr(perfev_errmsg(), "perfev_watch_sigtrap_install"), "%s", perfev_errmsg());
+	cr_assert_eq(sigaction(SIGTRAP, NULL, &sa), 0);
+	cr_assert(!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL, "a SIGTRAP handler was installed");
+}
+
+static volatile int own_traps;
+
+static void own_trap(int sig, siginfo_t *si, void *uctx)
+{
+	if (!perfev_watch_sigtrap_dispatch(sig, si, uctx))
+		own_traps++;
+}
+
+/* A program's own SIGTRAP handler sees its own traps (dispatch says they are
+ * not a watch's), and perfev's handler, installed over it, passes them on. */
+Test(live_watch, sigtrap_dispatch_and_chaining)
+{
+	struct sigaction sa = {0};
+	sa.sa_sigaction = own_trap;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGTRAP, &sa, NULL), 0);
+	raise(SIGTRAP);
+	cr_assert_eq(own_traps, 1);
+	cr_assert_eq(perfev_watch_sigtrap_install(), 0, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_watch_sigtrap_install(), 0); /* once */
+	struct sigaction cur;
+	cr_assert_eq(sigaction(SIGTRAP, NULL, &cur), 0);
+	cr_assert(cur.sa_sigaction != own_trap, "perfev's handler is not installed");
+	raise(SIGTRAP);
+	cr_assert_eq(own_traps, 2, "perfev's handler did not pass the program's trap on");
+	cr_assert(!perfev_watch_sigtrap_dispatch(SIGUSR1, NULL, NULL));
 }
 
 Test(live_watch, bad_shapes_are_explained)

@@ -52,7 +52,7 @@ static size_t copies(void)
 
 static struct perfev_symbolizer *new_sym(bool no_cache)
 {
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .no_debuginfod = true,
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .no_debuginfod = true,
 					   .kallsyms = "", .no_cache = no_cache};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	cr_assert_not_null(s);

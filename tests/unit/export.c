@@ -58,7 +58,7 @@ Test(unit_export, folded_sums_to_samples)
 	cr_assert_eq(lines, 7);
 
 	/* the period, with kernel frames marked */
-	struct perfev_export_options o = {.size = sizeof(o), .value = PERFEV_VALUE_PERIOD,
+	struct perfev_export_options o = {.sz = sizeof(o), .value = PERFEV_VALUE_PERIOD,
 					  .annotate_kernel = true};
 	char *path2 = export_to(perfev_export_folded, p, &o, "period.folded");
 	char *text = slurp(path2, NULL);
@@ -80,7 +80,7 @@ Test(unit_export, flame_svg_is_xml_with_a_rect_per_frame)
 	/* the exporter merges threads by command: one frame per node of that view */
 	struct perfev_profile *byc = perfev_profile_derive(p, PERFEV_GROUP_COMM, 0);
 	size_t frames = perfev_profile_nr_nodes(byc);
-	struct perfev_export_options o = {.size = sizeof(o), .title = "t<&>\"'", .subtitle = "s"};
+	struct perfev_export_options o = {.sz = sizeof(o), .title = "t<&>\"'", .subtitle = "s"};
 	char *path = export_to(perfev_export_flame, p, &o, "flame.svg");
 	struct run_result r = run_cmd("xmllint --noout '%s'", path);
 	cr_assert_eq(r.status, 0, "xmllint: %s", r.err);
@@ -129,7 +129,7 @@ Test(unit_export, flame_hostile_names_and_empty)
 	cr_assert_eq(r.status, 0, "empty profile: %s", r.err);
 	run_result_free(&r);
 	struct perfev_profile_frame fr = {.symbol = "operator<<(a&, b\x01\xff\xc3)]]>", .dso = "x"};
-	struct perfev_sample_desc d = {.size = sizeof(d), .comm = "a&b"};
+	struct perfev_sample_desc d = {.sz = sizeof(d), .comm = "a&b"};
 	cr_assert_eq(perfev_profile_add(p, &d, &fr, 1), 1);
 	free(path);
 	path = export_to(perfev_export_flame, p, NULL, "hostile.svg");

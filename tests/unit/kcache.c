@@ -80,7 +80,7 @@ static void fake_kernel(struct fake *f)
 
 static struct perfev_symbolizer *new_sym(void)
 {
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .no_debuginfod = true, .kallsyms = ""};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .no_debuginfod = true, .kallsyms = ""};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	cr_assert_not_null(s);
 	return s;

@@ -3,7 +3,7 @@
 #include "perfev.h"
 #include <string.h>
 
-static int count_class(const struct perfev_event_info *ev, void *arg)
+static int count_class(void *arg, const struct perfev_event_info *ev)
 {
 	int *n = arg;
 	n[ev->klass]++;
@@ -31,14 +31,14 @@ Test(unit_list, classes_and_patterns)
 	cr_assert_eq(perfev_events_foreach("mem:*", 0, NULL, NULL), 1);
 }
 
-static int stop_at_first(const struct perfev_event_info *ev, void *arg) { return 5; }
+static int stop_at_first(void *arg, const struct perfev_event_info *ev) { return 5; }
 
 Test(unit_list, stop_and_every_name_parses)
 {
 	cr_assert_eq(perfev_events_foreach(NULL, 0, stop_at_first, NULL), 5);
 }
 
-static int parses(const struct perfev_event_info *ev, void *arg)
+static int parses(void *arg, const struct perfev_event_info *ev)
 {
 	if (ev->klass == PERFEV_CLASS_BREAKPOINT || ev->klass == PERFEV_CLASS_RAW ||
 	    ev->klass == PERFEV_CLASS_TRACEPOINT)

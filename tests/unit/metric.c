@@ -292,7 +292,7 @@ Test(unit_metric, unknown_metric_lists_what_there_is)
 	perfev_evlist_free(l);
 }
 
-static int check_source(const struct perfev_metric_info *m, void *arg)
+static int check_source(void *arg, const struct perfev_metric_info *m)
 {
 	cr_assert(m->source && *m->source, "%s cites no source", m->name);
 	struct perfev_metric_expr *e = perfev_metric_expr_parse(m->expr);

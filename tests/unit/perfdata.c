@@ -74,7 +74,7 @@ static void write_file(const char *path, bool pipe, int level)
 	uint64_t id0[] = {11, 12}, id1[] = {21};
 	struct perfev_perfdata_event ev[] = {{&a0, "cpu-clock", id0, 2}, {&a1, NULL, id1, 1}};
 	char *argv[] = {"record", "-e", "cpu-clock", NULL};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .pipe = pipe, .compress_level = level,
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .pipe = pipe, .compress_level = level,
 					       .argc = 3, .argv = argv};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(path, -1, ev, 2, &o);
 	cr_assert(w, "writer: %s", perfev_errmsg());
@@ -104,7 +104,7 @@ static void check_file(const char *path, bool pipe)
 	cr_assert(pd, "open: %s", perfev_errmsg());
 	cr_assert_eq(perfev_perfdata_is_pipe(pd), pipe);
 	struct seen s = {0};
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, collect, &s), 0, "%s", perfev_errmsg());
 	cr_assert_eq(perfev_perfdata_nr_events(pd), 2);
 	cr_assert_str_eq(perfev_perfdata_event_name(pd, 0), "cpu-clock");
@@ -166,7 +166,7 @@ Test(unit_perfdata, rounds_of_interleaved_runs_in_time_order)
 	struct perfev_attr a0 = attr_of(PERF_COUNT_SW_CPU_CLOCK);
 	uint64_t id0[] = {11};
 	struct perfev_perfdata_event ev[] = {{&a0, "cpu-clock", id0, 1}};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o)};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(p, -1, ev, 1, &o);
 	cr_assert(w, "writer: %s", perfev_errmsg());
 	uint64_t t[64];
@@ -189,7 +189,7 @@ Test(unit_perfdata, rounds_of_interleaved_runs_in_time_order)
 	struct perfev_perfdata *pd = perfev_perfdata_open(p);
 	cr_assert(pd, "open: %s", perfev_errmsg());
 	struct seen s = {0};
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, collect, &s), 0, "%s", perfev_errmsg());
 	cr_assert_eq(s.n, n);
 	/* a round's end delivers what is older than the round before it ended:
@@ -269,7 +269,7 @@ Test(unit_perfdata, finalized_early_is_valid)
 	snprintf(q, sizeof(q), "%s/early-copy.data", test_tmpdir());
 	struct perfev_attr a = attr_of(0);
 	struct perfev_perfdata_event ev = {&a, "cpu-clock", (uint64_t[]){5}, 1};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .no_host_features = true};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(p, -1, &ev, 1, &o);
 	cr_assert(w);
 	uint8_t buf[256];
@@ -419,7 +419,7 @@ Test(unit_perfdata, sigint_leaves_a_valid_file)
 	if (pid == 0) {
 		struct perfev_attr a = attr_of(0);
 		struct perfev_perfdata_event ev = {&a, "cpu-clock", (uint64_t[]){5}, 1};
-		struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true, .compress_level = 1};
+		struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .no_host_features = true, .compress_level = 1};
 		sig_writer = perfev_perfdata_writer_open(p, -1, &ev, 1, &o);
 		if (!sig_writer)
 			_exit(2);
@@ -442,7 +442,7 @@ Test(unit_perfdata, sigint_leaves_a_valid_file)
 	struct perfev_perfdata *pd = perfev_perfdata_open(p);
 	cr_assert(pd, "%s", perfev_errmsg());
 	struct seen s = {0};
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, collect, &s), 0, "%s", perfev_errmsg());
 	struct perfev_perfdata_stats st2;
 	perfev_perfdata_stats(pd, &st2);
@@ -504,7 +504,7 @@ Test(unit_perfdata, big_file_reads_the_same_with_the_pager)
 	a.sample_type |= PERF_SAMPLE_RAW;
 	uint64_t id[] = {11};
 	struct perfev_perfdata_event ev[] = {{&a, "cpu-clock", id, 1}};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o)};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o)};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(p, -1, ev, 1, &o);
 	cr_assert(w, "writer: %s", perfev_errmsg());
 	enum { N = 10000, RAW = 4000 };
@@ -537,7 +537,7 @@ Test(unit_perfdata, big_file_reads_the_same_with_the_pager)
 			setenv("PERFEV_PAGER", "0", 1);
 		struct perfev_perfdata *pd = perfev_perfdata_open(p);
 		cr_assert(pd, "open: %s", perfev_errmsg());
-		struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+		struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 		cr_assert_eq(perfev_perfdata_process(pd, &ro, big_collect, pass ? &without : &with), 0, "%s",
 			     perfev_errmsg());
 		perfev_perfdata_close(pd);

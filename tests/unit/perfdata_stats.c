@@ -54,7 +54,7 @@ static char *stats_text(const char *path, struct perfev_perfdata **keep)
 {
 	struct perfev_perfdata *pd = perfev_perfdata_open(path);
 	cr_assert(pd, "%s", perfev_errmsg());
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .unordered = true};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, nothing, NULL), 0, "%s", perfev_errmsg());
 	char *text = NULL;
 	size_t len = 0;
@@ -71,7 +71,7 @@ static void write_two(const char *path, bool pipe)
 	struct perfev_attr a = attr_of(PERF_COUNT_SW_CPU_CLOCK, 0), b = attr_of(PERF_COUNT_SW_TASK_CLOCK, 0);
 	uint64_t ida = 11, idb = 22;
 	struct perfev_perfdata_event ev[2] = {{&a, "cpu-clock", &ida, 1}, {&b, "task-clock", &idb, 1}};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true, .pipe = pipe};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .no_host_features = true, .pipe = pipe};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(path, -1, ev, 2, &o);
 	cr_assert(w, "%s", perfev_errmsg());
 	struct perfev_record c = {.type = PERF_RECORD_COMM, .has_sid = true};
@@ -156,7 +156,7 @@ Test(unit_perfdata_stats, sample_read_group_counts_members_that_moved)
 	b.config = PERF_COUNT_SW_TASK_CLOCK;
 	uint64_t ida = 11, idb = 22;
 	struct perfev_perfdata_event ev[2] = {{&a, "cpu-clock", &ida, 1}, {&b, "task-clock", &idb, 1}};
-	struct perfev_perfdata_write_opts o = {.size = sizeof(o), .no_host_features = true};
+	struct perfev_perfdata_write_opts o = {.sz = sizeof(o), .no_host_features = true};
 	struct perfev_perfdata_writer *w = perfev_perfdata_writer_open(path, -1, ev, 2, &o);
 	cr_assert(w, "%s", perfev_errmsg());
 	/* values (a, b): (10, 0) (20, 0) (30, 5): a moves 3 times, b once */

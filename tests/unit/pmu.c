@@ -83,7 +83,7 @@ Test(unit_pmu, real_sysfs_has_software)
 	perfev_pmus_free(s);
 }
 
-static int collect(const char *sys, const char *name, int id, void *arg)
+static int collect(void *arg, const char *sys, const char *name, int id)
 {
 	char *out = arg;
 	char one[64];
@@ -92,7 +92,7 @@ static int collect(const char *sys, const char *name, int id, void *arg)
 	return 0;
 }
 
-static int stop_at_two(const char *sys, const char *name, int id, void *arg)
+static int stop_at_two(void *arg, const char *sys, const char *name, int id)
 {
 	return ++*(int *)arg == 2 ? 7 : 0;
 }

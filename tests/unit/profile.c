@@ -114,7 +114,7 @@ Test(unit_profile, flat_split_unresolved)
 				    f = {.symbol = "f", .dso = "/bin/a", .ip = 0x400100, .rel_ip = 0x100},
 				    m = {.symbol = "main", .dso = "/bin/a", .ip = 0x400000, .rel_ip = 0};
 	const struct perfev_profile_frame a[] = {u, m}, b[] = {f, u, m}, c[] = {k, u}, d[] = {u, u, m};
-	struct perfev_sample_desc sd = {.size = sizeof(sd), .pid = 1, .tid = 1, .comm = "a"};
+	struct perfev_sample_desc sd = {.sz = sizeof(sd), .pid = 1, .tid = 1, .comm = "a"};
 	for (int i = 0; i < 3; i++)
 		cr_assert_eq(perfev_profile_add(p, &sd, a, 2), 1);
 	for (int i = 0; i < 2; i++)
@@ -163,11 +163,11 @@ Test(unit_profile, flat_split_unresolved)
 Test(unit_profile, filters)
 {
 	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
-	struct perfev_profile_filter f = {.size = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
+	struct perfev_profile_filter f = {.sz = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
 					  .any_frame = true, .time_start = 2};
 	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
 	struct perfev_profile_frame fr[2] = {{.symbol = "leaf", .dso = "/lib/x.so"}, {.symbol = "work", .dso = "/bin/a"}};
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 3};
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 3};
 	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 1);
 	d.time = 1;
 	cr_assert_eq(perfev_profile_add(p, &d, fr, 2), 0, "before the time range");
@@ -266,7 +266,7 @@ Test(unit_profile, same_tree_whatever_the_order)
 		cr_assert_not_null(p);
 		for (size_t k = 0; k < ns; k++) {
 			size_t i = order == 0 ? k : order == 1 ? ns - 1 - k : (k * 5) % ns;
-			struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = samples[i].tid,
+			struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 1, .tid = samples[i].tid,
 						       .comm = samples[i].tid == 1 ? "t1" : "t2", .period = 1};
 			int depth = samples[i].depth;
 			/* leaf first: the leaf's name, then the callers up to main */
@@ -295,7 +295,7 @@ Test(unit_profile, same_tree_whatever_the_order)
 Test(unit_profile, unknown_symbols_keyed_by_object_address)
 {
 	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .period = 10};
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .period = 10};
 	struct perfev_profile_frame f = {.dso = "/lib/ld.so", .ip = 0x7f0000001234, .rel_ip = 0x1234};
 	cr_assert_eq(perfev_profile_add(p, &d, &f, 1), 1);
 	d.pid = d.tid = 2; /* another process, ld.so elsewhere */
@@ -325,11 +325,11 @@ Test(unit_profile, unknown_symbols_keyed_by_object_address)
 Test(unit_profile, hidden_totals_of_filtered_samples)
 {
 	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
-	struct perfev_profile_filter f = {.size = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
+	struct perfev_profile_filter f = {.sz = sizeof(f), .pid = -1, .tid = -1, .symbol = "work",
 					  .time_start = 10, .time_end = 20};
 	cr_assert_eq(perfev_profile_set_filter(p, &f), 0);
 	struct perfev_profile_frame work = {.symbol = "work", .dso = "/bin/a"}, idle = {.symbol = "idle", .dso = "/bin/a"};
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 15, .period = 100};
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 1, .tid = 1, .comm = "a", .time = 15, .period = 100};
 	cr_assert_eq(perfev_profile_add(p, &d, &work, 1), 1);
 	cr_assert_eq(perfev_profile_add(p, &d, &idle, 1), 0); /* hidden by the symbol: counted */
 	d.period = 7;
@@ -348,7 +348,7 @@ Test(unit_profile, hidden_totals_of_filtered_samples)
  * to its group), and the leaf address of that chain. */
 static size_t longest_chain(const char *path, int max_stack, bool outer, uint64_t *leaf_ip)
 {
-	struct perfev_profile_load_opts o = {.size = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
+	struct perfev_profile_load_opts o = {.sz = sizeof(o), .group = PERFEV_GROUP_THREAD, .event = -1,
 					     .kallsyms = "", .no_cache = true, .max_stack = max_stack,
 					     .max_stack_outer = outer};
 	struct perfev_profile *p = perfev_profile_load(path, &o, NULL);

@@ -30,7 +30,7 @@ static void feed_file(struct perfev_perfdata *pd, struct perfev_profile_builder 
 	for (size_t i = 0; with_events && i < perfev_perfdata_nr_events(pd); i++)
 		cr_assert_eq(perfev_profile_builder_add_event(b, perfev_perfdata_event_attr(pd, i),
 							      perfev_perfdata_event_name(pd, i)), (int)i);
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .keep_going = true};
 	cr_assert_eq(perfev_perfdata_process(pd, &ro, feed, b), 0, "%s", perfev_errmsg());
 }
 
@@ -38,9 +38,9 @@ static void same_as_load(const char *path, bool with_handle)
 {
 	/* (without the handle the records are taken as this machine's: its
 	 * kernel's symbols would name another kernel's addresses) */
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1,
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_THREAD, .event = -1,
 					      .kallsyms = with_handle ? NULL : ""};
-	struct perfev_profile_load_info li = {.size = sizeof(li)}, bi = {.size = sizeof(bi)};
+	struct perfev_profile_load_info li = {.sz = sizeof(li)}, bi = {.sz = sizeof(bi)};
 	struct perfev_profile *want = perfev_profile_load(path, &lo, &li);
 	cr_assert(want, "%s", perfev_errmsg());
 	struct perfev_perfdata *pd = perfev_perfdata_open(path);
@@ -84,7 +84,7 @@ Test(unit_profile_builder, fed_a_file_makes_what_load_makes)
 Test(unit_profile_builder, every_event_as_load_events)
 {
 	require_corpus();
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_COMM, .event = -1};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_COMM, .event = -1};
 	size_t nw, ng;
 	struct perfev_profile_event *want = perfev_profile_load_events(HW_AND_SW, &lo, NULL, &nw);
 	cr_assert(want, "%s", perfev_errmsg());
@@ -144,7 +144,7 @@ Test(unit_profile_builder, refuses_what_it_cannot_do)
 	cr_assert_eq(perfev_profile_builder_add_event(b, perfev_perfdata_event_attr(pd, 0), "x"), -EINVAL,
 		     "the recording gives the events");
 	perfev_profile_builder_free(b);
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .event = 9};
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .event = 9};
 	bo.load = &lo;
 	errno = 0;
 	cr_assert_null(perfev_profile_builder_new(&bo), "no event 9 in the file");

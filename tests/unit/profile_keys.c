@@ -12,7 +12,7 @@ static void add_on(struct perfev_profile *p, int32_t cpu, const char *leaf, uint
 {
 	struct perfev_profile_frame f[2] = {{.symbol = leaf, .dso = "/bin/app", .ip = 0x1000},
 					    {.symbol = "main", .dso = "/bin/app", .ip = 0x2000}};
-	struct perfev_sample_desc d = {.size = desc_size, .pid = 7, .tid = 7, .comm = "app", .period = 10,
+	struct perfev_sample_desc d = {.sz = desc_size, .pid = 7, .tid = 7, .comm = "app", .period = 10,
 				       .cpu = cpu};
 	cr_assert_eq(perfev_profile_add(p, &d, f, 2), 1, "%s", perfev_errmsg());
 }
@@ -168,7 +168,7 @@ Test(unit_profile, srcfile_key_by_base_name)
 {
 	struct perfev_profile *p = perfev_profile_new(PERFEV_GROUP_THREAD, 0);
 	cr_assert(p);
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = 7, .tid = 7, .comm = "app", .period = 1};
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = 7, .tid = 7, .comm = "app", .period = 1};
 	struct perfev_profile_frame a[2] = {
 		{.symbol = "f", .dso = "/bin/app", .ip = 0x5000, .rel_ip = 0x1000, .srcfile = "/src/a/x.c", .line = 3},
 		{.symbol = "main", .dso = "/bin/app", .ip = 0x6000, .rel_ip = 0x2000, .srcfile = "/src/m.c", .line = 9}};

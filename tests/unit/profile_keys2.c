@@ -17,7 +17,7 @@ static void add(struct perfev_profile *p, const struct s *x, uint32_t desc_size)
 {
 	struct perfev_profile_frame f[2] = {{.symbol = x->leaf, .dso = "/bin/app", .ip = x->ip},
 					    {.symbol = "main", .dso = "/bin/app", .ip = 0x2000}};
-	struct perfev_sample_desc d = {.size = desc_size, .pid = 7, .tid = 7, .comm = "app", .period = 10,
+	struct perfev_sample_desc d = {.sz = desc_size, .pid = 7, .tid = 7, .comm = "app", .period = 10,
 				       .weight = x->weight, .cpu = -1, .ins_lat = x->ins_lat,
 				       .time = x->time, .ip = x->ip};
 	cr_assert_eq(perfev_profile_add(p, &d, f, 2), 1, "%s", perfev_errmsg());

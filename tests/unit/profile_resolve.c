@@ -32,7 +32,7 @@ static int on_record(void *c0, const struct perfev_record *rec)
 	c->frames += out.nr;
 	for (size_t i = 0; i < out.nr; i++)
 		c->named += out.frames[i].dso && strcmp(out.frames[i].dso, "[unknown]") != 0;
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = out.pid, .tid = (int32_t)out.tid,
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = out.pid, .tid = (int32_t)out.tid,
 				       .comm = out.comm, .period = rec->u.sample.period, .cpu = -1};
 	cr_assert_geq(perfev_profile_add(c->p, &d, out.frames, out.nr), 0);
 	return 0;
@@ -58,9 +58,9 @@ Test(unit_profile_resolve, samples_resolved_as_the_loader_resolves_them)
 	cr_assert(pd);
 	cr_assert_eq(perfev_resolver_set_perfdata(c.r, pd), 0);
 	cr_assert(perfev_resolver_session(c.r));
-	struct perfev_perfdata_read_opts rdo = {.size = sizeof(rdo), .keep_going = true};
+	struct perfev_perfdata_read_opts rdo = {.sz = sizeof(rdo), .keep_going = true};
 	cr_assert_eq(perfev_perfdata_process(pd, &rdo, on_record, &c), 0, "%s", perfev_errmsg());
-	struct perfev_profile_load_opts lo = {.size = sizeof(lo), .group = PERFEV_GROUP_COMM, .event = -1,
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .group = PERFEV_GROUP_COMM, .event = -1,
 					      .inline_dwarf_only = true, .max_stack = -1};
 	struct perfev_profile *want = perfev_profile_load(CALLGRAPH, &lo, NULL);
 	cr_assert(want);

@@ -83,7 +83,7 @@ Test(unit_ring, partial_batch_consumes_only_what_was_read)
 	fake_ring_free(&f);
 }
 
-static int count_cb(const void *rec, size_t size, void *ctx)
+static int count_cb(void *ctx, const void *rec, size_t size)
 {
 	(*(int *)ctx)++;
 	return *(int *)ctx == 2; /* stop after the second */

@@ -26,7 +26,7 @@
 
 static struct perfev_symbolizer *new_sym(const char *debug_dirs)
 {
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .debug_dirs = debug_dirs,
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .debug_dirs = debug_dirs,
 					   .no_debuginfod = true};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	cr_assert_not_null(s, "%s", perfev_errmsg());
@@ -366,7 +366,7 @@ Test(unit_symbols, jit_perf_map)
 		   "0x7f0000002000 0x10 stub with spaces\n"
 		   "garbage line\n");
 	fclose(f);
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .jit_dir = dir, .no_proc_root = true};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .jit_dir = dir, .no_proc_root = true};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	struct perfev_map anon = {.start = 0x7f0000000000, .end = 0x7f0000100000, .path = "//anon"};
 	struct perfev_location loc;
@@ -397,7 +397,7 @@ Test(unit_symbols, kallsyms_file)
 		   "ffffffffc0001000 t ext4_foo\t[ext4]\n"
 		   "ffffffffc0001080 t ext4_bar\t[ext4]\n");
 	fclose(f);
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .kallsyms = path};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .kallsyms = path};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	struct perfev_location loc;
 	cr_assert_eq(perfev_symbolizer_resolve(s, -1, NULL, 0xffffffff81000110, 0, &loc), 1);
@@ -455,7 +455,7 @@ Test(unit_symbols, kallsyms_aliases_order_and_bounds)
 		   "ffffffffc0010000 t mod_b_first\t[mod_b]\n"
 		   "ffffffff81000000 T _stext");
 	fclose(f);
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .kallsyms = path};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .kallsyms = path};
 	struct perfev_symbolizer *s = perfev_symbolizer_new(&o);
 	struct perfev_location loc;
 	cr_assert_eq(perfev_symbolizer_resolve_kernel(s, 0xffffffff81000180, 0, &loc), 1);
@@ -505,7 +505,7 @@ Test(unit_symbols, demangle_like_cxxfilt)
 
 Test(unit_symbols, bad_options)
 {
-	struct perfev_symbolizer_opts o = {.size = 1};
+	struct perfev_symbolizer_opts o = {.sz = 1};
 	cr_expect_null(perfev_symbolizer_new(&o));
 	cr_expect_eq(errno, EINVAL);
 	struct perfev_symbolizer *s = perfev_symbolizer_new(NULL);
@@ -554,7 +554,7 @@ Test(unit_symbols, debuginfod_by_build_id, .timeout = 60)
 	struct perfev_symbolizer *s = new_sym("/nonexistent");
 	/* new_sym turns debuginfod off; this one asks */
 	perfev_symbolizer_free(s);
-	struct perfev_symbolizer_opts o = {.size = sizeof(o), .debug_dirs = "/nonexistent"};
+	struct perfev_symbolizer_opts o = {.sz = sizeof(o), .debug_dirs = "/nonexistent"};
 	s = perfev_symbolizer_new(&o);
 	size_t n = up.status == 0 ? compare_with_tools(s, bin, r.out, r.out, NULL, true) : 0;
 	kill(srv, SIGTERM);

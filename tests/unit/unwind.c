@@ -96,7 +96,7 @@ Test(unit_unwind, unwinder_without_regs_counts_failure)
 	cr_expect_eq(errno, EINVAL);
 	struct perfev_unwinder *u = perfev_unwinder_new(PERFEV_ARCH_HOST);
 	cr_assert_not_null(u, "%s", perfev_errmsg());
-	struct perfev_unwind_sample smp = {.size = sizeof(smp), .pid = 1, .tid = 1};
+	struct perfev_unwind_sample smp = {.sz = sizeof(smp), .pid = 1, .tid = 1};
 	struct perfev_frame f[4];
 	cr_expect_eq(perfev_unwinder_unwind(u, &smp, f, 4), 0);
 	/* registers but a pc in no known map: the pc alone */

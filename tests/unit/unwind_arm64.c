@@ -53,7 +53,7 @@ static void unwind_fixture(const char *cflags, const char *cpu, bool compare_lib
 	cr_assert_not_null(u, "%s", perfev_errmsg());
 	pv_unwinder_use_libdw(u, false); /* ours, whatever PERFEV_UNWIND says */
 	struct perfev_unwind_sample smp = {
-		.size = sizeof(smp), .pid = 999999999, .tid = 999999999,
+		.sz = sizeof(smp), .pid = 999999999, .tid = 999999999,
 		.abi = PERF_SAMPLE_REGS_ABI_64, .mask = perfev_unwind_regs_mask(PERFEV_ARCH_AARCH64),
 		.regs = regs, .nr_regs = 33, .stack = raw + 8 + sizeof(regs) + 8,
 		.stack_size = stack_size, .maps = maps, .nr_maps = nmaps};

@@ -107,7 +107,7 @@ Test(unit_vendor, unknown_names_say_which_model)
 
 Test(unit_vendor, cpu_model_from_perf_cpuid)
 {
-	struct perfev_cpu_model m = {.size = sizeof(m)};
+	struct perfev_cpu_model m = {.sz = sizeof(m)};
 	setenv("PERF_CPUID", "GenuineIntel-6-97-2", 1);
 	cr_assert_eq(perfev_cpu_model_get(&m), 0);
 	cr_assert(m.overridden);
@@ -130,7 +130,7 @@ Test(unit_vendor, cpu_model_from_perf_cpuid)
 	cr_assert_null(m.name);
 }
 
-static int count_vendor(const struct perfev_event_info *ev, void *arg)
+static int count_vendor(void *arg, const struct perfev_event_info *ev)
 {
 	int *n = arg;
 	cr_assert_eq(ev->klass, PERFEV_CLASS_VENDOR);

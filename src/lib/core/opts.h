@@ -9,7 +9,7 @@
  *
  * A caller compiled against an older, shorter struct works (the fields it
  * does not have read as their defaults through PV_OPTS_GET); a newer,
- * longer one works as long as the bytes this library does not know are
+ * longer one works as long as the bytes past this library's struct are
  * zero, else the call fails with EINVAL naming the struct.
  */
 #ifndef PERFEV_OPTS_H
@@ -24,8 +24,15 @@
  * bytes past the fields known here zero. Records the failure otherwise. */
 bool pv_opts_valid(const void *opts, size_t known_sz, const char *type_name);
 
-#define PV_OPTS_VALID(opts, type) \
-	pv_opts_valid((opts), pv_offsetofend(struct type, type##__last_field), #type)
+/* The bytes checked are those past this library's sizeof (its tail padding
+ * included: a caller's designated initializer leaves padding undefined, and
+ * GCC does leave it set). So a field is never added into the tail padding of
+ * a released struct: it would go unseen by the older library. The build
+ * fails if TYPE__last_field is not the struct's last field. */
+#define PV_OPTS_VALID(opts, type)                                                          \
+	((void)sizeof(char[sizeof(struct type) - pv_offsetofend(struct type, type##__last_field) < \
+				   _Alignof(struct type) ? 1 : -1]),                      \
+	 pv_opts_valid((opts), sizeof(struct type), #type))
 /* Whether the caller's struct has field. */
 #define PV_OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= pv_offsetofend(__typeof__(*(opts)), field))

@@ -15,7 +15,10 @@ static __thread bool errmsg_set;
 
 static void set_errmsg(int err, const char *fmt, va_list ap)
 {
-	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	/* formatted apart first: a message may wrap the last one (perfev_errmsg()) */
+	char msg[sizeof(errmsg)];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(errmsg, msg, sizeof(msg));
 	errmsg_set = true;
 	errno = err;
 }

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfev/counter.h"
 #include "perfev/sys.h"
 #include "count/counter_int.h"
@@ -259,11 +260,13 @@ static int open_event(struct perfev_counters *c, const struct perfev_target *t, 
 PERFEV_API struct perfev_counters *perfev_counters_open(struct perfev_evlist *list,
 							const struct perfev_target *target)
 {
-	if (!list || !target || target->size < offsetof(struct perfev_target, no_inherit))
-		return pv_error_null(EINVAL, "perfev_counters_open: no list or target (set target.size)");
+	if (!list || !target)
+		return pv_error_null(EINVAL, "perfev_counters_open: no list or target");
+	if (!PV_OPTS_VALID(target, perfev_target))
+		return NULL;
 	/* a caller's smaller (older) struct reads as zeros past its end */
-	struct perfev_target tcopy = {0}, *t = &tcopy;
-	memcpy(t, target, PV_MIN(target->size, sizeof(tcopy)));
+	struct perfev_target tcopy, *t = &tcopy;
+	PV_OPTS_COPY(tcopy, target);
 	struct perfev_counters *c = calloc(1, sizeof(*c));
 	if (!c)
 		return pv_error_null(ENOMEM, "out of memory");

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "count/stat_int.h"
 #include "event/metric_int.h"
 #include "perfev/metric.h"
@@ -59,7 +60,7 @@ static const struct perfev_metric_info *find_metric(const char *name, size_t n,
 
 PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, void *arg)
 {
-	struct perfev_cpu_model model = {.size = sizeof(model)};
+	struct perfev_cpu_model model = {.sz = sizeof(model)};
 	perfev_cpu_model_get(&model);
 	int n = 0;
 	for (size_t i = 0; i < pv_metric_table_len; i++) {
@@ -70,7 +71,7 @@ PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, 
 		    !strcasestr(m->name, pattern))
 			continue;
 		n++;
-		int r = fn ? fn(m, arg) : 0;
+		int r = fn ? fn(arg, m) : 0;
 		if (r)
 			return r;
 	}
@@ -222,7 +223,7 @@ static int add_metric(struct perfev_evlist *list, const struct perfev_metric_inf
 	return 0;
 }
 
-static int list_names(const struct perfev_metric_info *m, void *arg)
+static int list_names(void *arg, const struct perfev_metric_info *m)
 {
 	struct pv_buf *b = arg;
 	pv_buf_printf(b, "%s%s", b->len ? ", " : "", m->name);
@@ -233,7 +234,7 @@ PERFEV_API struct perfev_metrics *perfev_metrics_add(struct perfev_evlist *list,
 {
 	if (!list || !spec || !*spec)
 		return pv_error_null(EINVAL, "-M needs metric names or groups ('perfev list metrics')");
-	struct perfev_cpu_model model = {.size = sizeof(model)};
+	struct perfev_cpu_model model = {.sz = sizeof(model)};
 	perfev_cpu_model_get(&model);
 	struct perfev_metrics *ms = calloc(1, sizeof(*ms));
 	char *copy = strdup(spec), *save = NULL;
@@ -427,9 +428,10 @@ void pv_metrics_format(const struct perfev_metrics *ms, const struct perfev_stat
 PERFEV_API int perfev_metrics_print(const struct perfev_metrics *ms, const struct perfev_stat *s,
 				    FILE *f, const struct perfev_stat_output *o, bool metric_only)
 {
-	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT};
-	if (o)
-		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
+	if (!PV_OPTS_VALID(o, perfev_stat_output))
+		return -errno;
+	struct perfev_stat_output def; /* NULL, or an older struct's missing fields: text */
+	PV_OPTS_COPY(def, o);
 	struct pv_buf b = PV_BUF_INIT;
 	pv_metrics_format(ms, s, &b, &def, metric_only, def.sep ? def.sep : ",");
 	int r = 0;

@@ -222,8 +222,8 @@ static void report_at_exit(void)
 	int fmt = PERFEV_REPORT_TEXT;
 	const char *file = NULL;
 	if (spec && *spec && parse_spec(spec, &fmt, &file) < 0) {
-		fprintf(stderr, "perfev: PERFEV_REGIONS='%s' is not text, json or off (optionally "
-			"with :FILE); writing text to stderr\n", spec);
+		pv_warn("PERFEV_REGIONS='%s' is not text, json or off (optionally "
+			"with :FILE); writing text to stderr", spec);
 		fmt = PERFEV_REPORT_TEXT;
 		file = NULL;
 	}
@@ -253,8 +253,7 @@ static void report_at_exit(void)
 	if (sets && !b.oom) {
 		FILE *f = file ? fopen(file, "w") : stderr;
 		if (!f)
-			fprintf(stderr, "perfev: cannot write the region report to %s: %s\n", file,
-				strerror(errno));
+			pv_warn("cannot write the region report to %s: %s", file, strerror(errno));
 		else {
 			fwrite(b.data, 1, b.len, f);
 			if (f != stderr)

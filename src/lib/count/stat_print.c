@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "count/stat_int.h"
 
 #include <math.h>
@@ -221,10 +222,11 @@ static void footer(struct ctx *c)
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
+	if (!PV_OPTS_VALID(o, perfev_stat_output))
+		return -errno;
 	/* NULL, or a caller's smaller (older) struct, reads as zeros: text */
-	struct perfev_stat_output def = {sizeof(def), PERFEV_STAT_TEXT, NULL, NULL, false, 0, false, NULL, false};
-	if (o)
-		memcpy(&def, o, PV_MIN(o->size, sizeof(def)));
+	struct perfev_stat_output def;
+	PV_OPTS_COPY(def, o);
 	o = &def;
 	struct pv_buf b = PV_BUF_INIT;
 	struct ctx c = {s, o, &b, o->format == PERFEV_STAT_CSV ? (o->sep ? o->sep : ",") : " ", 4};

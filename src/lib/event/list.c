@@ -130,7 +130,7 @@ static int report(struct walk *w, struct perfev_event_info *ev, int cpu)
 	if ((w->flags & PERFEV_LIST_PROBE) && ev->access == PERFEV_ACCESS_UNKNOWN && ev->attr.size)
 		probe(ev, cpu);
 	w->count++;
-	return w->fn ? w->fn(ev, w->arg) : 0;
+	return w->fn ? w->fn(w->arg, ev) : 0;
 }
 
 static void init_attr(struct perfev_attr *a, uint32_t type, uint64_t config)
@@ -237,7 +237,7 @@ struct tp_arg {
 	int stop;
 };
 
-static int tp_one(const char *sys, const char *name, int id, void *arg)
+static int tp_one(void *arg, const char *sys, const char *name, int id)
 {
 	struct tp_arg *t = arg;
 	char full[512];

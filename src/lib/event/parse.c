@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "event/parse_ctx.h"
 #include "event/parse_int.h"
 #include "event/pfm_int.h"
@@ -367,7 +368,7 @@ struct tp_walk {
 	int err;
 };
 
-static int tp_add(const char *sys, const char *name, int id, void *arg)
+static int tp_add(void *arg, const char *sys, const char *name, int id)
 {
 	struct tp_walk *w = arg;
 	struct perfev_evsel *e = pv_new_event(w->c, PERF_TYPE_TRACEPOINT, (uint64_t)id);
@@ -411,7 +412,7 @@ static int parse_tracepoint(struct pctx *c, const char *sys, size_t nsys, size_t
 		int id = perfev_tracepoint_id(c->tracefs, s, n);
 		if (id < 0)
 			r = pv_fail(c, -id, start, "%s", perfev_errmsg());
-		else if (tp_add(s, n, id, &(struct tp_walk){c, 0}) < 0)
+		else if (tp_add(&(struct tp_walk){c, 0}, s, n, id) < 0)
 			r = -ENOMEM;
 	}
 	free(s);
@@ -658,10 +659,12 @@ PERFEV_API int perfev_evlist_parse_opts(struct perfev_evlist *list, const char *
 	c.len = strlen(c.s);
 	c.err->pos = -1;
 	c.err->msg[0] = 0;
-	if (opts && opts->size >= offsetof(struct perfev_parse_opts, sysfs_root) + sizeof(char *))
-		c.sysfs = opts->sysfs_root;
-	if (opts && opts->size >= offsetof(struct perfev_parse_opts, tracefs_events) + sizeof(char *))
-		c.tracefs = opts->tracefs_events;
+	if (!PV_OPTS_VALID(opts, perfev_parse_opts)) {
+		snprintf(c.err->msg, sizeof(c.err->msg), "%s", perfev_errmsg());
+		return -EINVAL;
+	}
+	c.sysfs = PV_OPTS_GET(opts, sysfs_root, NULL);
+	c.tracefs = PV_OPTS_GET(opts, tracefs_events, NULL);
 	if (!list)
 		return pv_fail(&c, EINVAL, 0, "no event list to add to");
 	if (!(c.tmp = perfev_evlist_new()))

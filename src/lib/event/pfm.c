@@ -249,11 +249,11 @@ static void model_now(struct model_now *m)
 
 PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out)
 {
-	if (!out || out->size < offsetof(struct perfev_cpu_model, tables_present) + sizeof(bool))
-		return pv_error(EINVAL, "perfev_cpu_model_get: out->size must be sizeof(struct perfev_cpu_model)");
+	if (!out || out->sz < sizeof(out->sz))
+		return pv_error(EINVAL, "perfev_cpu_model_get: out->sz must be sizeof(struct perfev_cpu_model)");
 	struct model_now m;
 	model_now(&m);
-	struct perfev_cpu_model r = {.size = out->size};
+	struct perfev_cpu_model r = {.sz = out->sz};
 	snprintf(r.cpuid, sizeof(r.cpuid), "%s", m.cpuid);
 	snprintf(r.host_cpuid, sizeof(r.host_cpuid), "%s", m.host);
 	r.overridden = m.overridden;
@@ -269,7 +269,7 @@ PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out)
 	}
 	struct cpu_id host;
 	r.is_host = m.def && parse_cpuid(m.host, &host) == 0 && find_model(&host) == m.def;
-	size_t n = PV_MIN(out->size, sizeof(r));
+	size_t n = PV_MIN(out->sz, sizeof(r));
 	memcpy(out, &r, n);
 	if (!m.def)
 		return pv_error(ENOENT, "no vendor event table for CPU %s%s: libpfm4 %s does not know it; "
@@ -280,7 +280,7 @@ PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out)
 
 PERFEV_API const char *perfev_cpu_model_mismatch(char *buf, size_t len)
 {
-	struct perfev_cpu_model m = {.size = sizeof(m)};
+	struct perfev_cpu_model m = {.sz = sizeof(m)};
 	if (!len)
 		return buf;
 	buf[0] = 0;

@@ -7,7 +7,9 @@
 #include "perfev/export.h"
 
 /* Copies o (any size) over the defaults. */
-void pv_export_options(const struct perfev_export_options *o, struct perfev_export_options *out);
+/* The caller's options (NULL: defaults) with the defaults filled in; -EINVAL
+ * when a newer caller set fields this library does not know. */
+int pv_export_options(const struct perfev_export_options *o, struct perfev_export_options *out);
 
 /*
  * The profile as a caller-rooted tree grouped as `group` (or as it is when

@@ -169,7 +169,8 @@ PERFEV_API int perfev_export_pprof(const struct perfev_profile *p0,
 				   const struct perfev_export_options *o0, FILE *out)
 {
 	struct perfev_export_options o;
-	pv_export_options(o0, &o);
+	if (pv_export_options(o0, &o) < 0)
+		return -EINVAL;
 	struct perfev_profile *owned;
 	const struct perfev_profile *p = pv_export_view(p0, -1, &owned);
 	if (!p)

@@ -1,15 +1,15 @@
 /* export_util.c — helpers shared by the exporters (see export_int.h). */
 #include "export/export_int.h"
+#include "core/opts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void pv_export_options(const struct perfev_export_options *o, struct perfev_export_options *out)
+int pv_export_options(const struct perfev_export_options *o, struct perfev_export_options *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (o && o->size >= sizeof(uint32_t))
-		memcpy(out, o, PV_MIN((size_t)o->size, sizeof(*out)));
-	out->size = sizeof(*out);
+	if (!PV_OPTS_VALID(o, perfev_export_options))
+		return -EINVAL;
+	PV_OPTS_COPY(*out, o);
 	if ((unsigned)out->value >= PERFEV_VALUE_NR)
 		out->value = PERFEV_VALUE_SAMPLES;
 	if (!out->title)
@@ -26,6 +26,7 @@ void pv_export_options(const struct perfev_export_options *o, struct perfev_expo
 		out->interval_ms = 1;
 	if (!out->product)
 		out->product = "perfev";
+	return 0;
 }
 
 const struct perfev_profile *pv_export_view(const struct perfev_profile *p, int group,

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "perfdata/perfdata_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 
 #include <fcntl.h>
@@ -369,7 +370,7 @@ static bool header_record(uint32_t type)
 static int read_ahead(struct perfev_perfdata *pd)
 {
 	uint64_t start = pd->map ? 16 : pd->in_pos, off = 0;
-	const struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .unordered = true};
+	const struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .unordered = true};
 	pd->opts = &ro;
 	pd->cb = ignore_record;
 	int ret = 0;
@@ -1227,11 +1228,15 @@ static int run_pipe(struct perfev_perfdata *pd)
 PERFEV_API int perfev_perfdata_process(struct perfev_perfdata *pd, const struct perfev_perfdata_read_opts *opts,
 				       perfev_perfdata_cb cb, void *ctx)
 {
+	if (!PV_OPTS_VALID(opts, perfev_perfdata_read_opts))
+		return -EINVAL;
 	if (pd->pipe && !pd->map && pd->in_pos > pd->applied_upto)
 		return pv_error(EINVAL, "%s: a stream is read once: open it again to read it again "
 				"(or save it to a file)", pd->name);
 	memset(&pd->stats, 0, sizeof(pd->stats)); /* the counts of this pass */
-	pd->opts = opts;
+	struct perfev_perfdata_read_opts ro;
+	PV_OPTS_COPY(ro, opts);
+	pd->opts = &ro;
 	pd->cb = cb;
 	pd->ctx = ctx;
 	pd->nq = 0;

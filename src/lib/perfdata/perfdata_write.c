@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "perfdata/perfdata_int.h"
+#include "core/opts.h"
 #include "perfev.h"
 #include "tracing/tp_int.h"
 
@@ -234,6 +235,11 @@ perfev_perfdata_writer_open(const char *path, int fd, const struct perfev_perfda
 {
 	if (!nr || !ev)
 		return pv_error_null(EINVAL, "a perf.data file needs at least one event");
+	if (!PV_OPTS_VALID(o, perfev_perfdata_write_opts))
+		return NULL;
+	struct perfev_perfdata_write_opts oc;
+	PV_OPTS_COPY(oc, o);
+	o = &oc;
 	struct perfev_perfdata_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return pv_error_null(ENOMEM, "out of memory opening a perf.data writer");

@@ -4,6 +4,7 @@
  * (parent, frame), which keeps adding a sample O(depth). */
 #define _GNU_SOURCE
 #include "profile/profile_int.h"
+#include "core/opts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,12 @@ PERFEV_API int perfev_profile_set_filter(struct perfev_profile *p, const struct 
 	p->has_filter = false;
 	if (!f)
 		return 0;
-	if (f->size < sizeof(uint32_t))
-		return pv_error(EINVAL, "profile filter: size field not set (set it to sizeof)");
-	struct perfev_profile_filter n = {.pid = -1, .tid = -1};
-	memcpy(&n, f, PV_MIN((size_t)f->size, sizeof(n)));
+	if (!PV_OPTS_VALID(f, perfev_profile_filter))
+		return -EINVAL;
+	struct perfev_profile_filter n;
+	PV_OPTS_COPY(n, f);
+	n.pid = PV_OPTS_GET(f, pid, -1);
+	n.tid = PV_OPTS_GET(f, tid, -1);
 	n.comm = n.comm ? strdup(n.comm) : NULL;
 	n.dso = n.dso ? strdup(n.dso) : NULL;
 	n.symbol = n.symbol ? strdup(n.symbol) : NULL;
@@ -317,13 +320,12 @@ static bool group_eq(const struct perfev_profile *p, uint32_t id, const void *ke
 /* The sample's CPU as the profile keeps it: -1 unless asked (and given). */
 static int32_t sample_cpu(const struct perfev_profile *p, const struct perfev_sample_desc *s)
 {
-	if (!(p->flags & PERFEV_PROFILE_KEEP_CPU) ||
-	    s->size < offsetof(struct perfev_sample_desc, cpu) + sizeof(s->cpu))
+	if (!(p->flags & PERFEV_PROFILE_KEEP_CPU) || !PV_OPTS_HAS(s, cpu))
 		return -1;
 	return s->cpu < 0 ? -1 : s->cpu;
 }
 
-#define DESC_HAS(s, field) ((s)->size >= offsetof(struct perfev_sample_desc, field) + sizeof((s)->field))
+#define DESC_HAS(s, field) PV_OPTS_HAS(s, field)
 
 /* The per-sample keys the profile keeps (PV_PROFILE_SAMPLE_KEYS); -ENOMEM. */
 static int sample_keys(struct perfev_profile *p, const struct perfev_sample_desc *s, struct pv_group *g)
@@ -650,6 +652,8 @@ PERFEV_API int perfev_profile_add(struct perfev_profile *p, const struct perfev_
 {
 	if (!p || !s || (nr && !frames))
 		return pv_error(EINVAL, "profile_add: NULL profile, sample or frames");
+	if (!PV_OPTS_VALID(s, perfev_sample_desc))
+		return -EINVAL;
 	uint64_t values[PERFEV_VALUE_NR] = {1, s->period ? s->period : 1, s->weight};
 	if (!pv_profile_accepts(p, s, frames, nr, values))
 		return 0;
@@ -846,7 +850,7 @@ PERFEV_API struct perfev_profile *perfev_profile_derive(const struct perfev_prof
 				stack[nr - 1 - i] = t;
 			}
 		const struct pv_group *g = &p->groups[p->nodes[at].what & ~PV_NODE_GROUP_BIT];
-		struct perfev_sample_desc s = {.size = sizeof(s), .pid = g->pid, .tid = g->tid,
+		struct perfev_sample_desc s = {.sz = sizeof(s), .pid = g->pid, .tid = g->tid,
 					       .comm = pv_strtab_get(&p->strs, g->comm), .cpu = g->cpu,
 					       .weight = g->weight, .ins_lat = g->ins_lat,
 					       .p_stage_cyc = g->p_stage_cyc, .time = g->time, .ip = g->addr};

@@ -172,14 +172,12 @@ static void aux_note(const struct loader *l, const char *path)
 {
 	static const char *const kinds[] = {"hardware", "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
 					    "s390 CPU-MSF", "HiSilicon PTT"};
-	if (!l->o->note || !l->aux_seen)
+	if (!l->aux_seen)
 		return;
 	const char *kind = l->aux_type < PV_ARRAY_SIZE(kinds) ? kinds[l->aux_type] : kinds[0];
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s holds %.1f MB of %s trace, which perfev does not decode: this report "
-		 "shows the sampled events only (perf report and perf script decode it, given the traced binaries)", path,
-		 (double)l->aux_bytes / 1048576.0, kind);
-	l->o->note(l->o->note_ctx, msg);
+	pv_note("%s holds %.1f MB of %s trace, which perfev does not decode: this report "
+		"shows the sampled events only (perf report and perf script decode it, given the traced binaries)",
+		path, (double)l->aux_bytes / 1048576.0, kind);
 }
 
 /* The sample's stack (ids[0..depth), leaf first) with its values into
@@ -276,7 +274,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	int32_t pid = pv_resolver_sample_pid(l->res, s);
 	const char *comm = perfev_session_comm(l->sess, s->tid);
-	struct perfev_sample_desc d = {.size = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
+	struct perfev_sample_desc d = {.sz = sizeof(d), .pid = pid, .tid = (int32_t)s->tid,
 				       .comm = comm, .time = s->time, .period = s->period,
 				       .weight = s->weight,
 				       .cpu = -1, .ip = s->ip};
@@ -494,19 +492,16 @@ static int loader_begin(struct loader *l, struct perfev_perfdata *pd, const char
 	if (!(l->res = pv_resolver_new(&ro, l->p)))
 		return -1; /* its message */
 	l->sess = perfev_resolver_session(l->res);
-	pv_resolver_set_note(l->res, o->note, o->note_ctx);
 	if (o->flags & PERFEV_PROFILE_KEEP_ADDR)
 		pv_resolver_keep_maps(l->res);
 	/* Another kernel's recording: its addresses are not this kernel's, unless
 	 * the caller hands us that kernel's kallsyms. (Records without a
 	 * recording are this kernel's.) */
-	if (pd && pv_resolver_use_perfdata(l->res, pd) && o->note) {
+	if (pd && pv_resolver_use_perfdata(l->res, pd)) {
 		const char *rel = perfev_perfdata_feature_str(pd, PERFEV_FEAT_OSRELEASE);
-		char msg[512];
-		snprintf(msg, sizeof(msg), "%s was recorded on another kernel (%s): kernel addresses "
-			 "stay unresolved; give that kernel's symbols with --kallsyms FILE", name,
-			 rel ? rel : "its build-id differs from this one's");
-		o->note(o->note_ctx, msg);
+		pv_note("%s was recorded on another kernel (%s): kernel addresses stay unresolved; give "
+			"that kernel's symbols with --kallsyms FILE", name,
+			rel ? rel : "its build-id differs from this one's");
 	}
 	if (!l->all && o->filter && perfev_profile_set_filter(l->p, o->filter) < 0)
 		return -1;
@@ -539,7 +534,7 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 	const char *path = perfev_perfdata_path(pd);
 	if (loader_begin(l, pd, path) < 0)
 		return -1;
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro), .keep_going = true};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro), .keep_going = true};
 	int r = perfev_perfdata_process(l->pd, &ro, on_record, l);
 	if (r == -ENOMEM || l->oom) {
 		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
@@ -570,29 +565,29 @@ static void info_out(const struct loader *l, struct perfev_profile_load_info *in
 {
 	if (!info)
 		return;
-	uint32_t size = info->size;
-	memcpy(info, &l->own_info, PV_MIN((size_t)size, sizeof(*info)));
-	info->size = size;
+	size_t sz = info->sz;
+	memcpy(info, &l->own_info, PV_MIN(sz, sizeof(*info)));
+	info->sz = sz;
 }
 
 static int opts_init(struct perfev_profile_load_opts *o, const struct perfev_profile_load_opts *o0)
 {
-	memset(o, 0, sizeof(*o));
-	o->size = sizeof(*o);
-	o->event = -1;
-	if (o0) {
-		if (o0->size < sizeof(uint32_t))
-			return pv_error(EINVAL, "profile_load: options' size field not set (set it to sizeof)");
-		memcpy(o, o0, PV_MIN((size_t)o0->size, sizeof(*o)));
-	}
+	if (!PV_OPTS_VALID(o0, perfev_profile_load_opts))
+		return -EINVAL;
+	PV_OPTS_COPY(*o, o0);
+	o->event = PV_OPTS_GET(o0, event, -1);
 	if (o->max_stack == 0) /* perf report's default: its report.max_stack = PERF_MAX_STACK_DEPTH */
 		o->max_stack = 127;
 	return 0;
 }
 
-/* A loader on the heap (its frame arrays are large) with its own options and info. */
-static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool all)
+/* A loader on the heap (its frame arrays are large) with its own options and
+ * info; info (the caller's, may be NULL) must be one this library can fill. */
+static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool all,
+				 const struct perfev_profile_load_info *info)
 {
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
+		return NULL;
 	struct loader *l = calloc(1, sizeof(*l));
 	if (!l)
 		return pv_error_null(ENOMEM, "profile_load: out of memory");
@@ -601,7 +596,7 @@ static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool
 		return NULL;
 	}
 	l->o = &l->own_o;
-	l->own_info.size = sizeof(l->own_info);
+	l->own_info.sz = sizeof(l->own_info);
 	l->info = &l->own_info;
 	l->all = all;
 	return l;
@@ -642,7 +637,7 @@ PERFEV_API struct perfev_profile *perfev_profile_load_from(struct perfev_perfdat
 							   const struct perfev_profile_load_opts *o0,
 							   struct perfev_profile_load_info *info)
 {
-	struct loader *l = loader_new(o0, false);
+	struct loader *l = loader_new(o0, false, info);
 	if (!l)
 		return NULL;
 	info_out(l, info); /* (zeroed, whatever happens next) */
@@ -702,7 +697,7 @@ PERFEV_API struct perfev_profile_event *perfev_profile_load_events_from(struct p
 									size_t *nr)
 {
 	*nr = 0;
-	struct loader *l = loader_new(o0, true);
+	struct loader *l = loader_new(o0, true, info);
 	if (!l)
 		return NULL;
 	info_out(l, info);
@@ -724,7 +719,7 @@ PERFEV_API struct perfev_profile_builder *perfev_profile_builder_new(const struc
 	if (!b)
 		return pv_error_null(ENOMEM, "profile_builder: out of memory");
 	struct perfev_perfdata *pd = PV_OPTS_GET(o, perfdata, NULL);
-	b->l = loader_new(PV_OPTS_GET(o, load, NULL), PV_OPTS_GET(o, all_events, false));
+	b->l = loader_new(PV_OPTS_GET(o, load, NULL), PV_OPTS_GET(o, all_events, false), NULL);
 	if (!b->l || loader_begin(b->l, pd, pd ? perfev_perfdata_path(pd) : "the records") < 0) {
 		perfev_profile_builder_free(b);
 		return NULL;
@@ -763,6 +758,8 @@ PERFEV_API struct perfev_profile *perfev_profile_builder_finish(struct perfev_pr
 	if (!b || b->l->finished || b->l->all)
 		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
 				     "already finished" : "all_events: finish with perfev_profile_builder_finish_events");
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
+		return NULL;
 	b->l->finished = true;
 	return loader_end(b->l) == 0 ? take_profile(b->l, info) : NULL;
 }
@@ -775,6 +772,8 @@ perfev_profile_builder_finish_events(struct perfev_profile_builder *b, struct pe
 	if (!b || b->l->finished || !b->l->all)
 		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
 				     "already finished" : "not all_events: finish with perfev_profile_builder_finish");
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
+		return NULL;
 	b->l->finished = true;
 	return loader_end(b->l) == 0 ? take_events(b->l, info, nr) : NULL;
 }
@@ -792,7 +791,7 @@ int pv_profile_load_run(struct perfev_perfdata *pd, const struct perfev_profile_
 			struct perfev_profile_load_info *info, pv_load_sample_fn fn, pv_load_done_fn done,
 			void *ctx)
 {
-	struct loader *l = loader_new(o0, false);
+	struct loader *l = loader_new(o0, false, info);
 	if (!l)
 		return -1;
 	info_out(l, info);

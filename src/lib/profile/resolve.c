@@ -44,9 +44,6 @@ struct perfev_resolver {
 	struct perfev_profile *table; /* the frames, interned (the loader's profile, or own_table) */
 	bool own_table;
 	bool keep_maps;               /* module frames keep their map (PERFEV_PROFILE_KEEP_ADDR) */
-	void (*note)(void *ctx, const char *msg); /* (with notes_given: NULL drops them) */
-	void *note_ctx;
-	bool notes_given;             /* the loader's: else notes go to the log hook */
 	struct perfev_session *sess;
 	struct perfev_symbolizer *sym;
 	struct perfev_unwinder *unw;
@@ -80,10 +77,7 @@ static void notes(struct perfev_resolver *r)
 {
 	size_t n = perfev_symbolizer_nr_notes(r->sym);
 	for (; r->notes_seen < n; r->notes_seen++)
-		if (r->note)
-			r->note(r->note_ctx, perfev_symbolizer_note(r->sym, r->notes_seen));
-		else if (!r->notes_given)
-			pv_note("%s", perfev_symbolizer_note(r->sym, r->notes_seen));
+		pv_note("%s", perfev_symbolizer_note(r->sym, r->notes_seen));
 }
 
 
@@ -657,7 +651,7 @@ struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, st
 	PV_OPTS_COPY(r->o, o);
 	if (r->o.max_stack == 0) /* perf report's default: its report.max_stack = PERF_MAX_STACK_DEPTH */
 		r->o.max_stack = 127;
-	struct perfev_symbolizer_opts so = {.size = sizeof(so), .kallsyms = r->o.kallsyms, .symfs = r->o.symfs,
+	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = r->o.kallsyms, .symfs = r->o.symfs,
 					    .no_cache = r->o.no_cache};
 	r->own_table = !table;
 	r->table = table ? table : perfev_profile_new(PERFEV_GROUP_NONE, 0);
@@ -668,13 +662,6 @@ struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, st
 		return pv_error_null(ENOMEM, "resolver: out of memory");
 	}
 	return r;
-}
-
-void pv_resolver_set_note(struct perfev_resolver *r, void (*note)(void *ctx, const char *msg), void *ctx)
-{
-	r->note = note;
-	r->note_ctx = ctx;
-	r->notes_given = true;
 }
 
 void pv_resolver_keep_maps(struct perfev_resolver *r)

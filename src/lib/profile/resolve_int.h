@@ -24,9 +24,6 @@ struct pv_stack {
 
 /* A resolver interning frames into table (borrowed; NULL: its own). NULL with the error set. */
 struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, struct perfev_profile *table);
-/* Symbolizer notes go to note(ctx, msg) instead of the log hook (NULL: nowhere,
- * as perfev_profile_load_opts.note NULL says). */
-void pv_resolver_set_note(struct perfev_resolver *r, void (*note)(void *ctx, const char *msg), void *ctx);
 /* Kernel module frames keep their map (PERFEV_PROFILE_KEEP_ADDR's addr key). */
 void pv_resolver_keep_maps(struct perfev_resolver *r);
 /* The recording's build-ids and objects; true when it was made on another

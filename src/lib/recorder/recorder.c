@@ -1,6 +1,7 @@
 /* recorder.c — the recorder's life: options, targets, default events, stop. */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "recorder/recorder_int.h"
 #include "perfev/sys.h"
 
@@ -93,13 +94,14 @@ static int set_targets(struct perfev_recorder *r)
 
 PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_record_opts *opts)
 {
-	if (!opts || opts->size < offsetof(struct perfev_record_opts, output))
-		return pv_error_null(EINVAL, "recorder: opts.size must be sizeof(struct perfev_record_opts)");
+	if (!opts)
+		return pv_error_null(EINVAL, "recorder: no options");
+	if (!PV_OPTS_VALID(opts, perfev_record_opts))
+		return NULL;
 	struct perfev_recorder *r = calloc(1, sizeof(*r));
 	if (!r)
 		return pv_error_null(ENOMEM, "out of memory");
-	memcpy(&r->opts, opts, PV_MIN(opts->size, sizeof(r->opts)));
-	r->opts.size = sizeof(r->opts);
+	PV_OPTS_COPY(r->opts, opts);
 	r->wake[0] = r->wake[1] = r->pidfd = -1;
 	int e;
 	r->rate_given = r->opts.freq || r->opts.period;

@@ -45,7 +45,7 @@ int rec_out_open(struct perfev_recorder *r)
 		ev[i].nr_ids = r->ncpus * r->ntids;
 	}
 	struct perfev_perfdata_write_opts wo = {
-		.size = sizeof(wo),
+		.sz = sizeof(wo),
 		.pipe = r->pipe_mode,
 		.compress_level = r->opts.compress ? (r->opts.compress_level ? r->opts.compress_level : 1) : 0,
 		.argc = r->opts.cmdline_argc,

@@ -296,7 +296,7 @@ PERFEV_API int64_t perfev_ring_drain(struct perfev_ring *r, perfev_ring_record_f
 	int e;
 	while ((e = perfev_ring_read_next(r, &rec, &size)) > 0) {
 		count++;
-		if (fn && fn(rec, size, ctx))
+		if (fn && fn(ctx, rec, size))
 			break;
 	}
 	int e2 = perfev_ring_read_end(r);

@@ -57,7 +57,7 @@ PERFEV_API struct perfev_tasks *perfev_tasks_load(const char *path, bool maps)
 PERFEV_API struct perfev_tasks *perfev_tasks_load_from(struct perfev_perfdata *pd, bool maps)
 {
 	struct perfev_tasks *t = perfev_tasks_new(maps);
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)}; /* time order, as perf's tasks pass */
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)}; /* time order, as perf's tasks pass */
 	int err = t ? perfev_perfdata_process(pd, &ro, feed, t) : -ENOMEM;
 	if (err) {
 		perfev_tasks_free(t);

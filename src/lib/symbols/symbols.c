@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "symbols/symbols_int.h"
+#include "core/opts.h"
 #include "perfev/symbols.h"
 
 #include "symbols/debuginfod_dl.h"
@@ -22,16 +23,12 @@ static const char *const kref_names[2] = {"_text", "_stext"};
 
 PERFEV_API struct perfev_symbolizer *perfev_symbolizer_new(const struct perfev_symbolizer_opts *opts)
 {
-	if (opts && (opts->size < sizeof(size_t) || opts->size > sizeof(*opts)))
-		return pv_error_null(EINVAL, "perfev_symbolizer_new: opts->size is %zu, expected "
-				     "sizeof(struct perfev_symbolizer_opts) = %zu",
-				     opts->size, sizeof(*opts));
+	if (!PV_OPTS_VALID(opts, perfev_symbolizer_opts))
+		return NULL;
 	struct perfev_symbolizer *s = calloc(1, sizeof(*s));
 	if (!s)
 		return pv_error_null(ENOMEM, "out of memory creating a symbolizer");
-	if (opts)
-		memcpy(&s->opts, opts, opts->size);
-	s->opts.size = sizeof(s->opts);
+	PV_OPTS_COPY(s->opts, opts);
 	if (s->opts.symfs && !*s->opts.symfs)
 		s->opts.symfs = NULL;
 	/* the recording machine's kernel symbols too, as perf's --symfs */

@@ -1,7 +1,8 @@
 /*
  * probe_tracefs.c — probe events created in tracefs, and their removal:
  * a registry of what this process created, emptied by perfev_probe_free,
- * at exit, and on the default-action termination signals.
+ * at exit, and, when the program asked (perfev_probe_cleanup_on_signals),
+ * on the default-action termination signals.
  *
  * The registry is a fixed array of preformatted removal lines so the
  * signal handler can use it with open/write/close alone.
@@ -32,6 +33,9 @@ struct created {
 static struct created created[MAX_CREATED];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+static pthread_once_t signals_once = PTHREAD_ONCE_INIT;
+static bool signals_wanted; /* perfev_probe_cleanup_on_signals was called */
+static bool hooks_done;     /* a probe was created: the atexit hook is in */
 static const int term_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static struct sigaction old_actions[PV_ARRAY_SIZE(term_signals)];
 
@@ -110,6 +114,11 @@ static void on_term_signal(int sig)
 static void install_hooks(void)
 {
 	atexit(on_exit_cleanup);
+	__atomic_store_n(&hooks_done, true, __ATOMIC_RELEASE);
+}
+
+static void install_signals(void)
+{
 	for (size_t i = 0; i < PV_ARRAY_SIZE(term_signals); i++) {
 		struct sigaction cur;
 		if (sigaction(term_signals[i], NULL, &cur) < 0 || cur.sa_handler != SIG_DFL ||
@@ -153,6 +162,8 @@ int64_t pv_probe_tracefs_create(bool kernel, bool ret, const char *name_hint,
 					 "CONFIG_UPROBES/CONFIG_UPROBE_EVENTS",
 				kernel ? "kernel" : "user");
 	pthread_once(&hooks_once, install_hooks);
+	if (__atomic_load_n(&signals_wanted, __ATOMIC_ACQUIRE))
+		pthread_once(&signals_once, install_signals);
 	sanitize(base, sizeof(base) - 12, name_hint);
 	if (ret)
 		strcat(base, "__return");
@@ -231,4 +242,12 @@ int pv_probe_tracefs_remove_all(void)
 		left += created[i].used;
 	pthread_mutex_unlock(&lock);
 	return left;
+}
+
+PERFEV_API int perfev_probe_cleanup_on_signals(void)
+{
+	__atomic_store_n(&signals_wanted, true, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&hooks_done, __ATOMIC_ACQUIRE)) /* probes exist already */
+		pthread_once(&signals_once, install_signals);
+	return 0;
 }

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfev/counter.h"
 #include "perfev/record.h"
 #include "perfev/ring.h"
@@ -134,12 +135,14 @@ static int open_process(struct perfev_tracer *tr, pid_t pid)
 
 PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opts *opts)
 {
-	if (!opts || opts->size < sizeof(size_t) || (!opts->pid && !opts->argv))
+	if (!PV_OPTS_VALID(opts, perfev_trace_opts))
+		return NULL;
+	if (!opts || (!PV_OPTS_GET(opts, pid, 0) && !PV_OPTS_GET(opts, argv, NULL)))
 		return pv_error_null(EINVAL, "trace: give a command or a process id (-p)");
 	struct perfev_tracer *tr = calloc(1, sizeof(*tr));
 	if (!tr)
 		return pv_error_null(ENOMEM, "out of memory");
-	memcpy(&tr->opts, opts, PV_MIN(opts->size, sizeof(tr->opts)));
+	PV_OPTS_COPY(tr->opts, opts);
 	tr->status = -1;
 	int64_t en = perfev_tp_event_id("raw_syscalls", "sys_enter");
 	int64_t ex = en < 0 ? en : perfev_tp_event_id("raw_syscalls", "sys_exit");
@@ -188,7 +191,7 @@ PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opt
 	return tr;
 }
 
-static int on_record(const void *bytes, size_t size, void *ctx)
+static int on_record(void *ctx, const void *bytes, size_t size)
 {
 	struct perfev_tracer *tr = ctx;
 	struct perfev_record rec;

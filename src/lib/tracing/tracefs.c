@@ -110,7 +110,7 @@ PERFEV_API int perfev_tracepoints_foreach(const char *dir, const char *sys_glob,
 			    pv_read_i64(path, &id) < 0 || id < 0 || id > INT32_MAX)
 				continue; /* "enable", "filter" and the like are not events */
 			found++;
-			if (fn && (stop = fn(s, n, (int)id, arg)))
+			if (fn && (stop = fn(arg, s, n, (int)id)))
 				found = stop;
 		}
 		for (int j = 0; j < nev; j++)
@@ -161,7 +161,7 @@ struct find_id {
 	bool found;
 };
 
-static int match_id(const char *sys, const char *name, int id, void *arg)
+static int match_id(void *arg, const char *sys, const char *name, int id)
 {
 	struct find_id *f = arg;
 	if ((uint64_t)id != f->id)

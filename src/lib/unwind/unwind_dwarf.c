@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "symbols/symbols_int.h"
 #include "unwind/unwind_int.h"
 #include "perfev/unwind.h"
@@ -337,9 +338,10 @@ PERFEV_API int perfev_unwinder_unwind(struct perfev_unwinder *u,
 				      const struct perfev_unwind_sample *smp,
 				      struct perfev_frame *frames, size_t max)
 {
-	if (!u || !smp || smp->size < offsetof(struct perfev_unwind_sample, find_map) ||
-	    (!frames && max))
+	if (!u || !smp || (!frames && max))
 		return pv_error(EINVAL, "perfev_unwinder_unwind: bad arguments");
+	if (!PV_OPTS_VALID(smp, perfev_unwind_sample))
+		return -EINVAL;
 	if (max == 0)
 		return 0;
 	u->st.samples++;
@@ -355,8 +357,8 @@ PERFEV_API int perfev_unwinder_unwind(struct perfev_unwinder *u,
 	}
 	u->nr_regs = nr;
 	/* a caller built against an older header has no find_map fields */
-	struct perfev_unwind_sample full = {0};
-	memcpy(&full, smp, PV_MIN(smp->size, sizeof(full)));
+	struct perfev_unwind_sample full;
+	PV_OPTS_COPY(full, smp);
 	smp = &full;
 	u->smp = smp;
 	u->out = frames;

@@ -31,7 +31,7 @@ size_t pv_sample_frames(struct perfev_unwinder **u, const struct perfev_sample *
 			pv_unwinder_share_symbolizer(*u, m->symbolizer);
 	}
 	struct perfev_unwind_sample us = {
-		.size = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
+		.sz = sizeof(us), .pid = pid, .tid = (int)s->tid, .abi = s->regs_user.abi,
 		.mask = s->regs_user.mask, .regs = s->regs_user.regs, .nr_regs = s->regs_user.nr,
 		.stack = s->stack_user,
 		/* the kernel's dyn_size never exceeds the copy; a file's may */

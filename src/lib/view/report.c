@@ -27,14 +27,7 @@ struct rsetup {
 };
 
 static const struct perfev_profile_load_opts default_load = {
-	.size = sizeof(default_load), .group = PERFEV_GROUP_THREAD, .event = -1};
-
-/* The load's notes go to the log hook (perfev/log.h). */
-static void forward_note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	pv_note("%s", msg);
-}
+	.sz = sizeof(default_load), .group = PERFEV_GROUP_THREAD, .event = -1};
 
 /* -g and --percent-limit as perf takes them, in the order given: none |
  * caller | callee | graph|fractal|flat|folded | percent|period|count |
@@ -87,11 +80,12 @@ static int setup_options(struct rsetup *r, const struct perfev_report_opts *o)
 	if (!PV_OPTS_VALID(o, perfev_report_opts))
 		return -EINVAL;
 	PV_OPTS_COPY(r->o, o);
-	r->lo = r->o.load ? *r->o.load : default_load;
-	if (r->o.load && r->o.load->size < sizeof(r->lo))
+	if (!PV_OPTS_VALID(r->o.load, perfev_profile_load_opts))
+		return -EINVAL;
+	if (r->o.load && r->o.load->sz < sizeof(r->lo))
 		return pv_error(EINVAL, "report: its load options are older than this library's: build "
 				"against this library's headers");
-	r->lo.size = sizeof(r->lo);
+	r->lo = r->o.load ? *r->o.load : default_load;
 	r->v = (struct pv_report_view){.graph = PV_GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD,
 				       .percent_limit = r->o.percent_limit, .relative = r->o.relative,
 				       .mem_mode = r->o.mem_mode, .symbol_filter = r->o.symbol_filter,
@@ -128,7 +122,7 @@ static int setup_options(struct rsetup *r, const struct perfev_report_opts *o)
 	if (r->lo.filter)
 		r->filter = *r->lo.filter;
 	else
-		r->filter = (struct perfev_profile_filter){.size = sizeof(r->filter), .pid = -1, .tid = -1};
+		r->filter = (struct perfev_profile_filter){.sz = sizeof(r->filter), .pid = -1, .tid = -1};
 	const struct perfev_profile_filter *f = &r->filter;
 	r->filtered = f->comm || f->pid >= 0 || f->tid >= 0 || f->dso || f->symbol;
 	return 0;
@@ -292,8 +286,6 @@ static void setup_load(struct rsetup *r, bool text, bool shown)
 	 * when nothing shown needs them, as perf does for -g none --no-children */
 	if (shown && r->children == 0 && r->v.graph == PV_GRAPH_NONE && r->order_given)
 		lo->no_callchain = true;
-	if (!lo->note)
-		lo->note = forward_note;
 }
 
 /* Everything but reading the samples. pd NULL: a profile loaded already
@@ -390,7 +382,7 @@ static void load_notes(const struct rsetup *r, const struct perfev_profile_load_
 /* ---- every event, side by side -------------------------------------------------- */
 static int print_events(struct rsetup *r, struct perfev_perfdata *pd, FILE *out)
 {
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	size_t nev;
 	struct perfev_profile_event *ev = perfev_profile_load_events_from(pd, &r->lo, &info, &nev);
 	if (!ev)
@@ -460,7 +452,7 @@ PERFEV_API int perfev_report_print(struct perfev_perfdata *pd, const struct perf
 	if (ret == 0 && !r.o.json && r.lo.event < 0) {
 		ret = print_events(&r, pd, out); /* the text report: every event, as perf prints them */
 	} else if (ret == 0) {
-		struct perfev_profile_load_info info = {.size = sizeof(info)};
+		struct perfev_profile_load_info info = {.sz = sizeof(info)};
 		struct perfev_profile *p = load_single(&r, pd, &info);
 		ret = p ? print_single(&r, p, &info, out) : -errno;
 		perfev_profile_free(p);
@@ -474,7 +466,7 @@ PERFEV_API struct perfev_profile *perfev_report_load(struct perfev_perfdata *pd,
 {
 	struct rsetup r;
 	memset(&r, 0, sizeof(r));
-	struct perfev_profile_load_info own = {.size = sizeof(own)};
+	struct perfev_profile_load_info own = {.sz = sizeof(own)};
 	struct perfev_profile *p = NULL;
 	if (setup(&r, o, pd, false, NULL) == 0)
 		p = load_single(&r, pd, info ? info : &own);

@@ -309,7 +309,7 @@ int pv_report_branch(struct perfev_perfdata *pd, const struct perfev_profile_loa
 	struct bview b = {.limit = v0->percent_limit, .samples = samples, .period = period, .comms = comms,
 			  .no_comm = comms && !strchr(comms, ','), .keys = keys, .nkeys = nkeys, .ipc = ipc,
 			  .relative = v0->relative};
-	struct perfev_profile_load_info info = {.size = sizeof(info)};
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
 	struct perfev_branch_table *t = perfev_branch_table_load_keys_from(pd, lo, keys, nkeys, &info);
 	if (!t)
 		return -errno;

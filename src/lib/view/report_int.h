@@ -192,8 +192,5 @@ void pv_report_display_hint(const struct pv_report_view *v, FILE *out);
  * to out (perf's hint line first unless no_hint); 0 or -errno, or -ENOENT,
  * printing nothing, when a key is one of the profile's. */
 int pv_report_tracepoint_sort(struct perfev_perfdata *pd, const char *sort, bool no_hint, FILE *out);
-/* perfev_tp_report, its first line (perf's hint to use --header) left out
- * unless hint (tp_report.c). */
-int pv_tp_report(struct perfev_perfdata *pd, const char *sort, bool hint, FILE *out);
 
 #endif

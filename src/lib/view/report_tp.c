@@ -21,7 +21,8 @@ int pv_report_tracepoint_sort(struct perfev_perfdata *pd, const char *sort, bool
 	free(copy);
 	if (any_standard)
 		return -ENOENT; /* the profile's keys (mixing both kinds is not supported) */
-	int r = pv_tp_report(pd, sort, !no_hint, out);
+	struct perfev_tp_report_opts to = {.sz = sizeof(to), .no_header_hint = no_hint};
+	int r = perfev_tp_report_with(pd, sort, out, &to);
 	if (r == -ENOENT)
 		return pv_error(EINVAL, "%s (the keys are " PV_REPORT_SORT_KEYS ", or tracepoint fields: FIELD, "
 				"EVENT.FIELD, SYS:EVENT.FIELD, trace)", perfev_errmsg());

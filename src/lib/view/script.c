@@ -1,6 +1,7 @@
 /* script.c — perf script's sample lines (see perfev/script.h). */
 #define _GNU_SOURCE
 #include "view/script_int.h"
+#include "core/opts.h"
 #include "unwind/unwind_int.h"
 
 #include <stdlib.h>
@@ -265,10 +266,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 {
 	const struct perfev_sample *smp = &r->u.sample;
 	uint64_t shown = chain_addr(s, smp, cpumode, ip);
-	perfev_script_resolve_fn ri = s->o->size >= offsetof(struct perfev_script_opts, resolve_inline) +
-							 sizeof(perfev_script_resolve_fn)
-					      ? s->o->resolve_inline
-					      : NULL;
+	perfev_script_resolve_fn ri = s->o->resolve_inline; /* s->o is a full copy */
 	struct perfev_location loc = {0};
 	const struct perfev_map *map = NULL;
 	if (unwound && ri && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
@@ -685,10 +683,11 @@ static int on_record(void *ctx, const struct perfev_record *r)
 
 PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts)
 {
+	if (!PV_OPTS_VALID(opts, perfev_script_opts))
+		return -EINVAL;
 	/* a caller built against an older header gave fewer fields: the rest are 0 */
-	struct perfev_script_opts o = {.size = sizeof(o)};
-	if (opts)
-		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	struct perfev_script_opts o;
+	PV_OPTS_COPY(o, opts);
 	struct pv_script s = {.o = &o, .pd = pd};
 	s.out = s.o->out ? s.o->out : stdout;
 	s.max_stack = o.max_stack_given && o.max_stack < MAX_STACK ? o.max_stack : MAX_STACK;
@@ -720,7 +719,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	perfev_session_add_build_ids(s.session, pd);
 	if (!perfev_perfdata_is_pipe(pd))
 		pv_script_load_tracing(&s);
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_session_free(s.session);
 	perfev_unwinder_free(s.unw);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfev/perfdata.h"
 #include "perfev/record.h"
 #include "perfev/tracepoint.h"
@@ -369,11 +370,15 @@ static void rep_free(struct rep *r)
 
 PERFEV_API int perfev_tp_report(struct perfev_perfdata *pd, const char *sort, FILE *out)
 {
-	return pv_tp_report(pd, sort, true, out);
+	return perfev_tp_report_with(pd, sort, out, NULL);
 }
 
-int pv_tp_report(struct perfev_perfdata *pd, const char *sort, bool hint, FILE *out)
+PERFEV_API int perfev_tp_report_with(struct perfev_perfdata *pd, const char *sort, FILE *out,
+				     const struct perfev_tp_report_opts *opts)
 {
+	if (!PV_OPTS_VALID(opts, perfev_tp_report_opts))
+		return -EINVAL;
+	bool hint = !PV_OPTS_GET(opts, no_header_hint, false);
 	struct rep r = {.pd = pd};
 	size_t size = 0;
 	const void *td = perfev_perfdata_has_feature(pd, PERFEV_FEAT_TRACING_DATA)
@@ -389,7 +394,7 @@ int pv_tp_report(struct perfev_perfdata *pd, const char *sort, bool hint, FILE *
 	int err = r.tp ? parse_keys(&r, sort) : -ENOMEM;
 	if (!err)
 		err = bind_keys(&r);
-	struct perfev_perfdata_read_opts ro = {.size = sizeof(ro)};
+	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	if (!err)
 		err = perfev_perfdata_process(pd, &ro, on_record, &r);
 	if (!err && r.err)

@@ -55,17 +55,22 @@ static uint64_t context_ip(void *uctx)
 #endif
 }
 
+PERFEV_API bool perfev_watch_sigtrap_dispatch(int sig, siginfo_t *si, void *uctx)
+{
+	if (sig != SIGTRAP || !si || si->si_code != TRAP_PERF)
+		return false;
+	struct perfev_watch *w = (struct perfev_watch *)(uintptr_t)si_perf_data(si);
+	if (!w || w->magic != WATCH_MAGIC)
+		return false;
+	struct perfev_watch_hit hit = {w, (uint64_t)(uintptr_t)si->si_addr, w->attr.bp_type, context_ip(uctx)};
+	w->fn(w->arg, &hit);
+	return true;
+}
+
 static void on_trap(int sig, siginfo_t *si, void *uctx)
 {
-	if (si->si_code == TRAP_PERF) {
-		struct perfev_watch *w = (struct perfev_watch *)(uintptr_t)si_perf_data(si);
-		if (w && w->magic == WATCH_MAGIC) {
-			struct perfev_watch_hit hit = {w, (uint64_t)(uintptr_t)si->si_addr,
-						       w->attr.bp_type, context_ip(uctx)};
-			w->fn(&hit, w->arg);
-			return;
-		}
-	}
+	if (perfev_watch_sigtrap_dispatch(sig, si, uctx))
+		return;
 	/* Not ours: behave as whoever was there before us. */
 	if (old_trap.sa_flags & SA_SIGINFO) {
 		if (old_trap.sa_sigaction)
@@ -87,6 +92,28 @@ static void install_trap(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTRAP, &sa, &old_trap) < 0)
 		trap_err = errno;
+}
+
+PERFEV_API int perfev_watch_sigtrap_install(void)
+{
+	pthread_once(&trap_once, install_trap);
+	if (trap_err)
+		return pv_error(trap_err, "cannot install the SIGTRAP handler: %s", strerror(trap_err));
+	return 0;
+}
+
+/* A watch's SIGTRAP is forced: at its default action, or ignored, it kills
+ * the process at the first access. Someone must handle it. */
+static int check_trap_handled(void)
+{
+	struct sigaction cur;
+	if (sigaction(SIGTRAP, NULL, &cur) < 0)
+		return pv_error(errno, "cannot read SIGTRAP's action: %s", strerror(errno));
+	if (!(cur.sa_flags & SA_SIGINFO) && (cur.sa_handler == SIG_DFL || cur.sa_handler == SIG_IGN))
+		return pv_error(EINVAL, "a watch reports through SIGTRAP, which nothing handles: call "
+				"perfev_watch_sigtrap_install() first, or have your SIGTRAP handler (SA_SIGINFO) "
+				"call perfev_watch_sigtrap_dispatch()");
+	return 0;
 }
 
 static int check_shape(uint64_t addr, size_t len, unsigned type)
@@ -128,10 +155,8 @@ PERFEV_API struct perfev_watch *perfev_watch_new(const void *addr, size_t len, u
 		return pv_error_null(EINVAL, "perfev_watch_new: the handler is NULL");
 	if (check_shape((uintptr_t)addr, len, type) < 0)
 		return NULL;
-	pthread_once(&trap_once, install_trap);
-	if (trap_err)
-		return pv_error_null(trap_err, "cannot install the SIGTRAP handler: %s",
-				     strerror(trap_err));
+	if (check_trap_handled() < 0)
+		return NULL;
 	struct perfev_watch *w = calloc(1, sizeof(*w));
 	if (!w)
 		return pv_error_null(ENOMEM, "out of memory");

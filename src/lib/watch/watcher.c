@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfev/counter.h"
 #include "perfev/record.h"
 #include "perfev/ring.h"
@@ -178,8 +179,13 @@ static int open_events(struct perfev_watcher *w)
 
 PERFEV_API struct perfev_watcher *perfev_watcher_new(const struct perfev_watcher_opts *opts)
 {
-	if (!opts || !opts->argv || !opts->argv[0] || !opts->target)
+	if (!PV_OPTS_VALID(opts, perfev_watcher_opts))
+		return NULL;
+	struct perfev_watcher_opts oc;
+	PV_OPTS_COPY(oc, opts);
+	if (!opts || !oc.argv || !oc.argv[0] || !oc.target)
 		return pv_error_null(EINVAL, "watch: give the address or symbol and a command");
+	opts = &oc;
 	struct perfev_watcher *w = calloc(1, sizeof(*w));
 	if (!w)
 		return pv_error_null(ENOMEM, "out of memory");
@@ -244,10 +250,10 @@ static void on_sample(struct perfev_watcher *w, const struct perfev_sample *s)
 	}
 	a.nr_frames = n;
 	a.frames = w->frames;
-	w->fn(&a, w->arg);
+	w->fn(w->arg, &a);
 }
 
-static int on_record(const void *bytes, size_t size, void *ctx)
+static int on_record(void *ctx, const void *bytes, size_t size)
 {
 	struct perfev_watcher *w = ctx;
 	struct perfev_record rec;
