@@ -38,4 +38,18 @@ const char *vattr_diff(const struct vattr *a, const struct vattr *b, char *buf, 
 /* Parses "pmu:type:config:config1:eu:ek:eh:precise" into *a. */
 bool vattr_parse(const char *s, struct vattr *a);
 
+/* One row of tests/data/vendor/uncore.tsv: an uncore event and perf's attr per box. */
+struct urow {
+	char cpuid[48], kind[8], unc[8], event[160];
+	struct vattr want[8];
+	int nwant;
+};
+/* Every row of the uncore table; *n gets the count. */
+struct urow *vendor_uncore_table(size_t *n);
+/* The fake devices directory for kind with uncore set unc ("skx", "zen3"). */
+void vendor_fake_sysfs_uncore(const char *dir, const char *kind, const char *unc);
+/* Compares perfev's attrs for r (over sysfs) with r->want, box by box; NULL
+ * when equal, else what differs (in msg). */
+const char *vendor_uncore_check(const struct urow *r, const char *sysfs, char *msg, size_t len);
+
 #endif

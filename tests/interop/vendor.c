@@ -116,3 +116,72 @@ Test(interop_vendor, attrs_equal_perfs_live, .timeout = 60)
 	cr_assert_eq(bad, 0, "%zu of %zu events differ from perf's live attrs (perfev/perf):\n%s", bad,
 		     checked, report);
 }
+
+/*
+ * Uncore events against perf, live: a quarter of tests/data/vendor/uncore.tsv
+ * (every box of each), perf 6.1 building the attrs over a fake sysfs with the
+ * model's uncore PMUs (mkfake.sh's third argument) and perfev over the same.
+ */
+Test(interop_vendor, uncore_attrs_equal_perfs_live, .timeout = 300)
+{
+	require_perf_tool();
+	require_root();
+	struct run_result u = run_cmd("unshare -m true");
+	if (u.status)
+		cr_skip_test("unshare -m fails here: the perf oracle needs a private mount namespace");
+	run_result_free(&u);
+	size_t n, checked = 0, bad = 0;
+	struct urow *rows = vendor_uncore_table(&n);
+	char report[8192] = "";
+	for (size_t first = 0; first < n;) {
+		size_t last = first;
+		while (last < n && !strcmp(rows[last].cpuid, rows[first].cpuid) && last - first < 240)
+			last++;
+		const struct urow *r0 = &rows[first];
+		char dir[600];
+		snprintf(dir, sizeof(dir), "%s/%s-%s", test_tmpdir(), r0->kind, r0->unc);
+		vendor_fake_sysfs_uncore(dir, r0->kind, r0->unc);
+		char *events = calloc(1, 200 * (last - first) + 1);
+		size_t want = 0;
+		for (size_t i = first; i < last; i += 4) {
+			strcat(strcat(events, i > first ? "," : ""), rows[i].event);
+			want += (size_t)rows[i].nwant;
+		}
+		struct run_result p = run_cmd("unshare -m sh -c 'mount --bind %s /sys/bus/event_source/devices && "
+					      "PERF_CPUID=%s perf stat -vv -a -e \"%s\" -- true' 2>&1", dir,
+					      r0->cpuid, events);
+		free(events);
+		struct vattr *perf = calloc(want + 1, sizeof(*perf));
+		size_t np = first_attempts(p.out, perf, want), k = 0;
+		cr_assert_eq(np, want, "%s: perf printed %zu attrs for %zu boxes:\n%.2000s", r0->cpuid, np, want,
+			     p.out);
+		for (size_t i = first; i < last; i += 4) {
+			struct urow live = rows[i];
+			/* perf walks the boxes in directory order: take each box's attr by its type */
+			int found = 0;
+			for (int j = 0; j < live.nwant; j++)
+				for (size_t q = k; q < k + (size_t)live.nwant; q++)
+					if (perf[q].type == rows[i].want[j].type) {
+						live.want[j].config = perf[q].config;
+						live.want[j].config1 = perf[q].config1;
+						found++;
+					}
+			cr_assert_eq(found, live.nwant, "%s: perf's boxes are not the table's", live.event);
+			k += (size_t)live.nwant;
+			char msg[400];
+			const char *why = vendor_uncore_check(&live, dir, msg, sizeof(msg));
+			checked++;
+			if (why) {
+				bad++;
+				size_t o = strlen(report);
+				snprintf(report + o, sizeof(report) - o, "  %s %s: %s\n", live.cpuid, live.event, why);
+			}
+		}
+		free(perf);
+		run_result_free(&p);
+		first = last;
+	}
+	free(rows);
+	cr_assert_geq(checked, 200);
+	cr_assert_eq(bad, 0, "%zu of %zu uncore events differ from perf's live attrs:\n%s", bad, checked, report);
+}

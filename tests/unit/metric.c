@@ -313,3 +313,34 @@ Test(unit_metric, every_formula_parses_and_cites_a_source)
 		cr_assert_geq(n, 9, "%s has %d metrics", models[i], n);
 	}
 }
+
+static int dram_expr(void *ctx, const struct perfev_metric_info *m)
+{
+	*(const char **)ctx = m->expr;
+	return 0;
+}
+
+/* Skylake-SP DRAM bandwidth from the vendor uncore events, one per memory
+ * controller box (6), summed: CAS 1e6 reads + 5e5 writes per box over 1 s
+ *   = 9e6 CAS * 64 bytes / 2^20 = 549.31640625 MiB/s (what the kernel's
+ *   cas_count_* aliases, scaled 6.103515625e-5 MiB, gave). */
+Test(unit_metric, skylake_sp_dram_bandwidth_sums_the_imc_boxes)
+{
+	static const struct count_of c[] = {
+		{"unc_m_cas_count.rd", 1e6}, {"unc_m_cas_count.wr", 5e5},
+	};
+	struct mrun r = mrun_start("GenuineIntel-6-55-4", "dram_bandwidth", c, 2);
+	cr_assert_eq(perfev_evlist_count(r.l), 12, "one event per uncore_imc box, two events");
+	struct perfev_metric_value v = value_of(r.m, r.s, "dram_bandwidth");
+	cr_assert_float_eq(v.value, 549.31640625, 1e-6);
+	cr_assert_str_eq(v.info->unit, "MiB/s");
+	mrun_end(&r);
+	/* Ice Lake-SP has no libpfm4 uncore table: the kernel's aliases still */
+	setenv("PERF_CPUID", "GenuineIntel-6-6A-6", 1);
+	const char *expr = NULL;
+	cr_assert_eq(perfev_metrics_foreach("dram_bandwidth", dram_expr, &expr), 1);
+	cr_assert(expr && strstr(expr, "uncore_imc@cas_count_read@"), "%s", expr ? expr : "(none)");
+	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
+	cr_assert_eq(perfev_metrics_foreach("dram_bandwidth", dram_expr, &expr), 1);
+	cr_assert(strstr(expr, "unc_m_cas_count.rd"), "%s", expr);
+}

@@ -155,3 +155,76 @@ Test(unit_vendor, list_shows_the_models_events_by_topic)
 	cr_assert_eq(r, n);
 	cr_assert_geq(n, 400, "Skylake-SP lists %d vendor events", n);
 }
+
+/* Uncore events (tests/data/vendor/uncore.tsv): one event per box of the
+ * unit, each with that box's type and the config perf 6.1 built. */
+Test(unit_vendor, uncore_table_attrs_equal_perfs, .timeout = 120)
+{
+	size_t n;
+	struct urow *rows = vendor_uncore_table(&n);
+	cr_assert_geq(n, 500, "the uncore table holds %zu events", n);
+	char skx[512], zen3[512];
+	snprintf(skx, sizeof(skx), "%s/intel-skx", test_tmpdir());
+	snprintf(zen3, sizeof(zen3), "%s/amd-zen3", test_tmpdir());
+	vendor_fake_sysfs_uncore(skx, "intel", "skx");
+	vendor_fake_sysfs_uncore(zen3, "amd", "zen3");
+	size_t bad = 0, amd = 0;
+	char report[8192] = "";
+	for (size_t i = 0; i < n; i++) {
+		char msg[400];
+		amd += !strcmp(rows[i].unc, "zen3");
+		const char *why = vendor_uncore_check(&rows[i], !strcmp(rows[i].unc, "zen3") ? zen3 : skx, msg,
+						      sizeof(msg));
+		if (why) {
+			bad++;
+			size_t o = strlen(report);
+			snprintf(report + o, sizeof(report) - o, "  %s %s: %s\n", rows[i].cpuid, rows[i].event, why);
+		}
+	}
+	free(rows);
+	cr_assert_geq(amd, 3);
+	cr_assert_eq(bad, 0, "%zu of %zu uncore events differ from perf's attrs (perfev/perf):\n%s", bad, n,
+		     report);
+}
+
+/* Where the machine has no such PMU, the model's boxes with a type that
+ * never opens; libpfm4's names and a numbered table (one box) work too. */
+Test(unit_vendor, uncore_without_the_pmu)
+{
+	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
+	static const struct { const char *ev; size_t boxes; unsigned long long config, config1; } c[] = {
+		{"unc_m_cas_count.rd", 6, 0x304, 0},
+		{"UNC_M_CAS_COUNT:WR", 6, 0xc04, 0},
+		{"skx_unc_imc3::UNC_M_CAS_COUNT:RD", 1, 0x304, 0},
+		{"llc_misses.mem_read", 6, 0x304, 0},
+		/* libpfm4 filters the CHA's TOR on local and remote misses: uncore_differ.tsv */
+		{"unc_cha_tor_inserts.ia_miss", 28, 0x2135, 0x3b00000000ULL},
+	};
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/intel", test_tmpdir());
+	vendor_fake_sysfs(dir, "intel"); /* the core PMU, no uncore */
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct perfev_evlist *l = perfev_evlist_new();
+		struct perfev_parse_opts o = {sizeof(o), dir, NULL};
+		struct perfev_parse_error err;
+		cr_assert_eq(perfev_evlist_parse_opts(l, c[i].ev, &o, &err), 0, "%s: %s", c[i].ev, err.msg);
+		cr_assert_eq(perfev_evlist_count(l), c[i].boxes, "%s: %zu events", c[i].ev, perfev_evlist_count(l));
+		for (size_t k = 0; k < c[i].boxes; k++) {
+			const struct perfev_evsel *e = perfev_evlist_at(l, k);
+			const struct perfev_attr *a = perfev_evsel_attr_const(e);
+			cr_assert_eq(a->type, UINT32_MAX, "%s", c[i].ev);
+			cr_assert_eq(a->config, c[i].config, "%s: %#llx", c[i].ev, (unsigned long long)a->config);
+			cr_assert_eq(a->config1, c[i].config1, "%s", c[i].ev);
+			cr_assert(perfev_evsel_flags(e) & PERFEV_EVSEL_VENDOR);
+			cr_assert_str_eq(perfev_evsel_name(e), c[i].ev);
+		}
+		cr_assert_str_eq(perfev_evsel_pmu_name(perfev_evlist_at(l, 0)),
+				 c[i].boxes == 1 ? "uncore_imc_3" : strstr(c[i].ev, "cha") ? "uncore_cha_0" : "uncore_imc_0");
+		perfev_evlist_free(l);
+	}
+	setenv("PERF_CPUID", "GenuineIntel-6-6A-6", 1); /* Ice Lake-SP: libpfm4 4.13 has no uncore table */
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_parse_error err;
+	cr_assert_eq(perfev_evlist_parse(l, "unc_m_cas_count.rd", &err), -ENOENT);
+	perfev_evlist_free(l);
+}

@@ -98,10 +98,18 @@ const struct perfev_metric_info pv_metric_table[] = {
 	 "Retiring: slots retiring uops the microcode sequencer delivered", SRC_TMA, TMA_SKL},
 	{"tma_base", "TopdownL2;tma_L2_group;tma_retiring_group", "tma_retiring - tma_microcode_sequencer",
 	 "%", 100, "Retiring: slots retiring ordinary uops", SRC_TMA, TMA_SKL},
-	/* ---- Intel server memory bandwidth, from the kernel's uncore_imc aliases (MiB) ---- */
+	/* ---- Intel server memory bandwidth: every memory controller's CAS commands ----
+	 * Skylake-SP: the vendor events from libpfm4's skx_unc_imc tables (one per
+	 * uncore_imc_N box, summed), 64 bytes a CAS, in MiB as the kernel's
+	 * cas_count_* aliases scale them (6.103515625e-5 = 64 / 2^20); the others
+	 * have no libpfm4 uncore table, so the kernel's aliases. Where the PMU is
+	 * absent the inputs are <not supported>, with the reason. */
+	{"dram_bandwidth", "Memory_BW", "(unc_m_cas_count.rd + unc_m_cas_count.wr) * 64 / 1048576 / "
+	 "(duration_time / 1e9)", "MiB/s", 1, "DRAM read and write bandwidth, all memory controllers",
+	 "UNC: CAS_COUNT.RD + CAS_COUNT.WR (IMC event 0x04, umask 0x03 / 0x0C), 64 bytes each", "skx"},
 	{"dram_bandwidth", "Memory_BW", "(uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / "
 	 "(duration_time / 1e9)", "MiB/s", 1, "DRAM read and write bandwidth, all memory controllers",
-	 "UNC: CAS_COUNT.RD + CAS_COUNT.WR, 64 bytes each", "skx,clx,icx,spr"},
+	 "UNC: CAS_COUNT.RD + CAS_COUNT.WR, 64 bytes each", "clx,icx,spr"},
 	/* ---- AMD Zen 2 and 3 ---- */
 	{"zen_ipc", "Summary", "ex_ret_instr / ls_not_halted_cyc", "insn per cycle", 1,
 	 "Instructions retired per cycle not in halt", "PPR17: PMCx0C0 / PMCx076", ZEN23},

@@ -294,6 +294,13 @@ PERFEV_API const char *perfev_cpu_model_mismatch(char *buf, size_t len)
 	return buf;
 }
 
+const char *pv_vendor_model_table(void)
+{
+	struct model_now m;
+	model_now(&m);
+	return m.def && pfm_ready() ? m.def->table[0] : NULL;
+}
+
 bool pv_vendor_core_pmu(const char *pmu)
 {
 	struct model_now m;

@@ -42,6 +42,33 @@ int pv_vendor_foreach(const char *root, int (*fn)(const struct perfev_event_info
 
 /* Why a name is no vendor event here, as "; ..." to append to "unknown event". */
 void pv_vendor_unknown_hint(const char *name, char *buf, size_t len);
+/* The current model's (first) core table, "skx", once libpfm4 is ready;
+ * NULL when no model or libpfm4 is known. */
+const char *pv_vendor_model_table(void);
+
+/* One uncore vendor event (pfm_uncore.c): its encoding on every box of its unit. */
+struct pv_uncore_event {
+	const char *unit;   /* perf's Unit, the sysfs PMU prefix: "uncore_imc", "amd_l3" */
+	const char *table;  /* libpfm4's table (without the box number): "skx_unc_imc" */
+	int box;            /* the box a TABLE::NAME with a numbered table names, else -1 */
+	unsigned boxes;     /* how many boxes the kernel makes on the model (at most) */
+	uint64_t config, config1;
+	char pfm_name[256]; /* libpfm4's spelling with its defaults: "UNC_M_CAS_COUNT:RD:e=0:i=0:t=0" */
+	const char *const *formats; /* the unit's format/ fields, "event=config:0-7" ... */
+	size_t nformats;
+};
+/*
+ * Resolves name[0..n) as an uncore event of the current model: 1 and *out
+ * filled, 0 when no uncore table of the model has it, -errno (perfev_errmsg
+ * set) when libpfm4 refuses its modifiers.
+ */
+int pv_uncore_resolve(const char *name, size_t n, struct pv_uncore_event *out);
+/* Is sysfs PMU pmu a box of u's unit (UNIT or UNIT_N, the named box if any)? */
+bool pv_uncore_box_of(const char *pmu, const struct pv_uncore_event *u);
+/* The type an uncore box absent here gets: the kernel numbers uncore PMUs
+ * as it registers them, so no number is right; this one never opens. */
+#define PV_UNCORE_TYPE_ABSENT UINT32_MAX
+
 /* perf's name for libpfm4's event (E:U), if the two differ (pfm_names.c), else NULL. */
 const char *pv_pfm_perf_name(const char *table, const char *pfm_name);
 /* libpfm4's name for perf's event, if the two differ, else NULL. */
