@@ -16,7 +16,7 @@ Run it as root, where `unshare -m` works; it needs perf (linux-perf).
 """
 import json, os, re, subprocess, sys, tempfile, random
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MKFAKE = os.path.join(ROOT, "tests/data/vendor/mkfake.sh")
 MODELS = [  # cpuid, core PMU kind, what it is, events to test
     ("GenuineIntel-6-55-4", "intel", "Skylake-SP (Intel server)", 60),
