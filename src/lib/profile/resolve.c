@@ -5,8 +5,10 @@
  * that holds frame ids of a frame table (a profile's: the loader's own, so
  * a frame seen in many samples is resolved and interned once), and the
  * outer frames a sample shares with its process's previous one taken from
- * that one. The profile loader (profile_load.c) resolves through the
- * private half (resolve_int.h), callers through perfev_resolver_*. */
+ * that one. The profile loader (profile_load.c) and perfev script
+ * (view/script.c: addresses one at a time, pv_resolver_location, and its
+ * unwound stacks, pv_resolver_frames) resolve through the private half
+ * (resolve_int.h), callers through perfev_resolver_*. */
 #define _GNU_SOURCE
 #include "profile/resolve_int.h"
 #include "core/opts.h"
@@ -44,6 +46,7 @@ struct perfev_resolver {
 	struct perfev_profile *table; /* the frames, interned (the loader's profile, or own_table) */
 	bool own_table;
 	bool keep_maps;               /* module frames keep their map (PERFEV_PROFILE_KEEP_ADDR) */
+	bool addresses_only;          /* no stacks: procs and the table's objects are not kept */
 	struct perfev_session *sess;
 	struct perfev_symbolizer *sym;
 	struct perfev_unwinder *unw;
@@ -196,15 +199,23 @@ static const char *object_name(struct perfev_resolver *r, bool kernel, const cha
 	return path;
 }
 
+static int note_vdso(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
+		     size_t len)
+{
+	(void)pid, (void)cpumode, (void)build_id, (void)len;
+	struct perfev_resolver *r = ctx;
+	if (filename && !strcmp(filename, "[vdso]"))
+		r->vdso_build_id = true;
+	return 0;
+}
+
 static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
 			size_t len)
 {
-	(void)build_id, (void)len;
 	struct perfev_resolver *r = ctx;
 	char buf[48];
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (filename && !strcmp(filename, "[vdso]"))
-		r->vdso_build_id = true;
+	note_vdso(ctx, pid, cpumode, filename, build_id, len);
 	if (filename && pv_profile_add_object(r->table, object_name(r, kernel, filename, 0, pid, buf, sizeof(buf))) < 0)
 		r->oom = true;
 	return 0;
@@ -214,6 +225,11 @@ static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *fi
 /* The maps of a side-band record (the session has it already); objects in perf's order. */
 static void side_band(struct perfev_resolver *r, const struct perfev_record *rec)
 {
+	if (r->addresses_only) {
+		if (rec->type == PERF_RECORD_COMM && (rec->misc & PERF_RECORD_MISC_COMM_EXEC) && r->unw)
+			perfev_unwinder_forget(r->unw, (int)rec->u.comm.pid); /* a new image: its ELF files go */
+		return;
+	}
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -726,10 +742,18 @@ void pv_resolver_keep_maps(struct perfev_resolver *r)
 	r->keep_maps = true;
 }
 
+void pv_resolver_addresses_only(struct perfev_resolver *r)
+{
+	r->addresses_only = true;
+}
+
 bool pv_resolver_use_perfdata(struct perfev_resolver *r, struct perfev_perfdata *pd)
 {
 	perfev_session_add_build_ids(r->sess, pd); /* maps recorded without build-ids get them */
-	perfev_perfdata_build_ids(pd, table_object, r); /* perf's first objects */
+	if (!r->addresses_only)
+		perfev_perfdata_build_ids(pd, table_object, r); /* perf's first objects */
+	else
+		perfev_perfdata_build_ids(pd, note_vdso, r);
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us
 	 * that kernel's kallsyms. */

@@ -29,6 +29,11 @@ struct pv_stack {
 struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, struct perfev_profile *table);
 /* Kernel module frames keep their map (PERFEV_PROFILE_KEEP_ADDR's addr key). */
 void pv_resolver_keep_maps(struct perfev_resolver *r);
+/* Addresses one at a time only (pv_resolver_location, pv_resolver_frames:
+ * perfev script), never stacks (pv_resolver_stack): the per-process map
+ * copies its DWARF unwinder walks and the table's objects in perf's order
+ * are not kept. Before pv_resolver_use_perfdata and the first record. */
+void pv_resolver_addresses_only(struct perfev_resolver *r);
 /* The recording's build-ids and objects; true when it was made on another
  * kernel (its kernel addresses then stay unresolved: the caller says so). */
 bool pv_resolver_use_perfdata(struct perfev_resolver *r, struct perfev_perfdata *pd);

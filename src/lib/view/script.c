@@ -667,8 +667,10 @@ static struct perfev_resolver *new_resolver(struct pv_script *s)
 					  .demangle_params = s->o->demangle_params, .symfs = s->o->symfs,
 					  .kallsyms = s->o->kallsyms};
 	struct perfev_resolver *r = pv_resolver_new(&ro, NULL);
-	if (r)
+	if (r) {
+		pv_resolver_addresses_only(r);
 		pv_resolver_use_perfdata(r, s->pd); /* (script says nothing of another kernel, as perf) */
+	}
 	return r;
 }
 
