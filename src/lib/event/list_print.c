@@ -1,12 +1,12 @@
 /*
  * list_print.c — `perfev list` for people and for programs: the permissions,
- * then every event (perfev_events_foreach) in text or JSON; and the metric
- * table (`perfev list metrics`, `perfev list metricgroups`).
+ * then every event (perfev_events_foreach) in text or JSON. The metric
+ * table's listing is count/metric_list.c's.
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
 #include "core/opts.h"
-#include "perfev/metric.h"
+#include "event/list_int.h"
 #include "perfev/pmu.h"
 
 #include <errno.h>
@@ -45,8 +45,7 @@ static const char *access_text(const struct perfev_event_info *ev, char *buf, si
 	}
 }
 
-/* ", "KEY": "S"" (S JSON-escaped), or null for no S */
-static void json_str(FILE *f, const char *key, const char *s)
+void pv_list_json_key(FILE *f, const char *key, const char *s)
 {
 	struct pv_buf b = PV_BUF_INIT;
 	pv_buf_printf(&b, ", \"%s\": ", key);
@@ -65,10 +64,10 @@ static void event_json(struct out *o, const struct perfev_event_info *ev)
 	char buf[256];
 	FILE *f = o->f;
 	fprintf(f, "%s  {\"class\": \"%s\"", o->n ? ",\n" : "", ev->class_name);
-	json_str(f, "name", ev->name);
-	json_str(f, "alias", ev->alias);
-	json_str(f, "pmu", ev->pmu);
-	json_str(f, "description", ev->desc);
+	pv_list_json_key(f, "name", ev->name);
+	pv_list_json_key(f, "alias", ev->alias);
+	pv_list_json_key(f, "pmu", ev->pmu);
+	pv_list_json_key(f, "description", ev->desc);
 	fprintf(f, ", \"type\": %u, \"config\": %llu", ev->attr.type, (unsigned long long)ev->attr.config);
 	if (ev->klass == PERFEV_CLASS_VENDOR) {
 		fprintf(f, ", \"config1\": %llu, \"config2\": %llu", (unsigned long long)ev->attr.config1,
@@ -78,13 +77,13 @@ static void event_json(struct out *o, const struct perfev_event_info *ev)
 		if (ev->attr.config1)
 			snprintf(buf, sizeof(buf), "%s/config=%#llx,config1=%#llx/", ev->pmu ? ev->pmu : "cpu",
 				 (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1);
-		json_str(f, "encoding", buf);
-		json_str(f, "topic", ev->topic);
-		json_str(f, "model", o->model.name);
-		json_str(f, "cpuid", o->model.cpuid);
+		pv_list_json_key(f, "encoding", buf);
+		pv_list_json_key(f, "topic", ev->topic);
+		pv_list_json_key(f, "model", o->model.name);
+		pv_list_json_key(f, "cpuid", o->model.cpuid);
 	}
-	json_str(f, "access", access_key[ev->access]);
-	json_str(f, "note", ev->access == PERFEV_ACCESS_UNKNOWN ? NULL : access_text(ev, buf, sizeof(buf)));
+	pv_list_json_key(f, "access", access_key[ev->access]);
+	pv_list_json_key(f, "note", ev->access == PERFEV_ACCESS_UNKNOWN ? NULL : access_text(ev, buf, sizeof(buf)));
 	fputs("}", f);
 }
 
@@ -164,118 +163,4 @@ PERFEV_API int perfev_list_print(FILE *f, const char *pattern, const struct perf
 		fprintf(f, "\nNo event matches '%s'.\n", pattern ? pattern : "");
 	errno = err;
 	return n;
-}
-
-/* ---- perfev list metrics / metricgroups ---- */
-
-struct mlist {
-	FILE *f;
-	bool json;
-	int n;
-	char groups[64][64];
-	int ngroups;
-};
-
-static int print_metric(void *ctx, const struct perfev_metric_info *m)
-{
-	struct mlist *l = ctx;
-	FILE *f = l->f;
-	if (l->json) {
-		fprintf(f, "%s  {\"name\": ", l->n ? ",\n" : "");
-		struct pv_buf b = PV_BUF_INIT;
-		pv_buf_json_str(&b, m->name);
-		fputs(b.data ? b.data : "\"\"", f);
-		pv_buf_free(&b);
-		json_str(f, "groups", m->groups);
-		json_str(f, "expr", m->expr);
-		json_str(f, "unit", m->unit);
-		fprintf(f, ", \"scale\": %g", m->scale);
-		json_str(f, "description", m->desc);
-		json_str(f, "source", m->source);
-		json_str(f, "models", m->models);
-		fputs("}", f);
-	} else {
-		fprintf(f, "  %-32s [%s] %s\n", m->name, m->unit, m->desc);
-		fprintf(f, "  %-32s  = %s%s\n", "", m->expr,
-			m->scale != 1 ? (m->scale == 100 ? " (x 100)" : " (scaled)") : "");
-		fprintf(f, "  %-32s  groups: %s; source: %s\n", "", m->groups, m->source);
-	}
-	l->n++;
-	return 0;
-}
-
-static int note_groups(void *ctx, const struct perfev_metric_info *m)
-{
-	struct mlist *l = ctx;
-	const char *p = m->groups;
-	while (*p) {
-		size_t n = strcspn(p, ";");
-		bool seen = false;
-		for (int i = 0; i < l->ngroups; i++)
-			seen |= strlen(l->groups[i]) == n && !strncmp(l->groups[i], p, n);
-		if (!seen && l->ngroups < 64 && n < 64)
-			snprintf(l->groups[l->ngroups++], 64, "%.*s", (int)n, p);
-		p += n + (p[n] == ';');
-	}
-	return 0;
-}
-
-struct group_walk {
-	const char *group;
-	struct pv_buf *b;
-};
-
-static int group_member(void *ctx, const struct perfev_metric_info *m)
-{
-	struct group_walk *g = ctx;
-	char key[80];
-	snprintf(key, sizeof(key), ";%s;", g->group);
-	char all[256];
-	snprintf(all, sizeof(all), ";%s;", m->groups);
-	if (strstr(all, key))
-		pv_buf_printf(g->b, "%s%s", g->b->len ? ", " : "", m->name);
-	return 0;
-}
-
-static void print_groups(struct mlist *l)
-{
-	perfev_metrics_foreach(NULL, note_groups, l);
-	for (int i = 0; i < l->ngroups; i++) {
-		struct pv_buf b = PV_BUF_INIT;
-		struct group_walk g = {l->groups[i], &b};
-		perfev_metrics_foreach(NULL, group_member, &g);
-		if (l->json) {
-			fprintf(l->f, "%s  {\"group\": \"%s\"", i ? ",\n" : "", l->groups[i]);
-			json_str(l->f, "metrics", b.data);
-			fputs("}", l->f);
-		} else {
-			fprintf(l->f, "  %-24s %s\n", l->groups[i], b.data ? b.data : "");
-		}
-		pv_buf_free(&b);
-	}
-}
-
-PERFEV_API int perfev_metrics_list_print(FILE *f, bool groups, const struct perfev_list_print_opts *opts)
-{
-	if (!PV_OPTS_VALID(opts, perfev_list_print_opts))
-		return -errno;
-	if (!f)
-		return pv_error(EINVAL, "perfev_metrics_list_print: no output stream");
-	struct mlist l = {.f = f, .json = PV_OPTS_GET(opts, json, false)};
-	struct perfev_cpu_model model = {.sz = sizeof(model)};
-	perfev_cpu_model_get(&model);
-	if (l.json)
-		fprintf(f, "{\"model\": \"%s\", \"cpuid\": \"%s\", \"%s\": [\n", model.name ? model.name : "",
-			model.cpuid, groups ? "metricgroups" : "metrics");
-	else
-		fprintf(f, "%s for %s (%s%s):\n", groups ? "Metric groups" : "Metrics",
-			model.name ? model.name : "this CPU (no vendor table: generic metrics only)", model.cpuid,
-			model.overridden ? ", from PERF_CPUID" : "");
-	if (groups)
-		print_groups(&l);
-	else
-		perfev_metrics_foreach(NULL, print_metric, &l);
-	if (l.json)
-		fputs("\n]}\n", f);
-	return groups ? l.ngroups : l.n;
 }
