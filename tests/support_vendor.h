@@ -1,6 +1,6 @@
 /*
  * support_vendor.h — the vendor-event test table (tests/data/vendor/events.tsv,
- * written by tests/interop/vendor_gen.py from perf 6.1's attrs) and what the
+ * written by tests/interop/event/vendor_gen.py from perf 6.1's attrs) and what the
  * unit and interop tests do with it: build a fake sysfs with a model's core
  * PMU, parse an event as perfev does under PERF_CPUID, compare attrs.
  */

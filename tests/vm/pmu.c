@@ -103,6 +103,69 @@ Test(vm_pmu, cycles_follow_instructions)
 	run_result_free(&r);
 }
 
+/* A metric's line of `perfev stat -x,` (value,unit,name,note): its value,
+ * or NAN for <not supported> (note then says why). False when absent. */
+static bool csv_metric(const char *csv, const char *name, double *v, char *note, size_t len)
+{
+	for (const char *l = csv; *l;) {
+		size_t n = strcspn(l, "\n");
+		char line[512];
+		snprintf(line, sizeof(line), "%.*s", (int)n, l);
+		l += n + (l[n] == '\n');
+		char *unit = strchr(line, ','), *nm = unit ? strchr(unit + 1, ',') : NULL;
+		if (!nm)
+			continue;
+		nm++;
+		size_t k = strlen(name);
+		if (strncmp(nm, name, k) || nm[k] != ',')
+			continue;
+		snprintf(note, len, "%s", nm + k + 1);
+		*v = strncmp(line, "<not supported>", 15) ? strtod(line, NULL) : NAN;
+		return true;
+	}
+	return false;
+}
+
+/* Metrics from real counts. Generic IPC and CPI: QEMU's cycles are its
+ * instruction clock, so both are 1. Then Arm's own events under a Neoverse
+ * N1 model (PERF_CPUID: its libpfm4 table, inst_retired and cpu_cycles as
+ * raw events on the PMU): arm_ipc is 1 too. TopdownL1 needs stall_frontend,
+ * stall_backend, op_retired and op_spec: each metric prints a percentage or
+ * <not supported> with the reason, never a bare zero. */
+Test(vm_pmu, metrics_from_real_counts)
+{
+	vm_require_pmu();
+	char note[256];
+	double v;
+	struct run_result r = run_cmd("%s stat -x, -M IPC,CPI -- %s 2000000", PERFEV, INSNS);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(csv_metric(r.err, "IPC", &v, note, sizeof(note)), "no IPC line:\n%s", r.err);
+	cr_log_info("-M IPC,CPI:\n%s", r.err);
+	cr_assert(fabs(v - 1.0) <= 0.01, "IPC %.4f, not 1 (cycles are instructions here):\n%s", v, r.err);
+	cr_assert(csv_metric(r.err, "CPI", &v, note, sizeof(note)), "no CPI line:\n%s", r.err);
+	cr_assert(fabs(v - 1.0) <= 0.01, "CPI %.4f:\n%s", v, r.err);
+	run_result_free(&r);
+	r = run_cmd("PERF_CPUID=0x00000000410fd0c0 %s stat -x, -M arm_ipc -- %s 2000000", PERFEV, INSNS);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_log_info("Neoverse N1's arm_ipc:\n%s", r.err);
+	cr_assert(csv_metric(r.err, "arm_ipc", &v, note, sizeof(note)), "no arm_ipc line:\n%s", r.err);
+	cr_assert(fabs(v - 1.0) <= 0.01, "arm_ipc %.4f:\n%s", v, r.err);
+	run_result_free(&r);
+	r = run_cmd("PERF_CPUID=0x00000000410fd0c0 %s stat -x, -M TopdownL1 -- %s 2000000", PERFEV, INSNS);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_log_info("Neoverse N1's TopdownL1:\n%s", r.err);
+	static const char *const td[] = {"arm_frontend_bound", "arm_backend_bound", "arm_bad_speculation",
+					 "arm_retiring"};
+	for (size_t i = 0; i < sizeof(td) / sizeof(td[0]); i++) {
+		cr_assert(csv_metric(r.err, td[i], &v, note, sizeof(note)), "no %s line:\n%s", td[i], r.err);
+		if (isnan(v))
+			cr_assert(strlen(note) > 10, "%s <not supported> without a reason:\n%s", td[i], r.err);
+		else
+			cr_assert(v >= 0 && v <= 100, "%s = %.2f%%:\n%s", td[i], v, r.err);
+	}
+	run_result_free(&r);
+}
+
 /* Ten events on seven counters: the kernel rotates them, each runs part of
  * the time, and the scaled counts match each event counted alone. */
 Test(vm_pmu, multiplexed_ten_on_seven_counters, .timeout = 600)

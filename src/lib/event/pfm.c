@@ -47,7 +47,7 @@ struct model_def {
  * detect functions, which agree). libpfm4 4.13 has no Alder Lake table:
  * its P-cores are Golden Cove, whose events libpfm4 has as Sapphire Rapids'
  * (spr), and its E-cores Gracemont, nearest Tremont (tmt); the perf oracle
- * (tests/interop/vendor.c) holds which of those encodings agree with perf's.
+ * (tests/interop/event/vendor.c) holds which of those encodings agree with perf's.
  * A hybrid model lists cpu_atom first: perf makes an event's cpu_atom attr
  * before its cpu_core one (it walks the PMUs in name order).
  */

@@ -4,7 +4,7 @@
  * The names perf gives (its pmu-events JSON, from the vendors' event files)
  * and libpfm4's mostly map as event.umask <-> EVENT:UMASK; these are the
  * ones that do not. Each pair encodes the same attr: the perf oracle
- * (tests/interop/vendor.c) holds that, and found them by matching the
+ * (tests/interop/event/vendor.c) holds that, and found them by matching the
  * encodings of perf 6.1's events against libpfm4 4.13's.
  */
 #include "core/internal.h"

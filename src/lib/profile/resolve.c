@@ -553,15 +553,19 @@ int pv_resolver_stack(struct perfev_resolver *r, const struct perfev_record *rec
 	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
 				    .symbolizer = r->sym};
 	int dwarf;
-	struct perfev_unwind_stats before = {0}, after = {0};
-	if (r->unw)
-		perfev_unwinder_stats(r->unw, &before);
+	uint64_t to_root = 0; /* the unwinder's count before (it exists once a stack was unwound) */
+	if (r->unw) {
+		struct perfev_unwind_stats st;
+		perfev_unwinder_stats(r->unw, &st);
+		to_root = st.to_root;
+	}
 	size_t n = pv_sample_frames(&r->unw, s, pid, &um, !r->o.no_callchain, r->raw, MAX_RAW, &dwarf);
 	if (dwarf >= 0) {
+		struct perfev_unwind_stats st = {0};
 		if (r->unw)
-			perfev_unwinder_stats(r->unw, &after);
+			perfev_unwinder_stats(r->unw, &st);
 		out->dwarf = true;
-		out->to_root = after.to_root - before.to_root;
+		out->to_root = st.to_root - to_root;
 	}
 	bool cut = false;
 	if (n == 0) {

@@ -1,7 +1,7 @@
 /*
  * The arm64 self-monitoring code, built with aarch64-linux-gnu-gcc together
  * with the shared arithmetic and run under qemu-aarch64 by
- * tests/unit/selfmon_arm64.c. Not part of perfev-tests (tests/cross/ is
+ * tests/unit/count/selfmon_arm64.c. Not part of perfev-tests (tests/cross/ is
  * below the glob on purpose). Prints one line per failed check and
  * "arm64 selfmon: N checks, F failed"; exits 1 on failure.
  */

@@ -1,4 +1,4 @@
-// C++ names for tests/interop/lang_names.c: a class template, a member
+// C++ names for tests/interop/symbols/lang_names.c: a class template, a member
 // function, std::map and std::string code inlined into it, and two
 // overloads that perf names alike ("ns::weigh") and keeps apart.
 #include <map>

@@ -1,5 +1,5 @@
 /*
- * sigspin — a DWARF-unwinding fixture (built by tests/interop/unwind_cfi.c
+ * sigspin — a DWARF-unwinding fixture (built by tests/interop/unwind/unwind_cfi.c
  * with -fomit-frame-pointer): spins inside a SIGALRM handler (signal frames,
  * glibc's __restore_rt with its 'S' CIE), in qsort callbacks (libc calling
  * back into us) and in calls through the PLT.

@@ -3,7 +3,7 @@
  * every field (op, lvl with hit/miss, snoop, snoopx, lock, dtlb with
  * hit/miss, lvl_num, remote, hops, blk) alone and mixed. The expected words
  * are perf 6.1's: `perf script -F data_src` of a recording holding these
- * values (tests/interop/report_keys2.c writes it). */
+ * values (tests/interop/view/report_keys2.c writes it). */
 #include "support.h"
 #include "perfev.h"
 

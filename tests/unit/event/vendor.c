@@ -1,7 +1,7 @@
 /*
  * Vendor events (libpfm4's tables under perf's and libpfm4's names): the
  * attrs perfev builds for every event of tests/data/vendor/events.tsv equal
- * the ones perf 6.1 built for it (recorded; tests/interop/vendor.c asks perf
+ * the ones perf 6.1 built for it (recorded; tests/interop/event/vendor.c asks perf
  * again where it can), over six models; PERF_CPUID picks the model.
  */
 #define _GNU_SOURCE
