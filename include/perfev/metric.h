@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "perfev/event.h"
+#include "perfev/pmu.h"
 #include "perfev/stat.h"
 
 #ifdef __cplusplus
@@ -60,6 +61,17 @@ typedef int (*perfev_metric_fn)(void *ctx, const struct perfev_metric_info *m);
  * stops the walk and is returned; else the number of metrics.
  */
 PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, void *ctx);
+/*
+ * `perfev list metrics` on f: every metric of the current model's table
+ * (perfev_metrics_foreach) with its unit, description, formula, groups and
+ * source; groups: `perfev list metricgroups`, each metric group with the
+ * metrics in it. A heading names the model. opts->json: one JSON document
+ * ({"model", "cpuid", "metrics": [...]} or "metricgroups"); opts->flags is
+ * not used; opts may be NULL (text). Returns the number of metrics (of
+ * groups), or -errno (EINVAL: bad opts or no f). Nothing is allocated for
+ * the caller.
+ */
+PERFEV_API int perfev_metrics_list_print(FILE *f, bool groups, const struct perfev_list_print_opts *opts);
 
 /* ---- counting metrics ------------------------------------------------------------ */
 struct perfev_metrics;
