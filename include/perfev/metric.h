@@ -80,9 +80,11 @@ struct perfev_metrics;
  * takes them) for the current model and appends the events the metrics read
  * to list, one group per metric as perf makes it (a group with more events
  * than the CPU has general counters is split into groups that fit; the
- * metric then says so). NULL + errno: ENOENT when a name is no metric or
- * group here (the message lists what is), EINVAL when a formula's event
- * does not parse here.
+ * metric then says so). A formula's event that is no event of the model
+ * (the vendor table lacks it) adds nothing: that metric's value is then
+ * <not supported> (perfev_metric_value.unknown_event). NULL + errno: ENOENT
+ * when a name is no metric or group here (the message lists what is),
+ * EINVAL when a formula's event does not parse here for another reason.
  */
 PERFEV_API struct perfev_metrics *perfev_metrics_add(struct perfev_evlist *list, const char *spec);
 PERFEV_API void perfev_metrics_free(struct perfev_metrics *m);
@@ -93,6 +95,7 @@ struct perfev_metric_value {
 	double value;        /* already times info->scale; NaN when not computable */
 	int status;          /* 0, or the -errno of an input that could not count */
 	const char *missing; /* that input's event name (status != 0), else NULL */
+	bool unknown_event;  /* status -ENOENT because missing is not an event of the model at all */
 	double pcnt_running; /* the least share of time (%) any input counted: < 100 when multiplexed */
 	unsigned nr_groups;  /* how many event groups its inputs were split into */
 };
