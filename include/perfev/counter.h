@@ -115,6 +115,12 @@ struct perfev_target {
 	bool enabled;
 };
 #define perfev_target__last_field enabled
+/*
+ * Whether the task a PROCESS or THREAD target names has ended: it is gone,
+ * or a zombie its parent has not reaped (its counters will not move again).
+ * false for the other kinds, and while the task runs.
+ */
+PERFEV_API bool perfev_target_ended(const struct perfev_target *t);
 
 /* ---- counters ------------------------------------------------------------ */
 struct perfev_counters;

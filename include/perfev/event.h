@@ -138,6 +138,14 @@ PERFEV_API int perfev_parse_error_format(const struct perfev_parse_error *err,
  * Returns a malloc'ed string the caller frees, or NULL (errno ENOMEM).
  */
 PERFEV_API char *perfev_attr_to_json(const struct perfev_attr *attr);
+/*
+ * The event as `perfev attr` prints it: perfev_attr_to_json of its attr with
+ * one more key, "perfev": {"name", "index", "leader" (the group leader's
+ * index), "group_name", "pmu", "scale", "unit", "flags" (perfev_evsel_flags)}.
+ * Returns a malloc'ed string the caller frees, or NULL (errno ENOMEM; EINVAL
+ * for no evsel).
+ */
+PERFEV_API char *perfev_evsel_to_json(const struct perfev_evsel *evsel);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "perfev/event.h"
+#include "perfev/pmu.h"
 #include "perfev/stat.h"
 
 #ifdef __cplusplus
@@ -60,6 +61,17 @@ typedef int (*perfev_metric_fn)(void *ctx, const struct perfev_metric_info *m);
  * stops the walk and is returned; else the number of metrics.
  */
 PERFEV_API int perfev_metrics_foreach(const char *pattern, perfev_metric_fn fn, void *ctx);
+/*
+ * `perfev list metrics` on f: every metric of the current model's table
+ * (perfev_metrics_foreach) with its unit, description, formula, groups and
+ * source; groups: `perfev list metricgroups`, each metric group with the
+ * metrics in it. A heading names the model. opts->json: one JSON document
+ * ({"model", "cpuid", "metrics": [...]} or "metricgroups"); opts->flags is
+ * not used; opts may be NULL (text). Returns the number of metrics (of
+ * groups), or -errno (EINVAL: bad opts or no f). Nothing is allocated for
+ * the caller.
+ */
+PERFEV_API int perfev_metrics_list_print(FILE *f, bool groups, const struct perfev_list_print_opts *opts);
 
 /* ---- counting metrics ------------------------------------------------------------ */
 struct perfev_metrics;
@@ -68,9 +80,11 @@ struct perfev_metrics;
  * takes them) for the current model and appends the events the metrics read
  * to list, one group per metric as perf makes it (a group with more events
  * than the CPU has general counters is split into groups that fit; the
- * metric then says so). NULL + errno: ENOENT when a name is no metric or
- * group here (the message lists what is), EINVAL when a formula's event
- * does not parse here.
+ * metric then says so). A formula's event that is no event of the model
+ * (the vendor table lacks it) adds nothing: that metric's value is then
+ * <not supported> (perfev_metric_value.unknown_event). NULL + errno: ENOENT
+ * when a name is no metric or group here (the message lists what is),
+ * EINVAL when a formula's event does not parse here for another reason.
  */
 PERFEV_API struct perfev_metrics *perfev_metrics_add(struct perfev_evlist *list, const char *spec);
 PERFEV_API void perfev_metrics_free(struct perfev_metrics *m);
@@ -81,6 +95,7 @@ struct perfev_metric_value {
 	double value;        /* already times info->scale; NaN when not computable */
 	int status;          /* 0, or the -errno of an input that could not count */
 	const char *missing; /* that input's event name (status != 0), else NULL */
+	bool unknown_event;  /* status -ENOENT because missing is not an event of the model at all */
 	double pcnt_running; /* the least share of time (%) any input counted: < 100 when multiplexed */
 	unsigned nr_groups;  /* how many event groups its inputs were split into */
 };

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "perfev/abi.h"
 
 #ifdef __cplusplus
@@ -145,6 +146,26 @@ typedef int (*perfev_event_fn)(void *ctx, const struct perfev_event_info *ev);
  */
 PERFEV_API int perfev_events_foreach(const char *pattern, unsigned flags, perfev_event_fn fn,
 				     void *ctx);
+
+/* How perfev_list_print and perfev_metrics_list_print (perfev/metric.h) print. */
+struct perfev_list_print_opts {
+	size_t sz;      /* sizeof(struct perfev_list_print_opts) */
+	bool json;      /* one JSON document instead of the text for people */
+	unsigned flags; /* perfev_events_foreach's: PERFEV_LIST_PROBE fills in each event's access */
+};
+#define perfev_list_print_opts__last_field flags
+/*
+ * `perfev list [PATTERN]` on f: what the current permissions allow
+ * (perfev_permissions_get), then every event perfev_events_foreach reports
+ * for pattern, by class (vendor events by PMU and topic, with the CPU
+ * model), each with its access and description; "No event matches" when
+ * none does. json: {"permissions": {...}, "events": [{"class", "name",
+ * "alias", "pmu", "description", "type", "config", ..., "access", "note"}]}.
+ * opts may be NULL (text, no probing). Returns the number of events, or
+ * -errno (EINVAL: bad opts or no f; perfev_errmsg() says why), after
+ * closing the JSON document. Nothing is allocated for the caller.
+ */
+PERFEV_API int perfev_list_print(FILE *f, const char *pattern, const struct perfev_list_print_opts *opts);
 
 /* ---- the CPU model and its vendor events ------------------------------------ */
 /*

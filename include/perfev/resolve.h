@@ -8,6 +8,9 @@
  * seen in many samples is resolved once. The profile loader
  * (perfev_profile_load, perfev_profile_builder_*) resolves through it.
  *
+ * perfev script names its addresses through it too, one at a time
+ * (perfev_resolver_location).
+ *
  * Feed it every record in the order a reader delivers them
  * (perfev_perfdata_process): side-band records to perfev_resolver_process
  * (or perfev_resolver_sample, which takes any record), samples to
@@ -20,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "perfev/abi.h"
+#include "perfev/location.h"
 #include "perfev/profile.h"
 #include "perfev/record.h"
 
@@ -101,6 +105,24 @@ PERFEV_API int perfev_resolver_sample(struct perfev_resolver *r, const struct pe
  */
 PERFEV_API int perfev_resolver_addr(struct perfev_resolver *r, int32_t pid, uint32_t tid, uint64_t addr,
 				    uint64_t time, struct perfev_profile_frame *out, char *level);
+/*
+ * One address as perf script names it (its sym, symoff, dso and srcline
+ * columns): addr of process pid, thread tid, at `time`, sampled in cpumode
+ * (PERF_RECORD_MISC_USER, _KERNEL, ...), looked up in the recorded map that
+ * holds it, named with the options' demangling and source lines (srclines:
+ * out->lines[0]). flags: 0, or PERFEV_RESOLVE_INLINE (perfev/symbols.h)
+ * for out->lines to hold the functions inlined there, innermost first.
+ * out->map is the recorded map (NULL: none). The strings and lines belong
+ * to the resolver (until perfev_resolver_free). Returns 1 when a symbol
+ * names the address; 0 when it stays unknown, as perf leaves it (no map
+ * recorded there; a kernel address of another kernel's recording without
+ * that kernel's kallsyms; that kernel's [vdso] named in its build-id
+ * table), out->symbol then NULL and out->dso the object's path where it
+ * was looked up, else "[unknown]"; -EINVAL (NULL, other flags).
+ */
+PERFEV_API int perfev_resolver_location(struct perfev_resolver *r, int32_t pid, uint32_t tid, uint64_t time,
+					uint8_t cpumode, uint64_t addr, unsigned flags,
+					struct perfev_location *out);
 /* The threads and maps the resolver keeps (owned by it). */
 PERFEV_API struct perfev_session *perfev_resolver_session(struct perfev_resolver *r);
 /* NULL is fine. */

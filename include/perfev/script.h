@@ -9,25 +9,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "perfev/location.h"
 #include "perfev/perfdata.h"
-#include "perfev/session.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * Resolves addr (an ip or callchain entry of `sample`, in cpumode) to a
- * symbol, DSO and source lines for the sym, symoff, dso and srcline columns.
- * Returns 0 and fills out (strings owned by the resolver, valid until the
- * next call), or a negative value when it cannot ("[unknown]" is printed).
- * map is the session's map holding addr (NULL if none).
- */
-typedef int (*perfev_script_resolve_fn)(void *ctx, struct perfev_session *session,
-					const struct perfev_record *sample, uint8_t cpumode,
-					uint64_t addr, const struct perfev_map *map,
-					struct perfev_location *out);
 
 struct perfev_script_opts {
 	size_t sz;               /* sizeof(struct perfev_script_opts) */
@@ -39,14 +25,7 @@ struct perfev_script_opts {
 	bool show_namespace_events;
 	bool show_lost_events;   /* LOST, LOST_SAMPLES lines */
 	bool show_round_events;  /* FINISHED_ROUND lines */
-	perfev_script_resolve_fn resolve; /* NULL: symbols print as [unknown] */
-	void *resolve_ctx;
 	FILE *out;               /* NULL: stdout */
-	/* Callchain entries, when set: like resolve but out->lines holds the
-	 * inline chain (innermost first, as PERFEV_RESOLVE_INLINE gives it).
-	 * Each entry whose function is not the ELF symbol is printed as perf
-	 * does: a line of its own, "name+off (inlined)". NULL: resolve only. */
-	perfev_script_resolve_fn resolve_inline;
 	/* perf script's filters (NULL: every sample), comma lists: threads by
 	 * name (their name when sampled), process id, thread id; CPUs (0,2-3;
 	 * side-band lines too); the sampled address's symbol (a name, or its
@@ -62,8 +41,24 @@ struct perfev_script_opts {
 	bool ns;                 /* times with 9 decimals */
 	bool reltime;            /* times since the first record shown */
 	bool deltatime;          /* times since the previous record shown */
+	/* Symbols (the sym, symoff, dso, srcline columns, call chains, branch
+	 * ends) come from a resolver (perfev/resolve.h) script makes with these
+	 * options, as perfev_resolver_opts's fields of the same names: C++/Rust
+	 * names demangled without their parameter lists unless demangle_params,
+	 * or left mangled with no_demangle; DWARF-unwound call-chain entries
+	 * with their inlined functions, each a line of its own
+	 * ("name+off (inlined)") as perf prints them. */
+	bool no_demangle;
+	bool demangle_params;
+	const char *symfs;       /* binaries and debug files under this directory; NULL: this machine's */
+	/* the recording kernel's symbols (perf script --kallsyms): kernel
+	 * addresses of another kernel's recording are resolved with them. NULL:
+	 * /proc/kallsyms, used only for a recording of the running kernel
+	 * (else kernel addresses print as [unknown]); "": no kernel symbols.
+	 * (Last, pointer-sized: no trailing padding.) */
+	const char *kallsyms;
 };
-#define perfev_script_opts__last_field deltatime
+#define perfev_script_opts__last_field kallsyms
 
 /*
  * Prints every record of pd as opts asks. Fails (-EINVAL, message naming the

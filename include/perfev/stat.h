@@ -80,6 +80,35 @@ PERFEV_API int perfev_stat_value(const struct perfev_stat *s, size_t ev, size_t 
 PERFEV_API bool perfev_stat_metric(const struct perfev_stat *s, size_t ev, size_t line,
 				   double *value, const char **unit);
 
+/* ---- the events perf stat counts ------------------------------------------- */
+/*
+ * Appends perf stat's default events to l: task-clock, context-switches,
+ * cpu-migrations, page-faults (software: they count everywhere), then
+ * cycles, instructions, branches, branch-misses (hardware; open them with
+ * perfev_target.keep_unsupported to keep them as <not supported> where no
+ * PMU counts them). Where perf_event_paranoid forbids kernel counting to
+ * this user they count user space only and are named with perf's ":u".
+ * 0, or -errno (events added before the failure stay in l).
+ */
+PERFEV_API int perfev_stat_default_events(struct perfev_evlist *l);
+/*
+ * Appends perf stat -d's cache events for level 1 (L1-dcache and LLC loads
+ * and misses), 2 (-dd: also L1-icache, dTLB and iTLB) or 3 (-ddd: also
+ * L1-dcache prefetches); level 0 adds nothing. 0, or -errno (EINVAL: a
+ * level outside 0..3).
+ */
+PERFEV_API int perfev_stat_detailed_events(struct perfev_evlist *l, int level);
+/*
+ * perf stat's fallback after an open failed with EACCES/EPERM: when
+ * perf_event_paranoid forbids kernel counting to this (non-root) user and t
+ * counts tasks (not CPUs or a cgroup), every event of l that did not choose
+ * its spaces (neither exclude_kernel nor exclude_user set) is changed to
+ * count user space only and renamed NAME:u. Returns true when any event
+ * changed (then open again); false when nothing could, with errno EACCES
+ * when the fallback applied but found nothing to change.
+ */
+PERFEV_API bool perfev_stat_user_fallback(struct perfev_evlist *l, const struct perfev_target *t);
+
 enum perfev_stat_format { PERFEV_STAT_TEXT, PERFEV_STAT_CSV, PERFEV_STAT_JSON };
 
 struct perfev_stat_output {

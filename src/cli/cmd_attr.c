@@ -1,7 +1,6 @@
 /* cmd_attr.c — `perfev attr EVENTS`: the perf_event_attrs perfev would open, as JSON. */
 #include "cli.h"
 #include "cli_events.h"
-#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,24 +16,9 @@ static void usage(FILE *f)
 
 static void print_event(const struct perfev_evsel *e)
 {
-	char *json = perfev_attr_to_json(perfev_evsel_attr_const(e));
-	if (!json)
-		return;
-	/* the attr's object, with perfev's details appended as one extra key */
-	json[strlen(json) - 1] = 0;
-	struct pv_buf b = PV_BUF_INIT;
-	pv_buf_printf(&b, "  %s, \"perfev\": {\"name\": ", json);
-	pv_buf_json_str(&b, perfev_evsel_name(e));
-	pv_buf_printf(&b, ", \"index\": %zu, \"leader\": %zu, \"group_name\": ", perfev_evsel_index(e),
-		      perfev_evsel_index(perfev_evsel_leader(e)));
-	pv_buf_json_str(&b, perfev_evsel_group_name(e) ? perfev_evsel_group_name(e) : "");
-	pv_buf_puts(&b, ", \"pmu\": ");
-	pv_buf_json_str(&b, perfev_evsel_pmu_name(e) ? perfev_evsel_pmu_name(e) : "");
-	pv_buf_printf(&b, ", \"scale\": %.17g, \"unit\": ", perfev_evsel_scale(e));
-	pv_buf_json_str(&b, perfev_evsel_unit(e));
-	pv_buf_printf(&b, ", \"flags\": %u}}", perfev_evsel_flags(e));
-	fputs(b.data ? b.data : "", stdout);
-	pv_buf_free(&b);
+	char *json = perfev_evsel_to_json(e);
+	if (json)
+		printf("  %s", json);
 	free(json);
 }
 

@@ -145,176 +145,174 @@ static int parse_callgraph(const char *s, struct perfev_record_opts *o)
 
 static double mb(uint64_t bytes) { return bytes / 1048576.0; }
 
-static int cmd_record(int argc, char **argv)
+/* What perfev record's command line asks for. */
+struct record_cli {
+	struct perfev_record_opts o;
+	struct report_exports x; /* record, and build the exports' profile on the way */
+	struct perfev_evlist *events;
+	bool quiet;
+};
+
+static const struct option longopts[] = {
+	{"event", required_argument, 0, 'e'},    {"freq", required_argument, 0, 'F'},
+	{"count", required_argument, 0, 'c'},    {"call-graph", required_argument, 0, 'G'},
+	{"all-cpus", no_argument, 0, 'a'},       {"cpu", required_argument, 0, 'C'},
+	{"pid", required_argument, 0, 'p'},      {"tid", required_argument, 0, 't'},
+	{"mmap-pages", required_argument, 0, 'm'},
+	{"compression-level", optional_argument, 0, 'z'},
+	{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
+	{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
+	{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
+	{"filter", required_argument, 0, 'f'},
+	{"clockid", required_argument, 0, 'k'},  {"quiet", no_argument, 0, 'q'},
+	{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+};
+
+/* -z[N] */
+static int parse_compress(struct perfev_record_opts *o, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"event", required_argument, 0, 'e'},    {"freq", required_argument, 0, 'F'},
-		{"count", required_argument, 0, 'c'},    {"call-graph", required_argument, 0, 'G'},
-		{"all-cpus", no_argument, 0, 'a'},       {"cpu", required_argument, 0, 'C'},
-		{"pid", required_argument, 0, 'p'},      {"tid", required_argument, 0, 't'},
-		{"mmap-pages", required_argument, 0, 'm'},
-		{"compression-level", optional_argument, 0, 'z'},
-		{"output", required_argument, 0, 'o'},   {"switch-events", no_argument, 0, 'S'},
-		{"flame", required_argument, 0, 256},    {"pprof", required_argument, 0, 257},
-		{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
-		{"filter", required_argument, 0, 'f'},
-		{"clockid", required_argument, 0, 'k'},  {"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
-	};
-	struct report_exports x = {0}; /* record, and build the exports' profile on the way */
-	struct live_profile lp = {0};
-	bool export = false;
-	struct perfev_record_opts o = {.sz = sizeof(o)};
-	struct perfev_evlist *events = perfev_evlist_new();
 	uint64_t v;
-	int c, ret = 1;
-	bool quiet = false;
-	if (!events)
-		return cli_error("record", "out of memory");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (cli_parse_events("record", events, optarg) < 0)
-				goto out;
-			break;
-		case 'f':
-			if (cli_set_filter("record", events, perfev_evlist_count(events) - 1, optarg) < 0)
-				goto out;
-			break;
-		case 'F':
-			if (parse_u64("-F", optarg, &o.freq))
-				goto out;
-			break;
-		case 'c':
-			if (parse_u64("-c", optarg, &o.period))
-				goto out;
-			break;
-		case 'g':
-			o.call_graph = PERFEV_CALLGRAPH_FP;
-			break;
-		case 'G':
-			if (parse_callgraph(optarg, &o))
-				goto out;
-			break;
-		case 'a':
-			o.all_cpus = true;
-			break;
-		case 'C':
-			o.cpus = optarg;
-			break;
-		case 'p':
-		case 't':
-			if (parse_u64(c == 'p' ? "-p" : "-t", optarg, &v))
-				goto out;
-			*(c == 'p' ? &o.pid : &o.tid) = (pid_t)v;
-			break;
-		case 'm':
-			if (parse_u64("-m", optarg, &v))
-				goto out;
-			o.mmap_pages = (size_t)v;
-			break;
-		case 'z':
-			o.compress = true;
-			if (optarg && parse_u64("-z", optarg, &v))
-				goto out;
-			if (optarg && v > 22) {
-				cli_error("record", "-z %s: zstd levels go from 1 to 22", optarg);
-				goto out;
-			}
-			if (optarg)
-				o.compress_level = (int)v;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'S':
-			o.switch_events = true;
-			break;
-		case 'k': {
-			int id = perfev_clockid_parse(optarg);
-			if (id < 0) {
-				cli_error("record", "%s", perfev_errmsg());
-				goto out;
-			}
-			o.use_clockid = true;
-			o.clockid = id;
-			break;
-		}
-		case 'q':
-			quiet = true;
-			cli_log_to_stderr("record", true); /* errors and warnings only */
-			break;
-		case 256: x.flame = optarg; break;
-		case 257: x.pprof = optarg; break;
-		case 258: x.firefox = optarg; break;
-		case 259: x.folded = optarg; break;
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto out;
-		default:
-			cli_bad_option("record", usage, c, argv);
-			goto out;
-		}
+	o->compress = true;
+	if (!arg)
+		return 0;
+	if (parse_u64("-z", arg, &v))
+		return 1;
+	if (v > 22)
+		return cli_error("record", "-z %s: zstd levels go from 1 to 22", arg);
+	o->compress_level = (int)v;
+	return 0;
+}
+
+/* One option c (its value optarg): 0, 1 after saying what is wrong, or -1
+ * after --help's text (exit status 0). */
+static int parse_opt(int c, struct record_cli *rc, char **argv)
+{
+	struct perfev_record_opts *o = &rc->o;
+	uint64_t v;
+	switch (c) {
+	case 'e': return cli_parse_events("record", rc->events, optarg) < 0;
+	case 'f':
+		return cli_set_filter("record", rc->events, perfev_evlist_count(rc->events) - 1, optarg) < 0;
+	case 'F': return parse_u64("-F", optarg, &o->freq);
+	case 'c': return parse_u64("-c", optarg, &o->period);
+	case 'g': o->call_graph = PERFEV_CALLGRAPH_FP; break;
+	case 'G': return parse_callgraph(optarg, o);
+	case 'a': o->all_cpus = true; break;
+	case 'C': o->cpus = optarg; break;
+	case 'p':
+	case 't':
+		if (parse_u64(c == 'p' ? "-p" : "-t", optarg, &v))
+			return 1;
+		*(c == 'p' ? &o->pid : &o->tid) = (pid_t)v;
+		break;
+	case 'm':
+		if (parse_u64("-m", optarg, &v))
+			return 1;
+		o->mmap_pages = (size_t)v;
+		break;
+	case 'z': return parse_compress(o, optarg);
+	case 'o': o->output = optarg; break;
+	case 'S': o->switch_events = true; break;
+	case 'k': {
+		int id = perfev_clockid_parse(optarg);
+		if (id < 0)
+			return cli_error("record", "%s", perfev_errmsg());
+		o->use_clockid = true;
+		o->clockid = id;
+		break;
 	}
-	if (optind < argc)
-		o.argv = argv + optind;
-	if (o.freq && o.period) { /* perf's words */
-		cli_error("record", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
-		goto out;
+	case 'q':
+		rc->quiet = true;
+		cli_log_to_stderr("record", true); /* errors and warnings only */
+		break;
+	case 256: rc->x.flame = optarg; break;
+	case 257: rc->x.pprof = optarg; break;
+	case 258: rc->x.firefox = optarg; break;
+	case 259: rc->x.folded = optarg; break;
+	case 'h': usage(stdout); return -1;
+	default: return cli_bad_option("record", usage, c, argv);
 	}
-	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpus) {
-		cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
-				"-t TID, or -a for the whole system");
-		goto out;
-	}
-	o.cmdline_argc = argc;
-	o.cmdline_argv = argv;
-	if (perfev_evlist_count(events))
-		o.events = events;
-	if (!o.output) { /* perf writes a pipe-mode stream when stdout is a pipe */
+	return 0;
+}
+
+static bool is_stdout(const char *path) { return path && !strcmp(path, "-"); }
+
+/* After the options: what they ask for together, and where it goes.
+ * 0, or 1 after saying what does not fit. */
+static int check_opts(struct record_cli *rc, int argc, char **argv)
+{
+	struct perfev_record_opts *o = &rc->o;
+	const struct report_exports *x = &rc->x;
+	if (o->freq && o->period) /* perf's words */
+		return cli_error("record", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
+	if (!o->argv && !o->pid && !o->tid && !o->all_cpus && !o->cpus)
+		return cli_usage_error("record", usage, "nothing to record: give a command after --, -p PID, "
+				       "-t TID, or -a for the whole system");
+	o->cmdline_argc = argc;
+	o->cmdline_argv = argv;
+	if (perfev_evlist_count(rc->events))
+		o->events = rc->events;
+	if (!o->output) { /* perf writes a pipe-mode stream when stdout is a pipe */
 		struct stat st;
 		if (!fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode))
-			o.output = "-";
+			o->output = "-";
 	}
-	if (o.output && !strcmp(o.output, "-") && isatty(STDOUT_FILENO)) {
-		cli_error("record", "-o - writes a binary stream and standard output is a terminal: pipe it "
+	if (is_stdout(o->output) && isatty(STDOUT_FILENO))
+		return cli_error("record", "-o - writes a binary stream and standard output is a terminal: pipe it "
 			  "(perfev record -o - ... | perfev script -i -) or give a file with -o FILE");
-		goto out;
-	}
-	if (o.output && !strcmp(o.output, "-") &&
-	    ((x.flame && !strcmp(x.flame, "-")) || (x.pprof && !strcmp(x.pprof, "-")) ||
-	     (x.firefox && !strcmp(x.firefox, "-")) || (x.folded && !strcmp(x.folded, "-")))) {
-		cli_error("record", "-o - writes the recording to standard output: give the "
+	if (is_stdout(o->output) &&
+	    (is_stdout(x->flame) || is_stdout(x->pprof) || is_stdout(x->firefox) || is_stdout(x->folded)))
+		return cli_error("record", "-o - writes the recording to standard output: give the "
 			  "--flame/--pprof/--firefox/--folded output a file name");
-		goto out;
-	}
-	if (report_exports_check("record", &x))
-		goto out; /* before the recording, not after it */
+	return report_exports_check("record", x); /* before the recording, not after it */
+}
+
+/* perf's closing lines: wake-ups, what was written, what was lost. */
+static void print_stats(const struct perfev_record_stats *s, const char *output)
+{
+	const char *name = output && strcmp(output, "-") ? output : output ? "(pipe)" : "perf.data";
+	fprintf(stderr, "[ perfev record: Woken up %llu times to write data ]\n", (unsigned long long)s->wakeups);
+	fprintf(stderr, "[ perfev record: Captured and wrote %.3f MB %s (%llu samples), lost %llu", mb(s->bytes),
+		name, (unsigned long long)s->samples, (unsigned long long)(s->lost + s->lost_samples));
+	if (s->throttled)
+		fprintf(stderr, ", throttled %llu times", (unsigned long long)s->throttled);
+	fprintf(stderr, " ]\n");
+	if (s->lost)
+		fprintf(stderr, "perfev record: the kernel dropped %llu samples because the ring "
+				"buffer was full; fix: more pages (-m) or a lower frequency (-F)\n",
+			(unsigned long long)s->lost);
+	if (s->throttled)
+		fprintf(stderr, "perfev record: the kernel throttled sampling %llu times "
+				"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
+			(unsigned long long)s->throttled);
+}
+
+/* The recording, once the options are checked (g_rec stays for the caller
+ * to free: that finishes the file). Returns the exit status; *export: the
+ * exports are to be written. */
+static int record(struct record_cli *rc, struct live_profile *lp, bool *export)
+{
+	struct perfev_record_opts *o = &rc->o;
 	/* Signals before the recorder exists must not kill us half-way either. */
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, reported */
-	if (report_exports_wanted(&x)) {
-		o.on_record = feed;
-		o.on_record_ctx = &lp;
+	if (report_exports_wanted(&rc->x)) {
+		o->on_record = feed;
+		o->on_record_ctx = lp;
 	}
-	g_rec = perfev_recorder_new(&o);
-	if (!g_rec) {
-		cli_error("record", "%s", perfev_errmsg());
-		goto out;
-	}
-	if (report_exports_wanted(&x) && live_begin(&lp, g_rec, &x))
-		goto out;
+	g_rec = perfev_recorder_new(o);
+	if (!g_rec)
+		return cli_error("record", "%s", perfev_errmsg());
+	if (report_exports_wanted(&rc->x) && live_begin(lp, g_rec, &rc->x))
+		return 1;
 	if (g_stop)
 		perfev_recorder_stop(g_rec);
 	struct perfev_record_stats s0;
 	perfev_recorder_stats(g_rec, &s0);
-	if (s0.user_only && !quiet)
+	if (s0.user_only && !rc->quiet)
 		fprintf(stderr, "perfev record: kernel.perf_event_paranoid forbids kernel samples to this "
 				"user: recording user space only (fix: run as root, or "
 				"sysctl -w kernel.perf_event_paranoid=1)\n");
@@ -322,41 +320,46 @@ static int cmd_record(int argc, char **argv)
 	struct perfev_record_stats s;
 	perfev_recorder_stats(g_rec, &s);
 	if (s.exec_error) { /* as a shell: the error alone, 127 (not found) or 126; no file */
-		perfev_child_exec_error(o.argv[0], s.exec_error);
+		perfev_child_exec_error(o->argv[0], s.exec_error);
 		cli_error("record", "%s", perfev_errmsg());
-		ret = s.exec_error == ENOENT ? 127 : 126;
-		goto out;
+		return s.exec_error == ENOENT ? 127 : 126;
 	}
 	if (e < 0)
 		cli_error("record", "%s", perfev_errmsg());
-	const char *name = o.output && strcmp(o.output, "-") ? o.output : o.output ? "(pipe)" : "perf.data";
-	if (!quiet) { /* perf record -q: errors only */
-		fprintf(stderr, "[ perfev record: Woken up %llu times to write data ]\n",
-			(unsigned long long)s.wakeups);
-		fprintf(stderr, "[ perfev record: Captured and wrote %.3f MB %s (%llu samples), lost %llu",
-			mb(s.bytes), name, (unsigned long long)s.samples,
-			(unsigned long long)(s.lost + s.lost_samples));
-		if (s.throttled)
-			fprintf(stderr, ", throttled %llu times", (unsigned long long)s.throttled);
-		fprintf(stderr, " ]\n");
-		if (s.lost)
-			fprintf(stderr, "perfev record: the kernel dropped %llu samples because the ring "
-					"buffer was full; fix: more pages (-m) or a lower frequency (-F)\n",
-				(unsigned long long)s.lost);
-		if (s.throttled)
-			fprintf(stderr, "perfev record: the kernel throttled sampling %llu times "
-					"(kernel.perf_event_max_sample_rate); fix: a lower -F\n",
-				(unsigned long long)s.throttled);
+	if (!rc->quiet) /* perf record -q: errors only */
+		print_stats(&s, o->output);
+	*export = e >= 0 && report_exports_wanted(&rc->x);
+	if (s.command_ran && perfev_exit_code(s.command_status))
+		return perfev_exit_code(s.command_status);
+	return e < 0 ? 1 : 0;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct record_cli rc = {.o = {.sz = sizeof(rc.o)}};
+	struct live_profile lp = {0};
+	bool export = false;
+	int c, ret = 1;
+	if (!(rc.events = perfev_evlist_new()))
+		return cli_error("record", "out of memory");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, NULL)) != -1) {
+		int r = parse_opt(c, &rc, argv);
+		if (r) {
+			ret = r < 0 ? 0 : 1;
+			goto out;
+		}
 	}
-	ret = e < 0 ? 1 : s.command_ran ? perfev_exit_code(s.command_status) : 0;
-	export = e >= 0 && report_exports_wanted(&x);
-	if (e < 0 && s.command_ran && perfev_exit_code(s.command_status))
-		ret = perfev_exit_code(s.command_status);
+	if (optind < argc)
+		rc.o.argv = argv + optind;
+	if (!check_opts(&rc, argc, argv))
+		ret = record(&rc, &lp, &export);
 out:
 	perfev_recorder_free(g_rec); /* finishes the file */
 	g_rec = NULL;
-	perfev_evlist_free(events);
-	if (export && live_exports(&lp, &x))
+	perfev_evlist_free(rc.events);
+	if (export && live_exports(&lp, &rc.x))
 		ret = ret ? ret : 1;
 	perfev_profile_builder_free(lp.b);
 	return ret;

@@ -42,86 +42,65 @@ static void usage(FILE *f)
 		"  --deltatime        since the previous one\n");
 }
 
-/* The symbol columns (sym, symoff, dso, srcline) and symbolized callchains:
- * the symbolizer behind script's resolver hook. */
-struct resolver {
-	struct perfev_symbolizer *sym;
-	unsigned flags;
-	bool kernel_syms; /* the recording's kernel is the running one */
-};
-
-static int resolve_flags(struct resolver *r, unsigned flags, const struct perfev_record *sample,
-			 uint8_t cpumode, uint64_t addr, const struct perfev_map *map, struct perfev_location *out)
-{
-	/* no map recorded there (another machine's kernel, a user-mode sample
-	 * of a kernel address): perf leaves it unknown, our kallsyms is not asked */
-	if (!map)
-		return -1;
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		/* another kernel's addresses: this machine's kallsyms would misname them */
-		if (!r->kernel_syms)
-			return -1;
-		perfev_symbolizer_resolve_recorded_kernel(r->sym, map, addr, flags, out);
-	} else {
-		perfev_symbolizer_resolve(r->sym, (int)sample->u.sample.pid, map, addr, flags, out);
-	}
-	/* unresolved: script names the DSO from the map itself, as perf does
-	 * ("[unknown]" where no map holds the address, perf-PID.map for JIT) */
-	return out->symbol ? 0 : -1;
-}
-
 static bool stdin_is_fifo(void)
 {
 	struct stat st;
 	return fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
-static int resolve(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
-		   uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
-		   struct perfev_location *out)
+/* The file's header (header 1: before the records, 2: alone) and its
+ * records as o asks, perf's warnings of an unclean file on stderr. */
+static int script_file(const char *input, int header, const struct perfev_script_opts *o)
 {
-	struct resolver *r = ctx;
-	(void)session;
-	return resolve_flags(r, r->flags, sample, cpumode, addr, map, out);
+	char why[1024];
+	struct perfev_perfdata *pd = perfev_perfdata_open(input);
+	if (!pd)
+		return cli_error("script", "%s", perfev_errmsg());
+	int hr = header ? cli_print_header("script", pd, false) : 0;
+	if (hr || header == 2) {
+		perfev_perfdata_close(pd);
+		return hr;
+	}
+	if (o->fields && perfev_script_unprintable(o->fields, why, sizeof(why)) > 0)
+		fprintf(stderr, "perfev script: %s\n", why);
+	const char *unclean = perfev_perfdata_unclean(pd);
+	if (unclean) /* as perf: before the samples */
+		fprintf(stderr, "perfev script: warning: %s\n", unclean);
+	int err = perfev_script_run(pd, o);
+	if (!unclean && perfev_perfdata_unclean(pd)) /* found reading: a record cut short */
+		fprintf(stderr, "perfev script: warning: %s\n", perfev_perfdata_unclean(pd));
+	perfev_perfdata_close(pd);
+	if (err < 0)
+		return cli_error("script", "%s", perfev_errmsg());
+	return 0;
 }
 
-/* callchain entries: perf shows the functions inlined at each one */
-static int resolve_inline(void *ctx, struct perfev_session *session, const struct perfev_record *sample,
-			  uint8_t cpumode, uint64_t addr, const struct perfev_map *map,
-			  struct perfev_location *out)
-{
-	struct resolver *r = ctx;
-	(void)session;
-	return resolve_flags(r, r->flags | PERFEV_RESOLVE_INLINE, sample, cpumode, addr, map, out);
-}
+enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
+       O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY,
+       O_DEMANGLE, O_NO_DEMANGLE };
+static const struct option lo[] = {
+	{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
+	{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
+	{"show-mmap-events", no_argument, 0, O_MMAP}, {"show-switch-events", no_argument, 0, O_SWITCH},
+	{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
+	{"show-round-events", no_argument, 0, O_ROUND}, {"kallsyms", required_argument, 0, O_KALLSYMS},
+	{"symfs", required_argument, 0, O_SYMFS},
+	{"comms", required_argument, 0, 'c'},  {"pid", required_argument, 0, O_PID},
+	{"tid", required_argument, 0, O_TID},  {"cpu", required_argument, 0, 'C'},
+	{"time", required_argument, 0, O_TIME}, {"symbols", required_argument, 0, 'S'},
+	{"dsos", required_argument, 0, O_DSOS}, {"hide-call-graph", no_argument, 0, 'G'},
+	{"max-stack", required_argument, 0, O_MAX_STACK}, {"stop-bt", required_argument, 0, O_STOP_BT},
+	{"ns", no_argument, 0, O_NSEC},         {"reltime", no_argument, 0, O_RELTIME},
+	{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
+	{"header-only", no_argument, 0, O_HEADER_ONLY},
+	{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
+	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
 static int run(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
-	       O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY,
-	       O_DEMANGLE, O_NO_DEMANGLE };
-	static const struct option lo[] = {
-		{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
-		{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
-		{"show-mmap-events", no_argument, 0, O_MMAP}, {"show-switch-events", no_argument, 0, O_SWITCH},
-		{"show-lost-events", no_argument, 0, O_LOST}, {"show-namespace-events", no_argument, 0, O_NS},
-		{"show-round-events", no_argument, 0, O_ROUND}, {"kallsyms", required_argument, 0, O_KALLSYMS},
-		{"symfs", required_argument, 0, O_SYMFS},
-		{"comms", required_argument, 0, 'c'},  {"pid", required_argument, 0, O_PID},
-		{"tid", required_argument, 0, O_TID},  {"cpu", required_argument, 0, 'C'},
-		{"time", required_argument, 0, O_TIME}, {"symbols", required_argument, 0, 'S'},
-		{"dsos", required_argument, 0, O_DSOS}, {"hide-call-graph", no_argument, 0, 'G'},
-		{"max-stack", required_argument, 0, O_MAX_STACK}, {"stop-bt", required_argument, 0, O_STOP_BT},
-		{"ns", no_argument, 0, O_NSEC},         {"reltime", no_argument, 0, O_RELTIME},
-		{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
-		{"header-only", no_argument, 0, O_HEADER_ONLY},
-		{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
-		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	const char *input = NULL, *kallsyms = NULL, *symfs = NULL;
+	const char *input = NULL;
 	int header = 0; /* 1: --header, 2: --header-only */
-	bool demangle = true;
 	struct perfev_script_opts o = {.sz = sizeof(o)};
-	char why[1024];
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -136,8 +115,8 @@ static int run(int argc, char **argv)
 		case O_LOST: o.show_lost_events = true; break;
 		case O_NS: o.show_namespace_events = true; break;
 		case O_ROUND: o.show_round_events = true; break;
-		case O_KALLSYMS: kallsyms = optarg; break;
-		case O_SYMFS: symfs = optarg; break;
+		case O_KALLSYMS: o.kallsyms = optarg; break; /* the recording kernel's, as perf takes it */
+		case O_SYMFS: o.symfs = optarg; break;
 		case 'c': o.comms = optarg; break;
 		case O_PID: o.pids = optarg; break;
 		case O_TID: o.tids = optarg; break;
@@ -162,8 +141,8 @@ static int run(int argc, char **argv)
 		case O_DELTATIME: o.deltatime = true; break;
 		case O_HEADER: header = 1; break;
 		case O_HEADER_ONLY: header = 2; break;
-		case O_DEMANGLE: demangle = true; break;
-		case O_NO_DEMANGLE: demangle = false; break;
+		case O_DEMANGLE: o.no_demangle = false; break;
+		case O_NO_DEMANGLE: o.no_demangle = true; break;
 		case 'h': usage(stdout); return 0;
 		default: return cli_bad_option("script", usage, c, argv);
 		}
@@ -177,41 +156,6 @@ static int run(int argc, char **argv)
 		return cli_usage_error("script", usage, "--reltime and --deltatime exclude each other: choose one");
 	if (header && o.json)
 		return cli_usage_error("script", usage, "--header%s is text: drop --json", header == 2 ? "-only" : "");
-	struct perfev_perfdata *pd = perfev_perfdata_open(input);
-	if (!pd)
-		return cli_error("script", "%s", perfev_errmsg());
-	int hr = header ? cli_print_header("script", pd, false) : 0;
-	if (hr || header == 2) {
-		perfev_perfdata_close(pd);
-		return hr;
-	}
-	if (o.fields && perfev_script_unprintable(o.fields, why, sizeof(why)) > 0)
-		fprintf(stderr, "perfev script: %s\n", why);
-	/* a kallsyms given is the recording kernel's, as perf takes it */
-	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = kallsyms, .symfs = symfs};
-	struct resolver res = {.sym = perfev_symbolizer_new(&so),
-			       .kernel_syms = kallsyms || perfev_perfdata_kernel_is_running(pd)};
-	if (!res.sym) {
-		perfev_perfdata_close(pd);
-		return cli_error("script", "%s", perfev_errmsg());
-	}
-	if (o.fields && strstr(o.fields, "srcline"))
-		res.flags |= PERFEV_RESOLVE_SRCLINE;
-	/* perf's names: C++/Rust ones without their parameter lists, unless -v */
-	res.flags |= demangle ? PERFEV_RESOLVE_NO_PARAMS : PERFEV_RESOLVE_NO_DEMANGLE;
-	o.resolve = resolve;
-	o.resolve_inline = resolve_inline;
-	o.resolve_ctx = &res;
-	const char *unclean = perfev_perfdata_unclean(pd);
-	if (unclean) /* as perf: before the samples */
-		fprintf(stderr, "perfev script: warning: %s\n", unclean);
-	int err = perfev_script_run(pd, &o);
-	if (!unclean && perfev_perfdata_unclean(pd)) /* found reading: a record cut short */
-		fprintf(stderr, "perfev script: warning: %s\n", perfev_perfdata_unclean(pd));
-	perfev_symbolizer_free(res.sym);
-	perfev_perfdata_close(pd);
-	if (err < 0)
-		return cli_error("script", "%s", perfev_errmsg());
-	return 0;
+	return script_file(input, header, &o);
 }
 CLI_COMMAND(script, run, "print the samples of a perf.data file as perf script does (or as JSON)");

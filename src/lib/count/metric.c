@@ -117,6 +117,7 @@ static int expand(const char *expr, const struct perfev_cpu_model *model, int de
 struct var_events {
 	size_t first, last; /* its evsels in the list: [first, last) */
 	bool duration;      /* duration_time: the run's wall-clock ns */
+	bool unknown;       /* not an event of this model (its name does not parse) */
 };
 
 struct metric {
@@ -194,7 +195,14 @@ static int add_metric(struct perfev_evlist *list, const struct perfev_metric_inf
 			continue;
 		}
 		struct perfev_parse_error err;
-		if ((r = perfev_evlist_parse(list, ev, &err)) < 0)
+		if ((r = perfev_evlist_parse(list, ev, &err)) == -ENOENT) {
+			/* the table's formula names an event this model's table lacks
+			 * (libpfm4's Neoverse N1 has no op_retired): the metric cannot be
+			 * computed, the others can */
+			ve->unknown = true;
+			continue;
+		}
+		if (r < 0)
 			return pv_error(-r, "metric %s reads '%s', which does not parse here: %s", m->name, ev,
 					err.msg);
 		ve->last = perfev_evlist_count(list);
@@ -303,6 +311,11 @@ PERFEV_API int perfev_metrics_value(const struct perfev_metrics *ms, const struc
 			vals[v] = s->elapsed.mean;
 			continue;
 		}
+		if (ve->unknown && !out->status) {
+			out->status = -ENOENT;
+			out->missing = perfev_metric_expr_var(mt->expr, v);
+			out->unknown_event = true;
+		}
 		for (size_t i = ve->first; i < ve->last; i++) {
 			struct perfev_stat_value sv;
 			const struct perfev_evsel *e = perfev_evlist_at(ms->list, i);
@@ -333,6 +346,17 @@ static void why(const struct perfev_metric_value *v, char *buf, size_t len)
 	if (v->status) {
 		char model[300] = "";
 		perfev_cpu_model_mismatch(model, sizeof(model));
+		struct perfev_cpu_model cm = {.sz = sizeof(cm)};
+		if (v->unknown_event) {
+			perfev_cpu_model_get(&cm);
+			if (cm.name && !cm.tables_present)
+				snprintf(buf, len, "%s: this build of libpfm4 has no %s table (Arm's are only in "
+					 "Arm builds)", v->missing, cm.name);
+			else
+				snprintf(buf, len, "%s: not an event of %s (its libpfm4 table has none)", v->missing,
+					 cm.name ? cm.name : cm.cpuid);
+			return;
+		}
 		snprintf(buf, len, "%s: %s", v->missing ? v->missing : "an input",
 			 v->status == -ENODATA ? "not counted (it never ran)"
 			 : *model && v->status != -EACCES && v->status != -EPERM ? model

@@ -4,6 +4,8 @@
 #include "perfev/event.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void field(struct pv_buf *b, const char *name, uint64_t v)
 {
@@ -46,6 +48,34 @@ PERFEV_API char *perfev_attr_to_json(const struct perfev_attr *a)
 	BIT(sig_data); BIT(config3);
 #undef BIT
 	pv_buf_putc(&b, '}');
+	if (b.oom) {
+		pv_buf_free(&b);
+		return pv_error_null(ENOMEM, "out of memory");
+	}
+	return pv_buf_detach(&b);
+}
+
+PERFEV_API char *perfev_evsel_to_json(const struct perfev_evsel *e)
+{
+	if (!e)
+		return pv_error_null(EINVAL, "perfev_evsel_to_json: no event");
+	char *json = perfev_attr_to_json(perfev_evsel_attr_const(e));
+	if (!json)
+		return NULL;
+	/* the attr's object, with perfev's details appended as one extra key */
+	json[strlen(json) - 1] = 0;
+	struct pv_buf b = PV_BUF_INIT;
+	pv_buf_printf(&b, "%s, \"perfev\": {\"name\": ", json);
+	free(json);
+	pv_buf_json_str(&b, perfev_evsel_name(e));
+	pv_buf_printf(&b, ", \"index\": %zu, \"leader\": %zu, \"group_name\": ", perfev_evsel_index(e),
+		      perfev_evsel_index(perfev_evsel_leader(e)));
+	pv_buf_json_str(&b, perfev_evsel_group_name(e) ? perfev_evsel_group_name(e) : "");
+	pv_buf_puts(&b, ", \"pmu\": ");
+	pv_buf_json_str(&b, perfev_evsel_pmu_name(e) ? perfev_evsel_pmu_name(e) : "");
+	pv_buf_printf(&b, ", \"scale\": %.17g, \"unit\": ", perfev_evsel_scale(e));
+	pv_buf_json_str(&b, perfev_evsel_unit(e));
+	pv_buf_printf(&b, ", \"flags\": %u}}", perfev_evsel_flags(e));
 	if (b.oom) {
 		pv_buf_free(&b);
 		return pv_error_null(ENOMEM, "out of memory");

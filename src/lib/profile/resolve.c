@@ -5,8 +5,10 @@
  * that holds frame ids of a frame table (a profile's: the loader's own, so
  * a frame seen in many samples is resolved and interned once), and the
  * outer frames a sample shares with its process's previous one taken from
- * that one. The profile loader (profile_load.c) resolves through the
- * private half (resolve_int.h), callers through perfev_resolver_*. */
+ * that one. The profile loader (profile_load.c) and perfev script
+ * (view/script.c: addresses one at a time, pv_resolver_location, and its
+ * unwound stacks, pv_resolver_frames) resolve through the private half
+ * (resolve_int.h), callers through perfev_resolver_*. */
 #define _GNU_SOURCE
 #include "profile/resolve_int.h"
 #include "core/opts.h"
@@ -44,6 +46,7 @@ struct perfev_resolver {
 	struct perfev_profile *table; /* the frames, interned (the loader's profile, or own_table) */
 	bool own_table;
 	bool keep_maps;               /* module frames keep their map (PERFEV_PROFILE_KEEP_ADDR) */
+	bool addresses_only;          /* no stacks: procs and the table's objects are not kept */
 	struct perfev_session *sess;
 	struct perfev_symbolizer *sym;
 	struct perfev_unwinder *unw;
@@ -67,6 +70,8 @@ struct perfev_resolver {
 	size_t nprocs, cap_procs;
 	struct pv_strtab paths;
 	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
+	bool kernel_running; /* recorded on this kernel (or taken as such: no perfdata given) */
+	bool vdso_build_id;  /* the recording's build-id table names its [vdso] */
 	bool oom;
 	uint64_t last_symoff; /* resolve()'s address in its symbol */
 	struct perfev_profile_frame *pub; /* perfev_resolver_sample's answer */
@@ -194,13 +199,23 @@ static const char *object_name(struct perfev_resolver *r, bool kernel, const cha
 	return path;
 }
 
+static int note_vdso(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
+		     size_t len)
+{
+	(void)pid, (void)cpumode, (void)build_id, (void)len;
+	struct perfev_resolver *r = ctx;
+	if (filename && !strcmp(filename, "[vdso]"))
+		r->vdso_build_id = true;
+	return 0;
+}
+
 static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *build_id,
 			size_t len)
 {
-	(void)build_id, (void)len;
 	struct perfev_resolver *r = ctx;
 	char buf[48];
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	note_vdso(ctx, pid, cpumode, filename, build_id, len);
 	if (filename && pv_profile_add_object(r->table, object_name(r, kernel, filename, 0, pid, buf, sizeof(buf))) < 0)
 		r->oom = true;
 	return 0;
@@ -210,6 +225,11 @@ static int table_object(void *ctx, int32_t pid, uint16_t cpumode, const char *fi
 /* The maps of a side-band record (the session has it already); objects in perf's order. */
 static void side_band(struct perfev_resolver *r, const struct perfev_record *rec)
 {
+	if (r->addresses_only) {
+		if (rec->type == PERF_RECORD_COMM && (rec->misc & PERF_RECORD_MISC_COMM_EXEC) && r->unw)
+			perfev_unwinder_forget(r->unw, (int)rec->u.comm.pid); /* a new image: its ELF files go */
+		return;
+	}
 	switch (rec->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
@@ -644,6 +664,58 @@ int pv_resolver_addr(struct perfev_resolver *r, int32_t pid, uint32_t tid, uint6
 	return 0;
 }
 
+/* ---- one address, one sample's raw frames (perfev script) ---------------------------- */
+/* perf's names: C++/Rust ones without their parameter lists unless asked */
+static unsigned name_flags(const struct perfev_resolver *r)
+{
+	unsigned flags = r->o.srclines ? PERFEV_RESOLVE_SRCLINE : 0;
+	return flags | (r->o.no_demangle ? PERFEV_RESOLVE_NO_DEMANGLE
+					 : r->o.demangle_params ? 0 : PERFEV_RESOLVE_NO_PARAMS);
+}
+
+bool pv_resolver_location(struct perfev_resolver *r, int32_t pid, uint8_t cpumode, uint64_t addr,
+			  const struct perfev_map *map, bool inlines, struct perfev_location *out)
+{
+	/* no map recorded there (another machine's kernel, a user-mode sample
+	 * of a kernel address): perf leaves it unknown, kallsyms is not asked */
+	if (!map)
+		return false;
+	/* A [vdso] of another kernel stays unknown when the recording names its
+	 * own vdso in the build-id table (perf looks that one up by build-id
+	 * and does not find it here); without one, perf uses this machine's. */
+	if (map->path && !strcmp(map->path, "[vdso]") && !r->kernel_running && r->vdso_build_id)
+		return false;
+	unsigned flags = name_flags(r) | (inlines ? PERFEV_RESOLVE_INLINE : 0);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		if (r->foreign_kernel) /* another kernel's addresses: this kallsyms would misname them */
+			return false;
+		perfev_symbolizer_resolve_recorded_kernel(r->sym, map, addr, flags, out);
+	} else {
+		perfev_symbolizer_resolve(r->sym, pid, map, addr, flags, out);
+	}
+	return out->symbol != NULL;
+}
+
+/* The sample's process maps for the unwinder, one address at a time. */
+struct unwind_ctx {
+	struct perfev_session *sess;
+	const struct perfev_sample *smp;
+};
+
+static const struct perfev_map *unwind_find_map(void *ctx, uint64_t addr)
+{
+	struct unwind_ctx *c = ctx;
+	return perfev_session_find_map(c->sess, c->smp->pid, c->smp->tid, PERF_RECORD_MISC_USER, addr, c->smp->time);
+}
+
+size_t pv_resolver_frames(struct perfev_resolver *r, const struct perfev_sample *s, struct perfev_frame *out,
+			  size_t max, int *dwarf)
+{
+	struct unwind_ctx c = {r->sess, s};
+	struct pv_unwind_maps m = {.find_map = unwind_find_map, .ctx = &c, .symbolizer = r->sym};
+	return pv_sample_frames(&r->unw, s, (int32_t)s->pid, &m, true, out, max, dwarf);
+}
+
 /* ---- the resolver's life ---------------------------------------------------------- */
 struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, struct perfev_profile *table)
 {
@@ -657,6 +729,7 @@ struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, st
 		r->o.max_stack = 127;
 	struct perfev_symbolizer_opts so = {.sz = sizeof(so), .kallsyms = r->o.kallsyms, .symfs = r->o.symfs,
 					    .no_cache = r->o.no_cache};
+	r->kernel_running = true;
 	r->own_table = !table;
 	r->table = table ? table : perfev_profile_new(PERFEV_GROUP_NONE, 0);
 	r->sess = perfev_session_new();
@@ -673,14 +746,23 @@ void pv_resolver_keep_maps(struct perfev_resolver *r)
 	r->keep_maps = true;
 }
 
+void pv_resolver_addresses_only(struct perfev_resolver *r)
+{
+	r->addresses_only = true;
+}
+
 bool pv_resolver_use_perfdata(struct perfev_resolver *r, struct perfev_perfdata *pd)
 {
 	perfev_session_add_build_ids(r->sess, pd); /* maps recorded without build-ids get them */
-	perfev_perfdata_build_ids(pd, table_object, r); /* perf's first objects */
+	if (!r->addresses_only)
+		perfev_perfdata_build_ids(pd, table_object, r); /* perf's first objects */
+	else
+		perfev_perfdata_build_ids(pd, note_vdso, r);
 	/* Another kernel's recording: its addresses are not this kernel's (the
 	 * kernel build-id tells, else the release), unless the caller hands us
 	 * that kernel's kallsyms. */
-	r->foreign_kernel = !r->o.kallsyms && !perfev_perfdata_kernel_is_running(pd);
+	r->kernel_running = perfev_perfdata_kernel_is_running(pd);
+	r->foreign_kernel = !r->o.kallsyms && !r->kernel_running;
 	return r->foreign_kernel;
 }
 
@@ -688,6 +770,9 @@ int pv_resolver_record(struct perfev_resolver *r, const struct perfev_record *re
 {
 	if (perfev_session_process(r->sess, rec) < 0)
 		return -ENOMEM;
+	if (rec->type == PERFEV_RECORD_HEADER_BUILD_ID && rec->u.build_id.filename &&
+	    !strcmp(rec->u.build_id.filename, "[vdso]"))
+		r->vdso_build_id = true; /* (pipe mode: the table comes as records) */
 	if (rec->type != PERF_RECORD_SAMPLE)
 		side_band(r, rec);
 	if (r->oom) {
@@ -762,6 +847,19 @@ PERFEV_API int perfev_resolver_addr(struct perfev_resolver *r, int32_t pid, uint
 	uint64_t symoff;
 	return pv_resolver_addr(r, pid, tid, addr, time, out, level, &symoff) < 0
 		       ? pv_error(ENOMEM, "resolver: out of memory") : 0;
+}
+
+PERFEV_API int perfev_resolver_location(struct perfev_resolver *r, int32_t pid, uint32_t tid, uint64_t time,
+					uint8_t cpumode, uint64_t addr, unsigned flags, struct perfev_location *out)
+{
+	if (!r || !out || (flags & ~(unsigned)PERFEV_RESOLVE_INLINE))
+		return pv_error(EINVAL, "resolver: NULL, or flags other than PERFEV_RESOLVE_INLINE");
+	const struct perfev_map *map = perfev_session_find_map(r->sess, (uint32_t)pid, tid, cpumode, addr, time);
+	/* (what stays when the symbolizer is not asked) */
+	*out = (struct perfev_location){.ip = addr, .rel_ip = addr, .dso = "[unknown]", .map = map,
+					.kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+						  cpumode == PERF_RECORD_MISC_GUEST_KERNEL};
+	return pv_resolver_location(r, pid, cpumode, addr, map, flags & PERFEV_RESOLVE_INLINE, out);
 }
 
 PERFEV_API struct perfev_session *perfev_resolver_session(struct perfev_resolver *r)

@@ -11,6 +11,9 @@
 #include "perfev/resolve.h"
 
 struct perfev_perfdata;
+struct perfev_frame;
+struct perfev_location;
+struct perfev_map;
 
 /* One sample's stack: frame ids of the table, leaf first. */
 struct pv_stack {
@@ -26,6 +29,11 @@ struct pv_stack {
 struct perfev_resolver *pv_resolver_new(const struct perfev_resolver_opts *o, struct perfev_profile *table);
 /* Kernel module frames keep their map (PERFEV_PROFILE_KEEP_ADDR's addr key). */
 void pv_resolver_keep_maps(struct perfev_resolver *r);
+/* Addresses one at a time only (pv_resolver_location, pv_resolver_frames:
+ * perfev script), never stacks (pv_resolver_stack): the per-process map
+ * copies its DWARF unwinder walks and the table's objects in perf's order
+ * are not kept. Before pv_resolver_use_perfdata and the first record. */
+void pv_resolver_addresses_only(struct perfev_resolver *r);
 /* The recording's build-ids and objects; true when it was made on another
  * kernel (its kernel addresses then stay unresolved: the caller says so). */
 bool pv_resolver_use_perfdata(struct perfev_resolver *r, struct perfev_perfdata *pd);
@@ -46,5 +54,21 @@ int pv_resolver_addr(struct perfev_resolver *r, int32_t pid, uint32_t tid, uint6
 /* perf's mem_info of sample s (PERFEV_PROFILE_KEEP_MEM). */
 void pv_resolver_mem_access(struct perfev_resolver *r, const struct perfev_sample *s, int32_t pid, uint8_t cpumode,
 			    struct perfev_mem_access *m);
+
+/*
+ * perf script's answers, one address at a time: addr (of process pid, in
+ * cpumode) in map, the session's map holding it, as the symbolizer names it
+ * (the options' demangling and source lines; with inlines, out->lines is the
+ * inline chain, innermost first). false, out->symbol NULL, where perf leaves
+ * it unknown: no map, another kernel's address (without its kallsyms), that
+ * kernel's [vdso]. Strings are the symbolizer's, until the next call.
+ */
+bool pv_resolver_location(struct perfev_resolver *r, int32_t pid, uint8_t cpumode, uint64_t addr,
+			  const struct perfev_map *map, bool inlines, struct perfev_location *out);
+/* Sample s's frames as perf script walks them, leaf first, into out[max]
+ * (pv_sample_frames: the callchain, or its kernel part and the DWARF-unwound
+ * user stack; *dwarf: how many were unwound, -1 none tried). */
+size_t pv_resolver_frames(struct perfev_resolver *r, const struct perfev_sample *s, struct perfev_frame *out,
+			  size_t max, int *dwarf);
 
 #endif

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "view/script_int.h"
 #include "core/opts.h"
-#include "unwind/unwind_int.h"
+#include "profile/resolve_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,26 +189,18 @@ const char *pv_script_dso_name(struct pv_script *s, const struct perfev_map *map
 	return p;
 }
 
-/* The resolver hook (fn: resolve or resolve_inline) for addr in map; false
- * when it gives no symbol. A [vdso] of another kernel stays unknown when
- * the file names its own vdso in the build-id table (perf looks that one up
- * by build-id and does not find it here); without one, perf uses this
- * machine's, and so does the symbolizer. */
-static bool resolve_at(struct pv_script *s, perfev_script_resolve_fn fn, const struct perfev_record *r,
-		       uint8_t cpumode, uint64_t addr, const struct perfev_map *map, struct perfev_location *loc)
+/* addr's symbol (with inlines: its inline chain in loc->lines), as the
+ * resolver names it; false where perf prints [unknown]. */
+static bool resolve_at(struct pv_script *s, bool inlines, const struct perfev_record *r, uint8_t cpumode,
+		       uint64_t addr, const struct perfev_map *map, struct perfev_location *loc)
 {
-	if (!fn)
-		return false;
-	if (map && map->path && !strcmp(map->path, "[vdso]") && !perfev_perfdata_kernel_is_running(s->pd) &&
-	    pv_script_in_buildids(s, "[vdso]"))
-		return false;
-	return fn(s->o->resolve_ctx, s->session, r, cpumode, addr, map, loc) == 0 && loc->symbol;
+	return pv_resolver_location(s->res, (int32_t)r->u.sample.pid, cpumode, addr, map, inlines, loc);
 }
 
 bool pv_script_resolve(struct pv_script *s, const struct perfev_record *r, uint8_t cpumode, uint64_t addr,
 		       const struct perfev_map *map, struct perfev_location *loc)
 {
-	return resolve_at(s, s->o->resolve, r, cpumode, addr, map, loc);
+	return resolve_at(s, false, r, cpumode, addr, map, loc);
 }
 
 static uint64_t map_rel(const struct perfev_map *m, uint64_t ip);
@@ -222,7 +214,7 @@ static void print_sym(struct pv_script *s, const struct perfev_record *r, uint32
 	const struct perfev_map *map =
 		perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, addr, smp->time);
 	struct perfev_location loc = {0};
-	bool have = resolve_at(s, s->o->resolve, r, cpumode, addr, map, &loc);
+	bool have = resolve_at(s, false, r, cpumode, addr, map, &loc);
 	if (f & F_SYM) {
 		if (have && loc.symbol) {
 			P(" %s", loc.symbol);
@@ -266,12 +258,11 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 {
 	const struct perfev_sample *smp = &r->u.sample;
 	uint64_t shown = chain_addr(s, smp, cpumode, ip);
-	perfev_script_resolve_fn ri = s->o->resolve_inline; /* s->o is a full copy */
 	struct perfev_location loc = {0};
 	const struct perfev_map *map = NULL;
-	if (unwound && ri && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
+	if (unwound && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
 		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
-		if (!map || !resolve_at(s, ri, r, cpumode, ip, map, &loc))
+		if (!map || !resolve_at(s, true, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;
 	}
 	/* several lines are several entries even when all are the symbol's own
@@ -333,19 +324,6 @@ static uint64_t chain_addr(struct pv_script *s, const struct perfev_sample *smp,
 	return map_rel(perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time), ip);
 }
 
-/* The sample's process maps for the unwinder, one address at a time. */
-struct unwind_ctx {
-	struct pv_script *s;
-	const struct perfev_sample *smp;
-};
-
-static const struct perfev_map *unwind_find_map(void *ctx, uint64_t addr)
-{
-	struct unwind_ctx *c = ctx;
-	return perfev_session_find_map(c->s->session, c->smp->pid, c->smp->tid, PERF_RECORD_MISC_USER, addr,
-				       c->smp->time);
-}
-
 /* --stop-bt: whether the chain ends after the entry at ip (its symbol is listed) */
 static bool stops_here(struct pv_script *s, const struct perfev_record *r, uint8_t cpumode, uint64_t ip)
 {
@@ -355,7 +333,7 @@ static bool stops_here(struct pv_script *s, const struct perfev_record *r, uint8
 	const struct perfev_sample *smp = &r->u.sample;
 	const struct perfev_map *map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
 	struct perfev_location loc = {0};
-	if (!map || !resolve_at(s, s->o->resolve, r, cpumode, ip, map, &loc))
+	if (!map || !resolve_at(s, false, r, cpumode, ip, map, &loc))
 		return false;
 	return pv_list_has(list, loc.symbol);
 }
@@ -369,11 +347,9 @@ static bool print_unwound(struct pv_script *s, const struct perfev_record *r, ui
 	const struct perfev_sample *smp = &r->u.sample;
 	if (!(smp->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi || !smp->stack_user_dyn_size)
 		return false;
-	struct unwind_ctx c = {s, smp};
-	struct pv_unwind_maps m = {.find_map = unwind_find_map, .ctx = &c};
 	struct perfev_frame fr[MAX_STACK];
 	int dwarf;
-	size_t n = pv_sample_frames(&s->unw, smp, (int32_t)smp->pid, &m, true, fr, s->max_stack, &dwarf);
+	size_t n = pv_resolver_frames(s->res, smp, fr, s->max_stack, &dwarf);
 	if (dwarf <= 0)
 		return false;
 	for (size_t i = 0; i < n; i++) {
@@ -452,7 +428,7 @@ static void branch_sym(struct pv_script *s, const struct perfev_record *r, uint3
 	uint8_t cpumode;
 	const struct perfev_map *m = branch_map(s, r, addr, &cpumode);
 	struct perfev_location loc = {0};
-	if (m && resolve_at(s, s->o->resolve, r, cpumode, addr, m, &loc))
+	if (m && resolve_at(s, false, r, cpumode, addr, m, &loc))
 		P("%s+0x%llx", loc.symbol, (unsigned long long)loc.symoff);
 	else
 		P("[unknown]");
@@ -660,9 +636,7 @@ static int on_record(void *ctx, const struct perfev_record *r)
 				s->fields[t] |= F_SYM;
 		}
 	}
-	if (r->type == PERF_RECORD_COMM && (r->misc & PERF_RECORD_MISC_COMM_EXEC) && s->unw)
-		perfev_unwinder_forget(s->unw, (int)r->u.comm.pid); /* a new image: its cached ELF files go */
-	if (r->type < PERFEV_RECORD_HEADER_ATTR && perfev_session_process(s->session, r) < 0) {
+	if (pv_resolver_record(s->res, r) < 0) { /* threads, maps, what an exec forgets */
 		s->err = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -679,6 +653,25 @@ static int on_record(void *ctx, const struct perfev_record *r)
 		return s->err;
 	}
 	return 0;
+}
+
+/* The resolver of every symbol, map and unwound stack script prints: the
+ * recording's (its build-ids, its kernel), named as the options ask. NULL
+ * with errno set. */
+static struct perfev_resolver *new_resolver(struct pv_script *s)
+{
+	bool srcline = false;
+	for (int t = 0; t < PV_OUT_TYPES; t++)
+		srcline |= (s->fields[t] & F_SRCLINE) != 0;
+	struct perfev_resolver_opts ro = {.sz = sizeof(ro), .srclines = srcline, .no_demangle = s->o->no_demangle,
+					  .demangle_params = s->o->demangle_params, .symfs = s->o->symfs,
+					  .kallsyms = s->o->kallsyms};
+	struct perfev_resolver *r = pv_resolver_new(&ro, NULL);
+	if (r) {
+		pv_resolver_addresses_only(r);
+		pv_resolver_use_perfdata(r, s->pd); /* (script says nothing of another kernel, as perf) */
+	}
+	return r;
 }
 
 PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev_script_opts *opts)
@@ -710,19 +703,17 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 		return err;
 	}
 	load_buildids(&s);
-	s.session = perfev_session_new();
-	if (!s.session) {
+	if (!(s.res = new_resolver(&s))) {
 		pv_script_filter_free(&s);
 		pv_buf_free(&s.bid_names);
-		return -ENOMEM;
+		return -errno;
 	}
-	perfev_session_add_build_ids(s.session, pd);
+	s.session = perfev_resolver_session(s.res);
 	if (!perfev_perfdata_is_pipe(pd))
 		pv_script_load_tracing(&s);
 	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
-	perfev_session_free(s.session);
-	perfev_unwinder_free(s.unw);
+	perfev_resolver_free(s.res);
 	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);

@@ -22,7 +22,8 @@ enum pv_field {
 struct pv_script {
 	const struct perfev_script_opts *o;
 	struct perfev_perfdata *pd;
-	struct perfev_session *session;
+	struct perfev_resolver *res;     /* every symbol, map and unwound stack (profile/resolve_int.h) */
+	struct perfev_session *session;  /* the resolver's threads and maps */
 	FILE *out;
 	uint32_t fields[PV_OUT_TYPES];
 	uint32_t user_set[PV_OUT_TYPES];
@@ -37,7 +38,6 @@ struct pv_script {
 	struct pv_buf bid_names; /* files of the build-id table, NUL-separated */
 	struct perfev_tp *tp;    /* tracepoint formats (script_trace.c) */
 	bool tp_loaded;
-	struct perfev_unwinder *unw; /* --call-graph dwarf samples (script_unwind) */
 	int err;
 	/* script_filter.c: perf script's filters and time column */
 	int64_t *pids, *tids;

@@ -347,3 +347,88 @@ Test(live_stat, unprivileged_kernel_counting_is_explained)
 	cr_assert(strstr(m, "kernel") && strstr(m, "paranoid") && strstr(m, ":u"), "%s", m);
 	perfev_evlist_free(l);
 }
+
+/* perf stat's fallback as a user whom perf_event_paranoid keeps out of the
+ * kernel: run in a child that drops root. Exit 0: as expected; 77: the
+ * sysctl lets users count the kernel (nothing to fall back from); else the
+ * number of the check that failed. */
+static int fallback_as_nobody(void)
+{
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+		return 10;
+	struct perfev_sysctl s;
+	perfev_sysctl_read(&s);
+	if (s.paranoid < 2)
+		return 77;
+	struct perfev_evlist *l = perfev_evlist_new();
+	if (perfev_evlist_parse(l, "task-clock,page-faults:k,cpu-clock:u", NULL))
+		return 11;
+	struct perfev_target cpus = {.sz = sizeof(cpus), .kind = PERFEV_TARGET_CPUS};
+	if (perfev_stat_user_fallback(l, &cpus)) /* CPU-wide: no fallback, the open's error stands */
+		return 1;
+	struct perfev_target t = {.sz = sizeof(t), .kind = PERFEV_TARGET_THREAD, .pid = getpid()};
+	if (!perfev_stat_user_fallback(l, &t))
+		return 2;
+	if (strcmp(perfev_evsel_name(perfev_evlist_at(l, 0)), "task-clock:u") ||
+	    !perfev_evsel_attr_const(perfev_evlist_at(l, 0))->exclude_kernel)
+		return 3;
+	if (strcmp(perfev_evsel_name(perfev_evlist_at(l, 1)), "page-faults:k")) /* asked for the kernel */
+		return 4;
+	if (strcmp(perfev_evsel_name(perfev_evlist_at(l, 2)), "cpu-clock:u"))
+		return 5;
+	if (perfev_stat_user_fallback(l, &t)) /* nothing left to change */
+		return 6;
+	/* and the changed list opens */
+	struct perfev_counters *c = perfev_counters_open(l, &t);
+	if (c) /* page-faults:k stays refused: only the others could change */
+		return 7;
+	perfev_evlist_free(l);
+	return 0;
+}
+
+Test(live_stat, user_fallback_only_for_tasks_of_users_kept_out)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	perfev_evlist_parse(l, "task-clock", NULL);
+	struct perfev_target t = {.sz = sizeof(t), .kind = PERFEV_TARGET_THREAD, .pid = getpid()};
+	if (geteuid() == 0) /* root counts the kernel: nothing to fall back from */
+		cr_assert_not(perfev_stat_user_fallback(l, &t));
+	cr_assert_not(perfev_stat_user_fallback(NULL, &t));
+	perfev_evlist_free(l);
+	if (geteuid() != 0)
+		cr_skip_test("dropping to nobody needs root");
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(fallback_as_nobody());
+	int ws;
+	cr_assert_eq(waitpid(pid, &ws, 0), pid);
+	cr_assert(WIFEXITED(ws));
+	if (WEXITSTATUS(ws) == 77)
+		cr_skip_test("perf_event_paranoid < 2: users count the kernel here");
+	cr_assert_eq(WEXITSTATUS(ws), 0, "check %d failed", WEXITSTATUS(ws));
+}
+
+Test(live_stat, target_ended_sees_exit_and_zombies)
+{
+	struct perfev_target self = {.sz = sizeof(self), .kind = PERFEV_TARGET_PROCESS, .pid = getpid()};
+	cr_assert_not(perfev_target_ended(&self));
+	cr_assert_not(perfev_target_ended(NULL));
+	struct perfev_target cpus = {.sz = sizeof(cpus), .kind = PERFEV_TARGET_CPUS, .pid = getpid()};
+	cr_assert_not(perfev_target_ended(&cpus));
+
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	struct perfev_target t = {.sz = sizeof(t), .kind = PERFEV_TARGET_THREAD, .pid = pid};
+	cr_assert_not(perfev_target_ended(&t), "a sleeping child runs on");
+	kill(pid, SIGKILL);
+	siginfo_t si;
+	cr_assert_eq(waitid(P_PID, pid, &si, WEXITED | WNOWAIT), 0); /* a zombie now, not reaped */
+	cr_assert(perfev_target_ended(&t), "a zombie has ended");
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);
+	cr_assert(perfev_target_ended(&t), "a reaped child has ended");
+}

@@ -84,6 +84,27 @@ Test(unit_vendor_cli, ipc_here_is_a_value_or_not_supported_with_the_reason)
 	run_result_free(&r);
 }
 
+/* A metric whose formula names an event the model's table lacks (libpfm4's
+ * Neoverse N1 has no op_retired; an x86 build of libpfm4 has no Arm table at
+ * all) is <not supported> saying which event and why; the command goes on. */
+Test(unit_vendor_cli, metric_of_an_event_the_table_lacks_is_not_supported)
+{
+	struct run_result r = perfev("PERF_CPUID=0x00000000410fd0c0 ", "stat -M TopdownL1 -- true");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	static const char *const names[] = {"arm_frontend_bound", "arm_backend_bound", "arm_bad_speculation",
+					    "arm_retiring"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *l = strstr(r.err, names[i]);
+		cr_assert(l, "no %s line:\n%s", names[i], r.err);
+		const char *eol = strchr(l, '\n');
+		cr_assert(eol && memmem(l, (size_t)(eol - l), "Arm Neoverse N1", 15), "%s says not why:\n%s",
+			  names[i], r.err);
+	}
+	cr_assert(strstr(r.err, "op_retired: "), "%s", r.err);
+	cr_assert_null(strstr(r.err, "does not parse"), "%s", r.err);
+	run_result_free(&r);
+}
+
 Test(unit_vendor_cli, topdown_is_metric_only_and_names_missing_groups)
 {
 	struct run_result r = perfev(SKX, "stat --topdown -- true");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 Test(unit_stat, cpu_lists)
 {
@@ -332,5 +333,59 @@ Test(unit_stat, cache_and_stall_ratios)
 	cr_assert(strstr(t, "cache-misses                     #   25.000 % of all cache refs"), "%s", t);
 	free(t);
 	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+static void assert_names(const struct perfev_evlist *l, size_t from, const char *const *names, size_t n,
+			 const char *suffix)
+{
+	cr_assert_eq(perfev_evlist_count(l), from + n);
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "%s%s", names[i], suffix);
+		cr_assert_str_eq(perfev_evsel_name(perfev_evlist_at(l, from + i)), want);
+	}
+}
+
+Test(unit_stat, default_events)
+{
+	static const char *const names[] = {"task-clock", "context-switches", "cpu-migrations", "page-faults",
+					    "cycles", "instructions", "branches", "branch-misses"};
+	struct perfev_sysctl s;
+	perfev_sysctl_read(&s);
+	bool user_only = geteuid() != 0 && s.paranoid >= 2;
+	struct perfev_evlist *l = perfev_evlist_new();
+	cr_assert_eq(perfev_stat_default_events(l), 0, "%s", perfev_errmsg());
+	assert_names(l, 0, names, 8, user_only ? ":u" : "");
+	const struct perfev_attr *a = perfev_evsel_attr_const(perfev_evlist_at(l, 0));
+	cr_assert_eq(a->type, PERF_TYPE_SOFTWARE);
+	cr_assert_eq(a->config, PERF_COUNT_SW_TASK_CLOCK);
+	cr_assert_eq(a->exclude_kernel, user_only);
+	a = perfev_evsel_attr_const(perfev_evlist_at(l, 7));
+	cr_assert_eq(a->type, PERF_TYPE_HARDWARE);
+	cr_assert_eq(a->config, PERF_COUNT_HW_BRANCH_MISSES);
+	cr_assert_eq(perfev_stat_default_events(NULL), -EINVAL);
+	perfev_evlist_free(l);
+}
+
+Test(unit_stat, detailed_events)
+{
+	static const char *const d[] = {
+		"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses",
+		"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+		"iTLB-load-misses", "L1-dcache-prefetches", "L1-dcache-prefetch-misses",
+	};
+	static const size_t per_level[] = {0, 4, 10, 12};
+	for (int level = 0; level <= 3; level++) {
+		struct perfev_evlist *l = perfev_evlist_new();
+		perfev_evlist_parse(l, "task-clock", NULL);
+		cr_assert_eq(perfev_stat_detailed_events(l, level), 0, "-d level %d: %s", level, perfev_errmsg());
+		assert_names(l, 1, d, per_level[level], "");
+		perfev_evlist_free(l);
+	}
+	struct perfev_evlist *l = perfev_evlist_new();
+	cr_assert_eq(perfev_stat_detailed_events(l, 4), -EINVAL);
+	cr_assert_eq(perfev_stat_detailed_events(l, -1), -EINVAL);
+	cr_assert_eq(perfev_evlist_count(l), 0);
 	perfev_evlist_free(l);
 }

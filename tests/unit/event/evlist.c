@@ -2,6 +2,7 @@
 #include "support.h"
 #include "perfev.h"
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct perfev_attr sw(unsigned long long config)
@@ -53,5 +54,31 @@ Test(unit_evlist, details)
 	cr_assert_null(perfev_evsel_filter(e));
 	cr_assert_eq(perfev_evsel_set_pmu_name(e, "msr"), 0);
 	cr_assert_str_eq(perfev_evsel_pmu_name(e), "msr");
+	perfev_evlist_free(l);
+}
+
+Test(unit_evlist, evsel_to_json)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	cr_assert_eq(perfev_evlist_parse(l, "page-faults:u,{cpu-clock,task-clock}", NULL), 0, "%s", perfev_errmsg());
+	char *j = perfev_evsel_to_json(perfev_evlist_at(l, 0));
+	cr_assert_not_null(j, "%s", perfev_errmsg());
+	/* the attr's object (perfev_attr_to_json) with the "perfev" key appended */
+	char *attr = perfev_attr_to_json(perfev_evsel_attr_const(perfev_evlist_at(l, 0)));
+	cr_assert(!strncmp(j, attr, strlen(attr) - 1), "%s", j);
+	cr_assert(strstr(j, "\"exclude_kernel\": 1"), "%s", j);
+	cr_assert(strstr(j, ", \"perfev\": {\"name\": \"page-faults:u\", \"index\": 0, \"leader\": 0, "
+			    "\"group_name\": \"\", \"pmu\": \"\", \"scale\": 1, \"unit\": \"\", \"flags\": "),
+		  "%s", j);
+	cr_assert(!strcmp(j + strlen(j) - 2, "}}"), "%s", j);
+	free(attr);
+	free(j);
+	/* the group's second event names its leader */
+	j = perfev_evsel_to_json(perfev_evlist_at(l, 2));
+	cr_assert(strstr(j, "\"name\": \"task-clock\", \"index\": 2, \"leader\": 1,"), "%s", j);
+	free(j);
+	errno = 0;
+	cr_assert_null(perfev_evsel_to_json(NULL));
+	cr_assert_eq(errno, EINVAL);
 	perfev_evlist_free(l);
 }

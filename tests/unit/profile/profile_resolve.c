@@ -114,3 +114,74 @@ Test(unit_profile_resolve, addresses_and_errors)
 	perfev_resolver_free(r);
 	perfev_resolver_free(NULL);
 }
+
+/* An address of this test binary, known to the resolver by the MMAP2 of
+ * its text as /proc/self/maps lists it: named as perf script names it. */
+__attribute__((noinline)) int resolve_me_here(int x);
+__attribute__((noinline)) int resolve_me_here(int x)
+{
+	return x * 3 + 1;
+}
+
+static bool self_text_map(uint64_t addr, struct perfev_record *m, char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	cr_assert(f);
+	char line[4352];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off;
+		char perms[8];
+		int pathpos = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &lo, &hi, perms, &off, &pathpos) < 4 || !pathpos)
+			continue;
+		if (addr < lo || addr >= hi)
+			continue;
+		snprintf(path, len, "%s", line + pathpos);
+		path[strcspn(path, "\n")] = 0;
+		*m = (struct perfev_record){.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER};
+		m->u.mmap.pid = m->u.mmap.tid = 4243;
+		m->u.mmap.addr = lo;
+		m->u.mmap.len = hi - lo;
+		m->u.mmap.pgoff = off;
+		m->u.mmap.prot = 5; /* PROT_READ | PROT_EXEC */
+		m->u.mmap.filename = path;
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+Test(unit_profile_resolve, one_address_as_script_names_it)
+{
+	struct perfev_resolver_opts ro = {.sz = sizeof(ro), .kallsyms = ""};
+	struct perfev_resolver *r = perfev_resolver_new(&ro);
+	cr_assert(r, "%s", perfev_errmsg());
+	uint64_t fn = (uint64_t)(uintptr_t)&resolve_me_here;
+	struct perfev_location loc;
+	/* no map recorded there yet: unknown, whatever this machine could say */
+	cr_assert_eq(perfev_resolver_location(r, 4243, 4243, 0, PERF_RECORD_MISC_USER, fn + 2, 0, &loc), 0);
+	cr_assert_null(loc.symbol);
+	cr_assert_null(loc.map);
+	cr_assert_str_eq(loc.dso, "[unknown]");
+	cr_assert_eq(loc.ip, fn + 2);
+	struct perfev_record m;
+	char path[4096];
+	cr_assert(self_text_map(fn, &m, path, sizeof(path)));
+	cr_assert_eq(perfev_resolver_process(r, &m), 0);
+	cr_assert_eq(perfev_resolver_location(r, 4243, 4243, 0, PERF_RECORD_MISC_USER, fn + 2, 0, &loc), 1,
+		     "%s", perfev_errmsg());
+	cr_assert_str_eq(loc.symbol, "resolve_me_here");
+	cr_assert_eq(loc.symoff, 2);
+	cr_assert(loc.map && loc.map->start == m.u.mmap.addr);
+	cr_assert_eq(perfev_resolver_location(r, 4243, 4243, 0, PERF_RECORD_MISC_USER, fn, PERFEV_RESOLVE_INLINE,
+					      &loc), 1);
+	cr_assert_str_eq(loc.symbol, "resolve_me_here");
+	/* another process, or an unknown flag */
+	cr_assert_eq(perfev_resolver_location(r, 4244, 4244, 0, PERF_RECORD_MISC_USER, fn, 0, &loc), 0);
+	cr_assert_null(loc.symbol);
+	cr_assert_eq(perfev_resolver_location(r, 4243, 4243, 0, PERF_RECORD_MISC_USER, fn, PERFEV_RESOLVE_SRCLINE,
+					      &loc), -EINVAL);
+	cr_assert_eq(perfev_resolver_location(NULL, 4243, 4243, 0, PERF_RECORD_MISC_USER, fn, 0, &loc), -EINVAL);
+	perfev_resolver_free(r);
+}
