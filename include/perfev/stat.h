@@ -124,8 +124,12 @@ struct perfev_stat_output {
 	/* metrics to print after the events (perfev/metric.h), or NULL */
 	const struct perfev_metrics *metrics;
 	bool metric_only;              /* perf's --metric-only: the metrics alone, as columns */
+	/* perf's --no-merge: an event made once per box of a PMU (uncore
+	 * vendor events: uncore_imc_0..5) prints a line per box, named "NAME
+	 * [PMU]", instead of one line of their sum */
+	bool no_merge;
 };
-#define perfev_stat_output__last_field metric_only
+#define perfev_stat_output__last_field no_merge
 
 /* Prints the collected figures in perf stat's layout. 0 or -errno. */
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,

@@ -46,12 +46,13 @@ static void usage(FILE *f)
 		"                      'perfev list metricgroups' show this CPU's; PERF_CPUID=MODEL\n"
 		"                      another model's), computed from the counts\n"
 		"      --metric-only   print the metrics alone, as columns\n"
+		"      --no-merge      an event on many boxes of a PMU (uncore): a line per box\n"
 		"  -d, --detailed      add L1 and last-level cache events; -dd adds TLB and\n"
 		"                      instruction cache events, -ddd prefetches\n"
 		"      --topdown       the TopdownL1 metrics, metric-only; --td-level 2 adds level 2\n");
 }
 
-enum { OPT_PER_THREAD = 256, OPT_FILTER, OPT_METRIC_ONLY, OPT_TOPDOWN, OPT_TD_LEVEL };
+enum { OPT_PER_THREAD = 256, OPT_FILTER, OPT_METRIC_ONLY, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_NO_MERGE };
 static const struct option longopts[] = {
 	{"event", required_argument, NULL, 'e'},
 	{"all-cpus", no_argument, NULL, 'a'},
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
 	{"filter", required_argument, NULL, OPT_FILTER},
 	{"metrics", required_argument, NULL, 'M'},
 	{"metric-only", no_argument, NULL, OPT_METRIC_ONLY},
+	{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 	{"detailed", no_argument, NULL, 'd'},
 	{"topdown", no_argument, NULL, OPT_TOPDOWN},
 	{"td-level", required_argument, NULL, OPT_TD_LEVEL},
@@ -134,6 +136,7 @@ static int parse_opt(int c, struct stat_opts *o, char **argv)
 		break;
 	case 'M': o->metrics = optarg; break;
 	case OPT_METRIC_ONLY: o->metric_only = true; break;
+	case OPT_NO_MERGE: o->no_merge = true; break;
 	case 'd': o->detailed++; break;
 	case OPT_TOPDOWN: o->topdown = o->topdown ? o->topdown : 1; break;
 	case OPT_TD_LEVEL:

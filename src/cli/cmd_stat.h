@@ -23,6 +23,7 @@ struct stat_opts {
 	size_t nr_filters;
 	const char *metrics;   /* -M */
 	bool metric_only;      /* --metric-only */
+	bool no_merge;         /* --no-merge */
 	int detailed;          /* -d, -dd, -ddd */
 	int topdown;           /* --topdown: the TMA level (--td-level) */
 };

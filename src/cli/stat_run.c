@@ -101,6 +101,7 @@ static void print_interval(struct stat_run *r, struct perfev_counters *c, uint64
 					(double)(t - start) / 1e9, r->first_interval};
 	so.metrics = r->metrics;
 	so.metric_only = o->metric_only || o->topdown;
+	so.no_merge = o->no_merge;
 	perfev_stat_print(r->stat, r->out, &so);
 	r->first_interval = false;
 }
@@ -286,6 +287,7 @@ int stat_run(struct stat_run *r)
 		struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what};
 		so.metrics = r->metrics;
 		so.metric_only = o->metric_only || o->topdown;
+	so.no_merge = o->no_merge;
 		if (perfev_stat_print(r->stat, r->out, &so) < 0)
 			status = cli_error("stat", "%s", perfev_errmsg());
 	}

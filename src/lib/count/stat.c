@@ -381,19 +381,30 @@ PERFEV_API bool perfev_stat_metric(const struct perfev_stat *s, size_t ev, size_
 	/* any other event: a rate per second of task-clock, as perf */
 	if (!find_clock(s, line, &clock) || clock == 0)
 		return false;
-	double rate = 1e9 * v / clock;
-	if (rate >= 1e9) {
-		*value = rate / 1e9;
-		*unit = "G/sec";
-	} else if (rate >= 1e6) {
-		*value = rate / 1e6;
-		*unit = "M/sec";
-	} else if (rate >= 1e3) {
-		*value = rate / 1e3;
-		*unit = "K/sec";
-	} else {
-		*value = rate;
-		*unit = "/sec";
-	}
+	pv_stat_rate(1e9 * v / clock, value, unit);
 	return true;
+}
+
+static const struct {
+	double mult;
+	const char *unit;
+} rates[] = {{1e9, "G/sec"}, {1e6, "M/sec"}, {1e3, "K/sec"}, {1, "/sec"}};
+
+void pv_stat_rate(double per_sec, double *value, const char **unit)
+{
+	size_t i = 0;
+	while (i + 1 < PV_ARRAY_SIZE(rates) && per_sec < rates[i].mult)
+		i++;
+	*value = per_sec / rates[i].mult;
+	*unit = rates[i].unit;
+}
+
+bool pv_stat_rate_of(double value, const char *unit, double *per_sec)
+{
+	for (size_t i = 0; i < PV_ARRAY_SIZE(rates); i++)
+		if (!strcmp(unit, rates[i].unit)) {
+			*per_sec = value * rates[i].mult;
+			return true;
+		}
+	return false;
 }

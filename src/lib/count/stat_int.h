@@ -32,6 +32,10 @@ void pv_acc_add(struct pv_acc *a, double v);
 double pv_acc_stddev_mean(const struct pv_acc *a); /* stddev of the mean, as perf */
 /* The multiplier and unit perf shows an event in (task-clock: 1e-6 "msec"). */
 double pv_stat_scale(const struct perfev_evsel *e, const char **unit);
+/* A rate per second as perf prints it: value in G/sec, M/sec, K/sec or /sec. */
+void pv_stat_rate(double per_sec, double *value, const char **unit);
+/* The rate per second of such a value and unit; false for another metric. */
+bool pv_stat_rate_of(double value, const char *unit, double *per_sec);
 
 /* The metrics' lines (metric.c), into b, as perfev_stat_print lays them out. */
 struct pv_buf;

@@ -9,6 +9,7 @@
 #include "core/opts.h"
 #include "count/stat_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -219,6 +220,72 @@ static void footer(struct ctx *c)
 	}
 }
 
+/* ---- one event on many boxes (perf's merged aliases) ---------------------- */
+/* Whether PMU names a and b are boxes of one unit: "uncore_imc_0", "uncore_imc_3". */
+static bool same_unit(const char *a, const char *b)
+{
+	if (!a || !b || !strcmp(a, b))
+		return false;
+	size_t la = strlen(a), lb = strlen(b);
+	while (la && isdigit((unsigned char)a[la - 1]))
+		la--;
+	while (lb && isdigit((unsigned char)b[lb - 1]))
+		lb--;
+	return la == lb && la > 1 && a[la - 1] == '_' && !strncmp(a, b, la);
+}
+
+/* The end of the run of events from ev that are one event on the boxes of a
+ * unit (same name, PMUs UNIT_N): perf prints their sum as one line. */
+static size_t boxes_end(const struct perfev_evlist *l, size_t ev)
+{
+	const struct perfev_evsel *e = perfev_evlist_at(l, ev);
+	size_t end = ev + 1, n = perfev_evlist_count(l);
+	while (end < n) {
+		const struct perfev_evsel *x = perfev_evlist_at(l, end);
+		if (strcmp(perfev_evsel_name(x), perfev_evsel_name(e)) ||
+		    !same_unit(perfev_evsel_pmu_name(e), perfev_evsel_pmu_name(x)))
+			break;
+		end++;
+	}
+	return end;
+}
+
+/* perf's name of one box's line under --no-merge: "NAME [PMU]". */
+static const char *box_name(const struct perfev_evsel *e, bool boxed, char *buf, size_t len)
+{
+	if (!boxed)
+		return perfev_evsel_name(e);
+	snprintf(buf, len, "%s [%s]", perfev_evsel_name(e), perfev_evsel_pmu_name(e));
+	return buf;
+}
+
+/* Events [ev, end) at line as one: counts and times summed (perf sums the
+ * boxes' counts, enabled and running times); not counted unless one was. */
+static void boxes_value(const struct perfev_stat *s, size_t ev, size_t end, size_t line,
+			struct perfev_stat_value *v)
+{
+	perfev_stat_value(s, ev, line, v);
+	double var = v->stddev * v->stddev;
+	for (size_t i = ev + 1; i < end; i++) {
+		struct perfev_stat_value x;
+		perfev_stat_value(s, i, line, &x);
+		if (!x.counted)
+			continue;
+		if (!v->counted) {
+			*v = x;
+			var = x.stddev * x.stddev;
+			continue;
+		}
+		v->val += x.val;
+		v->raw += x.raw;
+		v->run += x.run;
+		v->ena += x.ena;
+		var += x.stddev * x.stddev;
+	}
+	v->stddev = sqrt(var);
+	v->pcnt_running = v->ena > 0 ? 100.0 * v->run / v->ena : 100.0;
+}
+
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
@@ -238,14 +305,30 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 	if (o->format == PERFEV_STAT_TEXT)
 		header(&c);
 	/* perf orders -A output by event, then CPU/thread */
-	for (size_t ev = 0; ev < s->nev && !(o->metrics && o->metric_only); ev++) {
-		const char *name = perfev_evsel_name(perfev_evlist_at(s->list, ev));
+	size_t run_start = 0, run_end = 0; /* the event's boxes: [run_start, run_end) */
+	for (size_t ev = 0, next; ev < s->nev && !(o->metrics && o->metric_only); ev = next) {
+		if (ev >= run_end) {
+			run_start = ev;
+			run_end = boxes_end(s->list, ev);
+		}
+		next = o->no_merge ? ev + 1 : run_end;
+		char boxed[256];
+		const char *name = box_name(perfev_evlist_at(s->list, ev), o->no_merge && run_end - run_start > 1,
+					    boxed, sizeof(boxed));
 		for (size_t line = 0; line < s->nlines; line++) {
 			struct perfev_stat_value v;
-			perfev_stat_value(s, ev, line, &v);
+			boxes_value(s, ev, next, line, &v);
 			double mval = 0;
 			const char *munit = "";
 			bool has = perfev_stat_metric(s, ev, line, &mval, &munit);
+			double per_sec;
+			if (has && next > ev + 1) { /* the sum's rate: the first box's, scaled to the sum */
+				struct perfev_stat_value first;
+				perfev_stat_value(s, ev, line, &first);
+				has = first.raw != 0 && pv_stat_rate_of(mval, munit, &per_sec);
+				if (has)
+					pv_stat_rate(per_sec * v.raw / first.raw, &mval, &munit);
+			}
 			if (o->format == PERFEV_STAT_CSV)
 				line_csv(&c, ev, line, &v, name, has, mval, munit);
 			else if (o->format == PERFEV_STAT_JSON)

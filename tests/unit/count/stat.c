@@ -389,3 +389,49 @@ Test(unit_stat, detailed_events)
 	cr_assert_eq(perfev_evlist_count(l), 0);
 	perfev_evlist_free(l);
 }
+
+/* An uncore event is one evsel per box (Skylake-SP's six uncore_imc_N):
+ * perf stat prints one line of their sum, and with --no-merge one line per
+ * box named "NAME [PMU]" (both seen from perf 6.1 over a fake sysfs). */
+Test(unit_stat, uncore_boxes_merge_into_one_line)
+{
+	setenv("PERF_CPUID", "GenuineIntel-6-55-4", 1);
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_parse_error err;
+	cr_assert_eq(perfev_evlist_parse(l, "unc_m_cas_count.rd,task-clock", &err), 0, "%s", err.msg);
+	size_t n = perfev_evlist_count(l);
+	cr_assert_eq(n, 7, "6 boxes and task-clock: %zu events", n);
+	struct perfev_count c[7] = {{0}};
+	for (size_t i = 0; i < 6; i++)
+		c[i] = (struct perfev_count){.val = 1000 * (i + 1), .ena = 1000000, .run = 1000000};
+	c[6] = (struct perfev_count){.val = 2000000, .ena = 2000000, .run = 2000000};
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	int label = -1;
+	cr_assert_eq(perfev_stat_add_counts(s, c, &label, false, 1, NULL, 1000000), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct perfev_stat_output o = {.sz = sizeof(o), .format = PERFEV_STAT_CSV};
+	cr_assert_eq(perfev_stat_print(s, f, &o), 0, "%s", perfev_errmsg());
+	fclose(f);
+	/* 1000 + 2000 + ... + 6000 = 21000, over 6 ms of running time; its rate
+	 * per task-clock second: 21000 / 2 ms = 10.5 M/sec */
+	cr_assert(strstr(text, "21000,,unc_m_cas_count.rd,6000000,100.00,10.500,M/sec\n"), "%s", text);
+	cr_assert_null(strstr(text, "uncore_imc"), "%s", text);
+	free(text);
+	f = open_memstream(&text, &len);
+	o.no_merge = true;
+	cr_assert_eq(perfev_stat_print(s, f, &o), 0, "%s", perfev_errmsg());
+	fclose(f);
+	for (int i = 0; i < 6; i++) {
+		char want[96];
+		double rate = 500e3 * (i + 1); /* per second of the 2 ms task-clock */
+		snprintf(want, sizeof(want), "%d,,unc_m_cas_count.rd [uncore_imc_%d],1000000,100.00,%.3f,%s\n",
+			 1000 * (i + 1), i, rate >= 1e6 ? rate / 1e6 : rate / 1e3, rate >= 1e6 ? "M/sec" : "K/sec");
+		cr_assert(strstr(text, want), "no '%s' in:\n%s", want, text);
+	}
+	cr_assert(strstr(text, ",task-clock,"), "%s", text);
+	free(text);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
