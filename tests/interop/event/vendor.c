@@ -50,15 +50,22 @@ static size_t first_attempts(char *out, struct vattr *attrs, size_t max)
 	return n;
 }
 
-Test(interop_vendor, attrs_equal_perfs_live, .timeout = 60)
+/* The perf oracle needs perf, root and a private mount namespace: skips
+ * saying which is missing. */
+static void require_oracle(void)
 {
 	require_perf_tool();
 	require_root();
 	struct run_result u = run_cmd("unshare -m true");
 	if (u.status)
 		cr_skip_test("unshare -m fails here (%s): the perf oracle needs a private mount namespace",
-			u.err[0] ? u.err : "no reason given");
+			     u.err[0] ? u.err : "no reason given");
 	run_result_free(&u);
+}
+
+Test(interop_vendor, attrs_equal_perfs_live, .timeout = 60)
+{
+	require_oracle();
 	size_t n;
 	struct vrow *rows = vendor_table(&n);
 	size_t checked = 0, bad = 0, models = 0;
@@ -124,12 +131,7 @@ Test(interop_vendor, attrs_equal_perfs_live, .timeout = 60)
  */
 Test(interop_vendor, uncore_attrs_equal_perfs_live, .timeout = 300)
 {
-	require_perf_tool();
-	require_root();
-	struct run_result u = run_cmd("unshare -m true");
-	if (u.status)
-		cr_skip_test("unshare -m fails here: the perf oracle needs a private mount namespace");
-	run_result_free(&u);
+	require_oracle();
 	size_t n, checked = 0, bad = 0;
 	struct urow *rows = vendor_uncore_table(&n);
 	char report[8192] = "";
@@ -220,12 +222,7 @@ static char *event_lines(const char *out, const char *event)
  * over the same fake sysfs, where neither can open them). */
 Test(interop_vendor, uncore_boxes_print_as_perfs, .timeout = 120)
 {
-	require_perf_tool();
-	require_root();
-	struct run_result u = run_cmd("unshare -m true");
-	if (u.status)
-		cr_skip_test("unshare -m fails here: the perf oracle needs a private mount namespace");
-	run_result_free(&u);
+	require_oracle();
 	char dir[600];
 	snprintf(dir, sizeof(dir), "%s/intel-skx", test_tmpdir());
 	vendor_fake_sysfs_uncore(dir, "intel", "skx");
