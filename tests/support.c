@@ -220,3 +220,34 @@ char *slurp(const char *path, size_t *len)
 		*len = n;
 	return buf;
 }
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *sorted_lines(const char *text, bool (*keep)(const char *line, void *ctx), void *ctx)
+{
+	char *copy = strdup(text), **lines = NULL;
+	size_t n = 0, cap = 0;
+	cr_assert(copy);
+	for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (keep && !keep(l, ctx))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			lines = realloc(lines, cap * sizeof(*lines));
+			cr_assert(lines);
+		}
+		lines[n++] = l;
+	}
+	if (n)
+		qsort(lines, n, sizeof(*lines), cmp_line);
+	char *out = calloc(1, strlen(text) + n + 1), *o = out;
+	cr_assert(out);
+	for (size_t i = 0; i < n; i++)
+		o += sprintf(o, "%s\n", lines[i]);
+	free(lines);
+	free(copy);
+	return out;
+}

@@ -42,5 +42,8 @@ const char *test_tmpdir(void);
 
 /* Reads a whole file; aborts the test if it cannot. Caller frees. */
 char *slurp(const char *path, size_t *len);
+/* The lines of text that keep(line, ctx) accepts (NULL: all), sorted, each
+ * ending in a newline. Free it. */
+char *sorted_lines(const char *text, bool (*keep)(const char *line, void *ctx), void *ctx);
 
 #endif

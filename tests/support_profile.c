@@ -69,11 +69,6 @@ struct perfev_profile *synthetic_profile(enum perfev_profile_group group, unsign
 	return p;
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 char *profile_folded(const struct perfev_profile *p, enum perfev_profile_value v, bool sorted)
 {
 	char *buf = NULL;
@@ -85,23 +80,7 @@ char *profile_folded(const struct perfev_profile *p, enum perfev_profile_value v
 	fclose(f);
 	if (!sorted)
 		return buf;
-	size_t n = 0, cap = 0;
-	char **lines = NULL;
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			lines = realloc(lines, cap * sizeof(*lines));
-			cr_assert(lines);
-		}
-		lines[n++] = l;
-	}
-	if (n)
-		qsort(lines, n, sizeof(*lines), cmp_line);
-	char *out = calloc(1, len + n + 1), *o = out;
-	cr_assert(out);
-	for (size_t i = 0; i < n; i++)
-		o += sprintf(o, "%s\n", lines[i]);
-	free(lines);
+	char *out = sorted_lines(buf, NULL, NULL);
 	free(buf);
 	return out;
 }

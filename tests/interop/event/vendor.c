@@ -188,33 +188,10 @@ Test(interop_vendor, uncore_attrs_equal_perfs_live, .timeout = 300)
 	cr_assert_eq(bad, 0, "%zu of %zu uncore events differ from perf's live attrs:\n%s", bad, checked, report);
 }
 
-/* The count lines of perf stat's output (indented) that name EVENT, sorted
- * (perf walks the boxes in directory order). Caller frees. */
-static char *event_lines(const char *out, const char *event)
+/* perf stat's count lines (indented) that name the event ctx. */
+static bool names_event(const char *line, void *ctx)
 {
-	char *lines[64];
-	size_t n = 0;
-	for (const char *l = out; *l && n < 64;) {
-		size_t len = strcspn(l, "\n");
-		if (*l == ' ' && memmem(l, len, event, strlen(event)))
-			lines[n++] = strndup(l, len);
-		l += len + (l[len] == '\n');
-	}
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
-			char *t = lines[j];
-			lines[j] = lines[j - 1];
-			lines[j - 1] = t;
-		}
-	size_t total = 1;
-	for (size_t i = 0; i < n; i++)
-		total += strlen(lines[i]) + 1;
-	char *joined = calloc(1, total);
-	for (size_t i = 0; i < n; i++) {
-		strcat(strcat(joined, lines[i]), "\n");
-		free(lines[i]);
-	}
-	return joined;
+	return *line == ' ' && strstr(line, ctx);
 }
 
 /* An uncore event's boxes print as perf prints them: one merged line, and
@@ -234,7 +211,9 @@ Test(interop_vendor, uncore_boxes_print_as_perfs, .timeout = 120)
 		struct run_result q = run_cmd("unshare -m sh -c 'mount --bind %s /sys/bus/event_source/devices && "
 					      "PERF_CPUID=GenuineIntel-6-55-4 %s stat %s -a -e unc_m_cas_count.rd "
 					      "-- true' 2>&1", dir, PERFEV_BIN, opts[i]);
-		char *pl = event_lines(p.out, "unc_m_cas_count.rd "), *ql = event_lines(q.out, "unc_m_cas_count.rd ");
+		/* (sorted: perf walks the boxes in directory order) */
+		char *pl = sorted_lines(p.out, names_event, "unc_m_cas_count.rd "),
+		     *ql = sorted_lines(q.out, names_event, "unc_m_cas_count.rd ");
 		cr_assert_neq(pl[0], 0, "perf stat %s printed no line of the event:\n%s", opts[i], p.out);
 		cr_assert_str_eq(ql, pl, "perfev stat %s:\n%s\nperf stat %s:\n%s", opts[i], q.out, opts[i], p.out);
 		free(pl);
