@@ -262,9 +262,10 @@ static const char *box_name(const struct perfev_evsel *e, bool boxed, char *buf,
 /* Events [ev, end) at line as one: counts and times summed (perf sums the
  * boxes' counts, enabled and running times); not counted unless one was. */
 static void boxes_value(const struct perfev_stat *s, size_t ev, size_t end, size_t line,
-			struct perfev_stat_value *v)
+			struct perfev_stat_value *v, double *first_raw)
 {
 	perfev_stat_value(s, ev, line, v);
+	*first_raw = v->raw; /* (the box perfev_stat_metric reads) */
 	double var = v->stddev * v->stddev;
 	for (size_t i = ev + 1; i < end; i++) {
 		struct perfev_stat_value x;
@@ -317,17 +318,16 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 					    boxed, sizeof(boxed));
 		for (size_t line = 0; line < s->nlines; line++) {
 			struct perfev_stat_value v;
-			boxes_value(s, ev, next, line, &v);
+			double first_raw;
+			boxes_value(s, ev, next, line, &v, &first_raw);
 			double mval = 0;
 			const char *munit = "";
 			bool has = perfev_stat_metric(s, ev, line, &mval, &munit);
 			double per_sec;
 			if (has && next > ev + 1) { /* the sum's rate: the first box's, scaled to the sum */
-				struct perfev_stat_value first;
-				perfev_stat_value(s, ev, line, &first);
-				has = first.raw != 0 && pv_stat_rate_of(mval, munit, &per_sec);
+				has = first_raw != 0 && pv_stat_rate_of(mval, munit, &per_sec);
 				if (has)
-					pv_stat_rate(per_sec * v.raw / first.raw, &mval, &munit);
+					pv_stat_rate(per_sec * v.raw / first_raw, &mval, &munit);
 			}
 			if (o->format == PERFEV_STAT_CSV)
 				line_csv(&c, ev, line, &v, name, has, mval, munit);
