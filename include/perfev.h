@@ -79,6 +79,7 @@
 #include "perfev/profile_builder.h"
 #include "perfev/resolve.h"
 #include "perfev/report.h"
+#include "perfev/annotate.h"
 #include "perfev/export.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"
