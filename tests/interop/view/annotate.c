@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct insn {
 	unsigned long addr;
@@ -61,6 +62,10 @@ static size_t parse(const char *out, struct insn *v, size_t max)
 			t++;
 			while (*t == ' ')
 				t++;
+			if (symbol_heading(t) || !strncmp(t, "note: ", 6)) {
+				l = end ? end + 1 : NULL;
+				continue;
+			}
 			while (isdigit((unsigned char)*t))
 				t++;
 			while (*t == ' ')
@@ -68,7 +73,7 @@ static size_t parse(const char *out, struct insn *v, size_t max)
 			size_t tl = strlen(t);
 			if (tl > 3 && !strcmp(t + tl - 3, "():"))
 				snprintf(func, sizeof(func), "%s", t);
-			else if (*t && !strstr(t, "Disassembly of section") && !symbol_heading(t))
+			else if (*t && !strstr(t, "Disassembly of section"))
 				snprintf(source, sizeof(source), "%s", t);
 		}
 		l = end ? end + 1 : NULL;
@@ -155,6 +160,123 @@ Test(interop_annotate, inlined_into_two_callers_like_perf, .timeout = 120)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, "mix_a ") && strstr(r.out, "mix_b "), "%s", r.out);
 	cr_expect(!strstr(r.out, " 0 ") && !strstr(r.out, "False"), "%s", r.out);
+	run_result_free(&r);
+	free(data);
+}
+
+/* perf's --print-line: the "Sorted summary" block (instructions above 0.5
+ * percent summed per source line) the same, line for line; --asm-raw's
+ * bytes (and objdump's continuation lines) at the same addresses */
+Test(interop_annotate, print_line_and_asm_raw_like_perf, .timeout = 120)
+{
+	char *data = record_hotloop();
+	for (int k = 0; k < 2; k++) {
+		const char *sym = k ? "mix_a" : "sum_div";
+		struct run_result w = run_cmd("perf annotate -i '%s' --stdio -l %s 2>/dev/null | "
+					      "sed -n '1,/Percent/p'", data, sym);
+		struct run_result g = run_cmd(PERFEV_BIN " annotate -q -i '%s' -l %s | sed -n '1,/Percent/p'",
+					      data, sym);
+		cr_assert_eq(w.status, 0, "%s", w.err);
+		cr_assert(strstr(w.out, "Sorted summary for file "), "%s", w.out);
+		cr_expect_str_eq(g.out, w.out, "%s -l: perfev\n%s\nperf\n%s", sym, g.out, w.out);
+		run_result_free(&w);
+		run_result_free(&g);
+	}
+	free(expect_like_perf(data, "--asm-raw sum_div"));
+	free(data);
+}
+
+/* a binary without DWARF: its instructions and their shares as perf shows
+ * them, no source lines, and a note saying why */
+Test(interop_annotate, binary_without_debug_info_instructions_only, .timeout = 120)
+{
+	require_root();
+	char exe[4200], cmd[4300];
+	snprintf(exe, sizeof(exe), "%s/hotloop-nodebug", test_tmpdir());
+	struct run_result r = run_cmd("strip --strip-debug -o '%s' '%s'", exe, WORKLOAD("hotloop"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_result_free(&r);
+	snprintf(cmd, sizeof(cmd), "'%s' 400", exe);
+	char *data = perf_record("-e cpu-clock -F 4000", "nodebug.data", cmd);
+	char *want = run_ok("perf annotate -i '%s' --stdio %s 2>/dev/null", data, "sum_div");
+	char *got = run_ok(PERFEV_BIN " annotate -i '%s' --stdio %s", data, "sum_div");
+	static struct insn w[1024], g[1024];
+	size_t nw = parse(want, w, 1024), ng = parse(got, g, 1024);
+	cr_assert_gt(nw, 5, "%s", want);
+	cr_assert_eq(ng, nw, "perfev shows %zu instructions, perf %zu:\n%s", ng, nw, got);
+	for (size_t i = 0; i < nw; i++) {
+		cr_expect_eq(g[i].addr, w[i].addr);
+		cr_expect_leq(fabs(g[i].percent - w[i].percent), 0.01, "at %lx", w[i].addr);
+		cr_expect_str_empty(g[i].source, "at %lx: %s", w[i].addr, g[i].source);
+	}
+	cr_expect(strstr(got, "note: ") && strstr(got, "no DWARF line information"), "%s", got);
+	free(want);
+	free(got);
+	free(data);
+}
+
+/* the global percent types are of the event's totals (perf 6.1's --stdio
+ * prints the local share for global-period and 0.00 for global-hits:
+ * checked against the counts in the JSON) */
+Test(interop_annotate, global_percents_are_of_the_events_totals, .timeout = 120)
+{
+	char *data = record_hotloop();
+	for (int k = 0; k < 2; k++) {
+		struct run_result r = run_cmd(
+			PERFEV_BIN " annotate -i '%s' --json --percent-type %s > '%s.g.json' && python3 -c '"
+			"import json,sys\nd=json.load(open(sys.argv[1]))\nkey=sys.argv[2]\nbad=0\nn=0\n"
+			"for s in d[\"symbols\"]:\n  for i in s[\"instructions\"]:\n"
+			"    n+=1\n    want=100.0*i[key]/d[key] if d[key] else 0\n"
+			"    bad+=abs(want-i[\"percent\"])>1e-3\nprint(n,bad,d[\"percent_type\"])' '%s.g.json' %s",
+			data, k ? "global-hits" : "global-period", data, data, k ? "samples" : "period");
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		unsigned n = 0, bad = 0;
+		cr_assert_eq(sscanf(r.out, "%u %u", &n, &bad), 2, "%s", r.out);
+		cr_expect_gt(n, 10, "%s", r.out);
+		cr_expect_eq(bad, 0, "%s", r.out);
+		cr_expect(strstr(r.out, k ? "global hits" : "global period"), "%s", r.out);
+		run_result_free(&r);
+	}
+	free(data);
+}
+
+/* kernel symbols: their code from /proc/kcore when it is readable, else a
+ * note naming what is missing (never a failure) */
+Test(interop_annotate, kernel_symbols_from_kcore_or_a_note, .timeout = 120)
+{
+	require_root();
+	char *data = perf_record("-e cpu-clock -F 4000", "kernel.data",
+				 "dd if=/dev/zero of=/dev/null bs=1 count=300000");
+	char *got = run_ok(PERFEV_BIN " annotate -q -i '%s' --stdio -d '[kernel.kallsyms]' %s", data, "");
+	cr_assert(strstr(got, "Source code & Disassembly of [kernel.kallsyms] for cpu-clock"), "%s", got);
+	if (access("/proc/kcore", R_OK) == 0) {
+		static struct insn g[1 << 14];
+		cr_expect_gt(parse(got, g, 1 << 14), 10, "%s", got);
+	} else {
+		cr_expect(strstr(got, "kernel code not readable from /proc/kcore"), "%s", got);
+	}
+	free(got);
+	free(data);
+}
+
+Test(interop_annotate, bad_input_says_what_and_fails, .timeout = 120)
+{
+	char *data = record_hotloop();
+	struct run_result r = run_cmd(PERFEV_BIN " annotate -i '%s' no_such_function", data);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "no samples in symbol 'no_such_function'"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd(PERFEV_BIN " annotate -i '%s' --percent-type most sum_div", data);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "unknown --percent-type 'most'"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd(PERFEV_BIN " annotate -i '%s' -M arm sum_div", data);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "unknown -M 'arm'"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd(PERFEV_BIN " annotate -i '%s.missing'", data);
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, ".missing"), "%s", r.err);
 	run_result_free(&r);
 	free(data);
 }
