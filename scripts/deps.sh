@@ -8,7 +8,7 @@ PKGS=(
   libelf-dev libdw-dev libdebuginfod-dev libtraceevent-dev libzstd-dev zlib1g-dev
   liblzma-dev libiberty-dev         # MiniDebugInfo (.gnu_debugdata) and C++/Rust demangling
   libcriterion-dev
-  libcapstone-dev                   # perfev watch: the accessing instruction before an x86 trap IP
+  libcapstone-dev                   # perfev watch: the accessing instruction before an x86 trap IP; perfev annotate
   libpfm4-dev                       # vendor event tables (perfev stat -e inst_retired.any)
   rustc                             # Rust fixtures for the demangling tests
   clang libclang-rt-14-dev          # libFuzzer targets and sanitizer runtimes
