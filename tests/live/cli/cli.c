@@ -239,6 +239,8 @@ static const struct {
 	const char *value_opts[32];
 } commands[] = {
 	{"addr2line", true, {"-e", "--exe"}},
+	{"annotate", true, {"-i", "--input", "-s", "--symbol", "-d", "--dsos", "--percent-type", "-M",
+			    "--disassembler-style", "--symfs", "--kallsyms", "--event", "--min-percent"}},
 	{"attr", false, {0}},
 	{"list", true, {0}},
 	{"record", false, {"-e", "--event", "-F", "--freq", "-c", "--count", "--call-graph", "-C", "--cpu",
