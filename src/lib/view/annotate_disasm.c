@@ -51,18 +51,18 @@ static bool decimal_at(const char *in, size_t i)
 /* objdump's spelling of capstone's operands: hex numbers, no blank after
  * commas, none around the operators of an Intel address, size keywords in
  * capitals ("QWORD PTR [rip+0xd8b]"). */
-static void objdump_operands(const char *in, bool intel, char *out, size_t len)
+static void objdump_operands(const char *in, bool intel, bool x86, char *out, size_t len)
 {
 	size_t k = 0;
 	int depth = 0;
 	for (size_t i = 0; in[i] && k + 24 < len; i++) {
 		char c = in[i];
 		depth += c == '[' ? 1 : c == ']' ? -1 : 0;
-		if (c == ' ' && i > 0 && in[i - 1] == ',')
-			continue;
+		if (c == ' ' && i > 0 && in[i - 1] == ',' && x86)
+			continue; /* (aarch64's objdump keeps them) */
 		if (c == ' ' && depth > 0 && (strchr("+-*", in[i + 1]) || strchr("+-*", in[i - 1])))
 			continue;
-		if (decimal_at(in, i)) {
+		if (x86 && decimal_at(in, i)) {
 			char *end;
 			unsigned long long v = strtoull(in + i, &end, 10);
 			k += (size_t)snprintf(out + k, len - k, "0x%llx", v);
@@ -89,6 +89,8 @@ static void objdump_operands(const char *in, bool intel, char *out, size_t len)
  * to size; "movl $0x0,(%rax)" keeps it. */
 static const char *mnemonic(csh h, const cs_insn *in, uint16_t machine, bool intel)
 {
+	if (machine == EM_AARCH64 && !strcmp(in->mnemonic, "movz") && !strstr(in->op_str, "lsl"))
+		return "mov"; /* objdump's alias of an unshifted movz */
 	if (machine != EM_X86_64 || intel || !in->detail)
 		return in->mnemonic;
 	const char *base = cs_insn_name(h, in->id);
@@ -156,7 +158,7 @@ static void insn_text(struct pv_ann_build *b, csh h, const cs_insn *in, uint16_t
 			snprintf(out + n, len - (size_t)n, " <%s>", name);
 		return;
 	}
-	objdump_operands(in->op_str, b->a->o.intel, ops, sizeof(ops));
+	objdump_operands(in->op_str, b->a->o.intel, machine == EM_X86_64, ops, sizeof(ops));
 	int n = ops[0] ? snprintf(out, len, "%-6s %s", mn, ops) : snprintf(out, len, "%s", mn);
 	if (n > 0 && (size_t)n < len && rip_relative(in, machine, &at)) {
 		int m = snprintf(out + n, len - (size_t)n, "        # %" PRIx64, at);
