@@ -72,7 +72,8 @@ static int annotate_symbol(struct perfev_annotation *a, const struct perfev_prof
 
 static int collect(struct perfev_annotation *a, struct perfev_profile_entry *e, size_t n)
 {
-	qsort(e, n, sizeof(*e), cmp_entry);
+	if (n)
+		qsort(e, n, sizeof(*e), cmp_entry);
 	int r = 0;
 	for (size_t i = 0, j; i < n && r >= 0; i = j) {
 		for (j = i + 1; j < n && same_symbol(&e[i], &e[j]); j++)
@@ -84,7 +85,8 @@ static int collect(struct perfev_annotation *a, struct perfev_profile_entry *e, 
 	}
 	if (r < 0)
 		return r;
-	qsort(a->sym, a->nr_sym, sizeof(*a->sym), cmp_sym);
+	if (a->nr_sym)
+		qsort(a->sym, a->nr_sym, sizeof(*a->sym), cmp_sym);
 	if (a->nr_sym == 0 && a->o.symbol)
 		return pv_error(ENOENT, "no samples in symbol '%s'%s%s: check the name with perfev report "
 				"--sort sym", a->o.symbol, a->o.dso ? " of " : "", a->o.dso ? a->o.dso : "");

@@ -84,7 +84,7 @@ static size_t parse(const char *out, struct insn *v, size_t max)
 static char *record_hotloop(void)
 {
 	require_root();
-	return perf_record("-e cpu-clock -F 4000", "hotloop.data", WORKLOAD("hotloop") " 600");
+	return perf_record("-N -e cpu-clock -F 4000", "hotloop.data", WORKLOAD("hotloop") " 600");
 }
 
 static char *run_ok(const char *fmt, const char *data, const char *args)
@@ -193,11 +193,15 @@ Test(interop_annotate, binary_without_debug_info_instructions_only, .timeout = 1
 	require_root();
 	char exe[4200], cmd[4300];
 	snprintf(exe, sizeof(exe), "%s/hotloop-nodebug", test_tmpdir());
-	struct run_result r = run_cmd("strip --strip-debug -o '%s' '%s'", exe, WORKLOAD("hotloop"));
+	/* built here without -g: a build-id of its own (a stripped copy of the
+	 * workload would share its build-id, and perf's build-id cache would
+	 * then hand the stripped copy to later annotations of the workload) */
+	struct run_result r = run_cmd("cc -O2 -fno-omit-frame-pointer -o '%s' '%s/workloads/hotloop.c'", exe,
+				      PERFEV_SRCDIR);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	run_result_free(&r);
 	snprintf(cmd, sizeof(cmd), "'%s' 400", exe);
-	char *data = perf_record("-e cpu-clock -F 4000", "nodebug.data", cmd);
+	char *data = perf_record("-N -e cpu-clock -F 4000", "nodebug.data", cmd);
 	char *want = run_ok("perf annotate -i '%s' --stdio %s 2>/dev/null", data, "sum_div");
 	char *got = run_ok(PERFEV_BIN " annotate -i '%s' --stdio %s", data, "sum_div");
 	static struct insn w[1024], g[1024];
@@ -245,7 +249,7 @@ Test(interop_annotate, global_percents_are_of_the_events_totals, .timeout = 120)
 Test(interop_annotate, kernel_symbols_from_kcore_or_a_note, .timeout = 120)
 {
 	require_root();
-	char *data = perf_record("-e cpu-clock -F 4000", "kernel.data",
+	char *data = perf_record("-N -e cpu-clock -F 4000", "kernel.data",
 				 "dd if=/dev/zero of=/dev/null bs=1 count=300000");
 	char *got = run_ok(PERFEV_BIN " annotate -q -i '%s' --stdio -d '[kernel.kallsyms]' %s", data, "");
 	cr_assert(strstr(got, "Source code & Disassembly of [kernel.kallsyms] for cpu-clock"), "%s", got);
