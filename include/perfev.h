@@ -80,6 +80,7 @@
 #include "perfev/resolve.h"
 #include "perfev/report.h"
 #include "perfev/export.h"
+#include "perfev/diff.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"

@@ -97,6 +97,28 @@ static const char *unit_name(int v)
 PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 				   const struct perfev_export_options *o0, FILE *out)
 {
+	return pv_export_flame_hooked(p0, o0, NULL, out);
+}
+
+/* The tooltip of an undrawn-by-hook frame: its value, share, self share, object. */
+static void own_title(struct pv_buf *b, const struct perfev_profile *p, const struct pv_node *n,
+		      const struct pv_frame *f, int v, uint64_t all)
+{
+	double pct = all ? 100.0 * (double)n->total[v] / (double)all : 100.0;
+	pv_buf_printf(b, " (%llu %s, %.2f%%", (unsigned long long)n->total[v], unit_name(v), pct);
+	if (n->self[v])
+		pv_buf_printf(b, "; self %llu, %.2f%%", (unsigned long long)n->self[v],
+			      100.0 * (double)n->self[v] / (double)(all ? all : 1));
+	pv_buf_puts(b, ")");
+	if (f->dso) {
+		pv_buf_puts(b, " in ");
+		xml_str(b, pv_strtab_get(&p->strs, f->dso), 4096);
+	}
+}
+
+int pv_export_flame_hooked(const struct perfev_profile *p0, const struct perfev_export_options *o0,
+			   const struct pv_flame_hook *hook, FILE *out)
+{
 	struct perfev_export_options o;
 	if (pv_export_options(o0, &o) < 0)
 		return -EINVAL;
@@ -113,7 +135,12 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 	uint32_t *work = malloc(p->nr_nodes * sizeof(*work)), *kids = NULL;
 	size_t cap_kids = 0, nwork = 0;
 	struct pv_buf b = PV_BUF_INIT;
+	struct pv_buf extra = PV_BUF_INIT;
 	if (!x || !work) {
+		b.oom = true;
+		goto done;
+	}
+	if (hook && hook->begin && hook->begin(hook->ctx, p) < 0) {
 		b.oom = true;
 		goto done;
 	}
@@ -191,8 +218,11 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 			name = pv_frame_name(p, f = &p->frames[n->what], name_buf, sizeof(name_buf));
 		if (!name)
 			name = "[unknown]";
-		color(name, f, group, fill, sizeof(fill));
-		double pct = all ? 100.0 * (double)n->total[v] / (double)all : 100.0;
+		pv_buf_reset(&extra);
+		if (hook && id)
+			hook->frame(hook->ctx, p, id, fill, sizeof(fill), &extra);
+		else
+			color(name, f, group, fill, sizeof(fill));
 		double px = PAD + x[id] * span, pw = w * span;
 		unsigned y = height - BOTTOM - (lvl + 1) * FH;
 		pv_buf_printf(&b, "<g class=\"f\" data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-n=\"",
@@ -204,14 +234,12 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 			pv_buf_puts(&b, " [k]");
 		else if (f->inlined)
 			pv_buf_puts(&b, " [inlined]");
-		pv_buf_printf(&b, " (%llu %s, %.2f%%", (unsigned long long)n->total[v], unit_name(v), pct);
-		if (n->self[v])
-			pv_buf_printf(&b, "; self %llu, %.2f%%", (unsigned long long)n->self[v],
-				      100.0 * (double)n->self[v] / (double)(all ? all : 1));
-		pv_buf_puts(&b, ")");
-		if (f->dso) {
-			pv_buf_puts(&b, " in ");
-			xml_str(&b, pv_strtab_get(&p->strs, f->dso), 4096);
+		if (hook && id) {
+			if (extra.len)
+				xml_str(&b, extra.data, extra.len);
+			b.oom |= extra.oom;
+		} else {
+			own_title(&b, p, n, f, v, all);
 		}
 		pv_buf_printf(&b, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%d\" "
 			      "fill=\"%s\" data-c=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%u\">",
@@ -223,6 +251,7 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 	}
 	pv_buf_puts(&b, "</g>\n</svg>\n");
 done:
+	pv_buf_free(&extra);
 	free(x);
 	free(work);
 	free(kids);
