@@ -31,7 +31,7 @@ static const char usage_text[] =
 	"      --stdio           perf diff's text table (default)\n"
 	"      --json            the rows as JSON\n"
 	"      --flame FILE      a differential SVG flame graph of NEW's stacks: red grew, blue shrank\n"
-	"      --folded          difffolded lines on stdout: \"stack OLD NEW\" per stack\n"
+	"      --folded          difffolded lines on stdout: \"stack OLD NEW\" per stack (periods)\n"
 	"      --pprof FILE      NEW with OLD subtracted, as pprof -diff_base reads it (gzipped)\n"
 	"      --title TEXT      the flame graph's title\n"
 	"      --comm COMM, --dso DSO, --symbol SYM   keep only those samples (every file)\n"

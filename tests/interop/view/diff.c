@@ -215,3 +215,33 @@ Test(interop_diff, bad_options_are_refused, .timeout = 30)
 	cr_assert(strstr(r.err, "perf.data.old"), "the default baseline is perf.data.old: %s", r.err);
 	run_result_free(&r);
 }
+
+/* perf diff compares recordings of other events or rates silently; perfev
+ * says so (the log hook: stderr), and still prints the table */
+Test(interop_diff, other_rates_and_events_are_warned, .timeout = 120)
+{
+	require_root();
+	const char *dir = test_tmpdir();
+	struct run_result r = run_cmd("cd '%s' && for a in '-e cpu-clock -F 2000 -o a' '-e cpu-clock -F 1000 -o b' "
+				      "'-e task-clock -o t'; do %s record -q $a.data -- %s 1 5 >/dev/null || exit 1; done",
+				      dir, PERFEV_BIN, WORKLOAD("twice"));
+	cr_assert_eq(r.status, 0, "perfev record: %s", r.err);
+	run_result_free(&r);
+	r = run_cmd("cd '%s' && %s diff a.data b.data", dir, PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "warning: event 'cpu-clock' was sampled at 2000 Hz in a.data but sampled at 1000 Hz"),
+		  "no warning of the rates: %s", r.err);
+	cr_assert(strstr(r.out, "# Event 'cpu-clock'\n"), "%s", r.out);
+	run_result_free(&r);
+	r = run_cmd("cd '%s' && %s diff a.data t.data", dir, PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.err, "t.data recorded event 'task-clock', the baseline a.data did not"), "%s", r.err);
+	run_result_free(&r);
+	/* the same rows as JSON: both periods and shares, the computation's value */
+	r = run_cmd("cd '%s' && %s diff -c ratio --json a.data b.data | python3 -c 'import json, sys; "
+		    "e = json.load(sys.stdin)[\"events\"][0]; r = [x for x in e[\"rows\"] if x[\"sym\"] == \"[.] hot\"][0]; "
+		    "print(e[\"event\"], len(r[\"period\"]), r[\"ratio\"][1] > 0)'", dir, PERFEV_BIN);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "cpu-clock 2 True\n");
+	run_result_free(&r);
+}
