@@ -64,6 +64,13 @@ int pv_diff_setup(struct pv_diff *d, const struct perfev_diff_opts *o0, size_t n
 	if (pv_report_parse_sort(&d->v, d->o.sort ? d->o.sort : "dso,sym") < 0)
 		return -EINVAL;
 	d->v.value = PERFEV_VALUE_PERIOD; /* perf diff: shares of the periods */
+	/* perf's elision: a filter on one comm/dso/symbol drops its column */
+	const struct perfev_profile_filter *flt = d->o.load ? PV_OPTS_GET(d->o.load, filter, NULL) : NULL;
+	if (flt) {
+		d->v.only_comm = PV_OPTS_GET(flt, comm, NULL);
+		d->v.only_dso = PV_OPTS_GET(flt, dso, NULL);
+		d->v.only_sym = PV_OPTS_GET(flt, symbol, NULL);
+	}
 	d->order = d->o.order_given ? d->o.order : 1;
 	if (nr_files && d->order >= nr_files)
 		return pv_error(EINVAL, "-o %u: there are %zu files (0 the baseline): give -o 0..%zu", d->order,
@@ -299,6 +306,18 @@ static void header_of(const struct pv_diff *d, size_t f, char *buf, size_t len, 
 	*width = PV_MAX(w, (int)strlen(buf));
 }
 
+/* Whether key k's column is left out (perf's elision of a filtered key,
+ * unless it would leave none) */
+static bool key_hidden(const struct pv_diff *d, size_t k)
+{
+	if (!pv_report_elided(&d->v, d->v.keys[k]))
+		return false;
+	for (size_t i = 0; i < d->v.nr_keys; i++)
+		if (!pv_report_elided(&d->v, d->v.keys[i]))
+			return true;
+	return false;
+}
+
 static void print_header(const struct pv_diff *d, const size_t *kw, FILE *out)
 {
 	struct pv_buf h = PV_BUF_INIT, dots = PV_BUF_INIT;
@@ -313,6 +332,8 @@ static void print_header(const struct pv_diff *d, const size_t *kw, FILE *out)
 			      "........................................................................");
 	}
 	for (size_t k = 0; k < d->v.nr_keys; k++) {
+		if (key_hidden(d, k))
+			continue;
 		pv_buf_printf(&h, "  %-*s", (int)kw[k], pv_report_header_of(d->v.keys[k]));
 		pv_buf_puts(&dots, "  ");
 		for (size_t i = 0; i < kw[k]; i++)
@@ -337,15 +358,19 @@ static void print_row(const struct pv_diff *d, const struct pv_diff_row *r, cons
 		bool raw = f && d->compute == PV_DIFF_WDIFF && has(r, 0) && has(r, f);
 		pv_buf_printf(&line, raw ? "%s%-*s" : "%s%*s", f ? "  " : "", w, cell);
 	}
+	size_t last = 0;
+	for (size_t k = 0; k < d->v.nr_keys; k++)
+		if (!key_hidden(d, k))
+			last = k;
 	for (size_t k = 0; k < d->v.nr_keys; k++) {
+		if (key_hidden(d, k))
+			continue;
 		pv_report_column(r->e, d->v.keys[k], key, sizeof(key));
-		pv_buf_printf(&line, "  %-*s", (int)kw[k], key);
+		/* perf pads every column but a last symbol or srcline */
+		bool pad = k != last || !pv_report_unpadded(d->v.keys[k]);
+		pv_buf_printf(&line, "  %-*s", pad ? (int)kw[k] : 0, key);
 	}
-	/* perf trims the line's trailing blanks */
-	size_t n = line.len;
-	while (n && line.data[n - 1] == ' ')
-		n--;
-	fprintf(out, "%.*s\n", (int)n, line.data ? line.data : "");
+	fprintf(out, "%s\n", line.data ? line.data : "");
 	pv_buf_free(&line);
 }
 
