@@ -28,6 +28,6 @@ for k in fp dwarf; do
     [ "$view" = default ] && opts=""
     o=$(count "$old" report -q -i "$work/$k.data" --stdio $opts)
     n=$(count "$new" report -q -i "$work/$k.data" --stdio $opts)
-    awk -v k="$k" -v v="$view" -v o="$o" -v n="$n" 'BEGIN { printf "%-6s %-14s %15d %15d %7.3f\n", k, v, o, n, n / o }'
+    awk -v k="$k" -v v="$view" -v o="$o" -v n="$n" 'BEGIN { printf "%-6s %-14s %15.0f %15.0f %7.3f\n", k, v, o, n, n / o }'
   done
 done
