@@ -81,6 +81,7 @@
 #include "perfev/report.h"
 #include "perfev/annotate.h"
 #include "perfev/export.h"
+#include "perfev/diff.h"
 #include "perfev/watch.h"
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"

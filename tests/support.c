@@ -251,3 +251,12 @@ char *sorted_lines(const char *text, bool (*keep)(const char *line, void *ctx), 
 	free(copy);
 	return out;
 }
+
+void assert_svg_offline(const char *svg)
+{
+	const char *http = strstr(svg, "http");
+	cr_assert(http && strncmp(http, "http://www.w3.org/2000/svg\"", 27) == 0, "the SVG namespace is missing");
+	cr_assert_null(strstr(http + 1, "http"), "a URL besides the SVG namespace: %.200s", strstr(http + 1, "http"));
+	cr_assert_null(strstr(svg, "href"), "a link: %.200s", strstr(svg, "href"));
+	cr_assert_null(strstr(svg, "url("), "a fetched resource: %.200s", strstr(svg, "url("));
+}

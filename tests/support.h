@@ -46,4 +46,8 @@ char *slurp(const char *path, size_t *len);
  * ending in a newline. Free it. */
 char *sorted_lines(const char *text, bool (*keep)(const char *line, void *ctx), void *ctx);
 
+/* An SVG that works offline: the SVG namespace name is its only URL, and
+ * it links (href) and fetches (url()) nothing. Fails the test otherwise. */
+void assert_svg_offline(const char *svg);
+
 #endif

@@ -43,6 +43,12 @@ static void add(struct perfev_profile *p, const char *comm, int pid, int tid, ui
 		cr_assert_eq(perfev_profile_add(p, &d, fr, nr), 1);
 	}
 }
+
+void synthetic_add(struct perfev_profile *p, const char *comm, int pid, int tid, uint64_t period,
+		   const char *const *syms, size_t nr, int times)
+{
+	add(p, comm, pid, tid, period, syms, nr, times);
+}
 #define ADD(p, comm, pid, tid, period, times, ...)                                  \
 	do {                                                                         \
 		static const char *const s_[] = {__VA_ARGS__};                       \

@@ -19,6 +19,10 @@
  */
 struct perfev_profile *synthetic_profile(enum perfev_profile_group group, unsigned flags);
 #define SYNTH_SAMPLES 105
+/* Adds `times` samples of the stack syms[0..nr) (leaf first; "k:" a kernel
+ * frame, "i:" an inlined one, "" unknown) of the synthetic profile's kind. */
+void synthetic_add(struct perfev_profile *p, const char *comm, int pid, int tid, uint64_t period,
+		   const char *const *syms, size_t nr, int times);
 
 /* p's folded stacks (perfev_export_folded) of value v, the lines sorted
  * when `sorted` (the order of first appearance aside). Free it. */

@@ -63,6 +63,38 @@ PERFEV_API int perfev_export_pprof(const struct perfev_profile *p,
 PERFEV_API int perfev_export_firefox(const struct perfev_profile *p,
 				     const struct perfev_export_options *o, FILE *out);
 
+/* ---- differential views of two profiles (perfev diff, perfev/diff.h) ---------
+ * old and new are profiles of the same program, say before and after a
+ * change (perfev_report_load of two recordings). Stacks are matched by
+ * their names as folded stacks name them (the command, each frame's
+ * symbol, or its address when unknown), so a binary rebuilt between the
+ * runs, its addresses moved, matches. Both stay the caller's. Each returns
+ * 0 or -errno (EINVAL for a NULL profile, ENOMEM, EIO) with perfev_errmsg(). */
+
+/* Brendan Gregg's difffolded format: "comm;outer;...;leaf OLD NEW\n" per
+ * stack of either profile (NEW's stacks first, then those only OLD has),
+ * OLD and NEW its self values (o->value) in each; difffolded.pl's output,
+ * what flamegraph.pl draws as a differential flame graph. */
+PERFEV_API int perfev_export_folded_diff(const struct perfev_profile *old, const struct perfev_profile *new_,
+					 const struct perfev_export_options *o, FILE *out);
+
+/* A differential SVG flame graph: NEW's stacks laid out as
+ * perfev_export_flame lays them, each frame coloured by how its share of
+ * the whole (o->value) changed from OLD to NEW: red when it grew, blue when
+ * it shrank, the deeper the larger the change against the largest one,
+ * grey when unchanged; its tooltip states the old share, the new share and
+ * the change in points. Self-contained, no external references; the title
+ * defaults to "Differential Flame Graph". */
+PERFEV_API int perfev_export_flame_diff(const struct perfev_profile *old, const struct perfev_profile *new_,
+					const struct perfev_export_options *o, FILE *out);
+
+/* pprof: NEW's samples and OLD's with their values negated and labelled
+ * pprof::base=true, in one profile: what `pprof -diff_base OLD NEW` reads
+ * (and what its -proto writes), so `go tool pprof -top FILE` shows the
+ * change per function. OLD's mappings follow NEW's. */
+PERFEV_API int perfev_export_pprof_diff(const struct perfev_profile *old, const struct perfev_profile *new_,
+					const struct perfev_export_options *o, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -97,6 +97,97 @@ static const char *unit_name(int v)
 PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 				   const struct perfev_export_options *o0, FILE *out)
 {
+	return pv_export_flame_hooked(p0, o0, NULL, out);
+}
+
+/* The tooltip of an undrawn-by-hook frame: its value, share, self share, object. */
+static void own_title(struct pv_buf *b, const struct perfev_profile *p, const struct pv_node *n,
+		      const struct pv_frame *f, int v, uint64_t all)
+{
+	double pct = all ? 100.0 * (double)n->total[v] / (double)all : 100.0;
+	pv_buf_printf(b, " (%llu %s, %.2f%%", (unsigned long long)n->total[v], unit_name(v), pct);
+	if (n->self[v])
+		pv_buf_printf(b, "; self %llu, %.2f%%", (unsigned long long)n->self[v],
+			      100.0 * (double)n->self[v] / (double)(all ? all : 1));
+	pv_buf_puts(b, ")");
+	if (f->dso) {
+		pv_buf_puts(b, " in ");
+		xml_str(b, pv_strtab_get(&p->strs, f->dso), 4096);
+	}
+}
+
+/* Lays p out top-down: children share their parent's span (x: start, a
+ * fraction of the root's total) in name order; *max_level: the deepest
+ * level drawn (frames narrower than min_width px are not, nor their
+ * children). 0 or -ENOMEM. */
+static int layout(const struct perfev_profile *p, int v, double span, double min_width, double *x,
+		  unsigned *max_level)
+{
+	uint64_t all = p->nodes[0].total[v];
+	bool skip_groups = p->group == PERFEV_GROUP_NONE;
+	uint32_t *work = malloc(p->nr_nodes * sizeof(*work)), *kids = NULL;
+	size_t cap_kids = 0, nwork = 0;
+	int ret = work ? 0 : -ENOMEM;
+	if (work)
+		work[nwork++] = 0;
+	while (nwork && !ret) {
+		uint32_t u = work[--nwork];
+		size_t nk = 0;
+		for (uint32_t c = p->nodes[u].first_child; c && !ret; c = p->nodes[c].next_sibling) {
+			ret = pv_grow(&kids, &cap_kids, nk + 1, sizeof(*kids));
+			if (!ret)
+				kids[nk++] = c;
+		}
+		if (nk > 1)
+			qsort_r(kids, nk, sizeof(*kids), cmp_child, (void *)p);
+		double at = x[u];
+		for (size_t i = 0; i < nk; i++) {
+			x[kids[i]] = at;
+			double w = all ? (double)p->nodes[kids[i]].total[v] / (double)all : 0;
+			at += w;
+			if (w * span < min_width)
+				continue; /* too narrow to draw: neither it nor its children */
+			unsigned lvl = p->nodes[kids[i]].depth - (skip_groups ? 1 : 0);
+			if (lvl > *max_level)
+				*max_level = lvl;
+			work[nwork++] = kids[i];
+		}
+	}
+	free(work);
+	free(kids);
+	return ret < 0 ? -ENOMEM : 0;
+}
+
+/* The document up to the frames: its size, style, script, title, subtitle,
+ * the buttons and the details line. */
+static void svg_head(struct pv_buf *b, const struct perfev_export_options *o, unsigned height)
+{
+	pv_buf_printf(b,
+		      "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		      "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		      "xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n"
+		      "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n"
+		      "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n"
+		      "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
+		      o->width, height, o->width, height, pv_flame_css, pv_flame_js, o->width, height);
+	pv_buf_printf(b, "<text id=\"title\" x=\"%u\" y=\"24\">", o->width / 2);
+	xml_str(b, o->title, 200);
+	pv_buf_puts(b, "</text>\n");
+	pv_buf_printf(b, "<text id=\"subtitle\" x=\"%u\" y=\"42\">", o->width / 2);
+	if (o->subtitle)
+		xml_str(b, o->subtitle, 300);
+	pv_buf_puts(b, "</text>\n");
+	pv_buf_printf(b,
+		      "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+		      "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n"
+		      "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n"
+		      "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n<g id=\"frames\">\n",
+		      PAD, o->width - PAD - 100, o->width - PAD, height - 10, PAD, height - 10);
+}
+
+int pv_export_flame_hooked(const struct perfev_profile *p0, const struct perfev_export_options *o0,
+			   const struct pv_flame_hook *hook, FILE *out)
+{
 	struct perfev_export_options o;
 	if (pv_export_options(o0, &o) < 0)
 		return -EINVAL;
@@ -110,63 +201,23 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 	bool skip_groups = p->group == PERFEV_GROUP_NONE;
 	double span = o.width - 2 * PAD;
 	double *x = calloc(p->nr_nodes, sizeof(*x));
-	uint32_t *work = malloc(p->nr_nodes * sizeof(*work)), *kids = NULL;
-	size_t cap_kids = 0, nwork = 0;
 	struct pv_buf b = PV_BUF_INIT;
-	if (!x || !work) {
+	struct pv_buf extra = PV_BUF_INIT;
+	if (!x) {
 		b.oom = true;
 		goto done;
 	}
-	/* lay out top-down: children share their parent's span in name order */
+	if (hook && hook->begin && hook->begin(hook->ctx, p) < 0) {
+		b.oom = true;
+		goto done;
+	}
 	unsigned max_level = 0;
-	work[nwork++] = 0;
-	while (nwork) {
-		uint32_t u = work[--nwork];
-		size_t nk = 0;
-		for (uint32_t c = p->nodes[u].first_child; c; c = p->nodes[c].next_sibling) {
-			if (pv_grow(&kids, &cap_kids, nk + 1, sizeof(*kids)) < 0) {
-				b.oom = true;
-				goto done;
-			}
-			kids[nk++] = c;
-		}
-		if (nk > 1)
-			qsort_r(kids, nk, sizeof(*kids), cmp_child, (void *)p);
-		double at = x[u];
-		for (size_t i = 0; i < nk; i++) {
-			x[kids[i]] = at;
-			double w = all ? (double)p->nodes[kids[i]].total[v] / (double)all : 0;
-			at += w;
-			if (w * span < o.min_width)
-				continue; /* too narrow to draw: neither it nor its children */
-			unsigned lvl = p->nodes[kids[i]].depth - (skip_groups ? 1 : 0);
-			if (lvl > max_level)
-				max_level = lvl;
-			work[nwork++] = kids[i];
-		}
+	if (layout(p, v, span, o.min_width, x, &max_level) < 0) {
+		b.oom = true;
+		goto done;
 	}
 	unsigned height = TOP + BOTTOM + (max_level + 1) * FH;
-	pv_buf_printf(&b,
-		      "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		      "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-		      "xmlns=\"http://www.w3.org/2000/svg\" onload=\"init(evt)\">\n"
-		      "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n"
-		      "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n"
-		      "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
-		      o.width, height, o.width, height, pv_flame_css, pv_flame_js, o.width, height);
-	pv_buf_printf(&b, "<text id=\"title\" x=\"%u\" y=\"24\">", o.width / 2);
-	xml_str(&b, o.title, 200);
-	pv_buf_puts(&b, "</text>\n");
-	pv_buf_printf(&b, "<text id=\"subtitle\" x=\"%u\" y=\"42\">", o.width / 2);
-	if (o.subtitle)
-		xml_str(&b, o.subtitle, 300);
-	pv_buf_puts(&b, "</text>\n");
-	pv_buf_printf(&b,
-		      "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
-		      "<text id=\"search\" x=\"%u\" y=\"24\">Search</text>\n"
-		      "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n"
-		      "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n<g id=\"frames\">\n",
-		      PAD, o.width - PAD - 100, o.width - PAD, height - 10, PAD, height - 10);
+	svg_head(&b, &o, height);
 	char name_buf[32], fill[40];
 	for (uint32_t id = 0; id < p->nr_nodes; id++) {
 		const struct pv_node *n = &p->nodes[id];
@@ -191,8 +242,11 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 			name = pv_frame_name(p, f = &p->frames[n->what], name_buf, sizeof(name_buf));
 		if (!name)
 			name = "[unknown]";
-		color(name, f, group, fill, sizeof(fill));
-		double pct = all ? 100.0 * (double)n->total[v] / (double)all : 100.0;
+		pv_buf_reset(&extra);
+		if (hook && id)
+			hook->frame(hook->ctx, p, id, fill, sizeof(fill), &extra);
+		else
+			color(name, f, group, fill, sizeof(fill));
 		double px = PAD + x[id] * span, pw = w * span;
 		unsigned y = height - BOTTOM - (lvl + 1) * FH;
 		pv_buf_printf(&b, "<g class=\"f\" data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-n=\"",
@@ -204,14 +258,12 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 			pv_buf_puts(&b, " [k]");
 		else if (f->inlined)
 			pv_buf_puts(&b, " [inlined]");
-		pv_buf_printf(&b, " (%llu %s, %.2f%%", (unsigned long long)n->total[v], unit_name(v), pct);
-		if (n->self[v])
-			pv_buf_printf(&b, "; self %llu, %.2f%%", (unsigned long long)n->self[v],
-				      100.0 * (double)n->self[v] / (double)(all ? all : 1));
-		pv_buf_puts(&b, ")");
-		if (f->dso) {
-			pv_buf_puts(&b, " in ");
-			xml_str(&b, pv_strtab_get(&p->strs, f->dso), 4096);
+		if (hook && id) {
+			if (extra.len)
+				xml_str(&b, extra.data, extra.len);
+			b.oom |= extra.oom;
+		} else {
+			own_title(&b, p, n, f, v, all);
 		}
 		pv_buf_printf(&b, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%d\" "
 			      "fill=\"%s\" data-c=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%u\">",
@@ -223,9 +275,8 @@ PERFEV_API int perfev_export_flame(const struct perfev_profile *p0,
 	}
 	pv_buf_puts(&b, "</g>\n</svg>\n");
 done:
+	pv_buf_free(&extra);
 	free(x);
-	free(work);
-	free(kids);
 	perfev_profile_free(owned);
 	return pv_export_write(&b, out, "flame graph");
 }

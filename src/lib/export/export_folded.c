@@ -13,6 +13,48 @@ static void put_name(struct pv_buf *b, const char *s)
 		pv_buf_putc(b, *s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s);
 }
 
+/* Node id's stack as a folded line names it: the group (its command, with
+ * pid/tid when grouped so) then the frames outermost first, ';'-separated. */
+void pv_export_folded_stack(const struct perfev_profile *p, uint32_t id, bool annotate, struct pv_buf *b,
+			    uint32_t **path, size_t *cap)
+{
+	char addr[32];
+	size_t nr = 0;
+	for (uint32_t at = id; at; at = p->nodes[at].parent) {
+		if (pv_grow(path, cap, nr + 1, sizeof(**path)) < 0) {
+			b->oom = true;
+			return;
+		}
+		(*path)[nr++] = at;
+	}
+	bool first = true;
+	for (size_t i = nr; i-- > 0;) {
+		const struct pv_node *x = &p->nodes[(*path)[i]];
+		if (pv_node_is_group(x)) {
+			const struct pv_group *g = &p->groups[x->what & ~PV_NODE_GROUP_BIT];
+			const char *comm = pv_strtab_get(&p->strs, g->comm);
+			if (!comm)
+				continue;
+			put_name(b, comm);
+			if (p->group == PERFEV_GROUP_THREAD)
+				pv_buf_printf(b, "-%d/%d", g->pid, g->tid);
+			else if (p->group == PERFEV_GROUP_PID)
+				pv_buf_printf(b, "-%d", g->pid);
+			first = false;
+			continue;
+		}
+		const struct pv_frame *f = &p->frames[x->what];
+		if (!first)
+			pv_buf_putc(b, ';');
+		first = false;
+		put_name(b, pv_frame_name(p, f, addr, sizeof(addr)));
+		if (annotate && f->kernel)
+			pv_buf_puts(b, "_[k]");
+		else if (annotate && f->inlined)
+			pv_buf_puts(b, "_[i]");
+	}
+}
+
 PERFEV_API int perfev_export_folded(const struct perfev_profile *p0,
 				    const struct perfev_export_options *o0, FILE *out)
 {
@@ -27,45 +69,11 @@ PERFEV_API int perfev_export_folded(const struct perfev_profile *p0,
 	struct pv_buf b = PV_BUF_INIT;
 	uint32_t *path = NULL;
 	size_t cap = 0;
-	char addr[32];
-	for (uint32_t id = 1; id < p->nr_nodes; id++) {
+	for (uint32_t id = 1; id < p->nr_nodes && !b.oom; id++) {
 		const struct pv_node *n = &p->nodes[id];
 		if (pv_node_is_group(n) || !n->self[o.value])
 			continue;
-		size_t nr = 0;
-		for (uint32_t at = id; at; at = p->nodes[at].parent) {
-			if (pv_grow(&path, &cap, nr + 1, sizeof(*path)) < 0) {
-				b.oom = true;
-				break;
-			}
-			path[nr++] = at;
-		}
-		bool first = true;
-		for (size_t i = nr; i-- > 0;) {
-			const struct pv_node *x = &p->nodes[path[i]];
-			if (pv_node_is_group(x)) {
-				const struct pv_group *g = &p->groups[x->what & ~PV_NODE_GROUP_BIT];
-				const char *comm = pv_strtab_get(&p->strs, g->comm);
-				if (!comm)
-					continue;
-				put_name(&b, comm);
-				if (p->group == PERFEV_GROUP_THREAD)
-					pv_buf_printf(&b, "-%d/%d", g->pid, g->tid);
-				else if (p->group == PERFEV_GROUP_PID)
-					pv_buf_printf(&b, "-%d", g->pid);
-				first = false;
-				continue;
-			}
-			const struct pv_frame *f = &p->frames[x->what];
-			if (!first)
-				pv_buf_putc(&b, ';');
-			first = false;
-			put_name(&b, pv_frame_name(p, f, addr, sizeof(addr)));
-			if (o.annotate_kernel && f->kernel)
-				pv_buf_puts(&b, "_[k]");
-			else if (o.annotate_kernel && f->inlined)
-				pv_buf_puts(&b, "_[i]");
-		}
+		pv_export_folded_stack(p, id, o.annotate_kernel, &b, &path, &cap);
 		pv_buf_printf(&b, " %llu\n", (unsigned long long)n->self[o.value]);
 	}
 	free(path);

@@ -32,4 +32,24 @@ uint32_t pv_keymap_get(const struct pv_keymap *m, uint64_t key); /* 0: absent */
 int pv_keymap_put(struct pv_keymap *m, uint64_t key, uint32_t val);
 void pv_keymap_free(struct pv_keymap *m);
 
+/* Node id's stack as folded lines name it ("comm;outer;...;leaf"; the
+ * annotations _[k]/_[i] with annotate), appended to b (b->oom on failure);
+ * path/cap: the caller's scratch array. */
+void pv_export_folded_stack(const struct perfev_profile *p, uint32_t id, bool annotate, struct pv_buf *b,
+			    uint32_t **path, size_t *cap);
+
+/* A flame graph's frames coloured and described by the caller (the
+ * differential flame graph): fill gets node id's colour ("rgb(r,g,b)"),
+ * title what its tooltip adds after the frame's name. */
+struct pv_flame_hook {
+	void (*frame)(void *ctx, const struct perfev_profile *p, uint32_t id, char *fill, size_t len,
+		      struct pv_buf *title);
+	void *ctx;
+	/* called once with the profile drawn (the caller-rooted view), before any frame */
+	int (*begin)(void *ctx, const struct perfev_profile *p);
+};
+/* perfev_export_flame with hook (NULL: its own colours and tooltips). */
+int pv_export_flame_hooked(const struct perfev_profile *p, const struct perfev_export_options *o,
+			   const struct pv_flame_hook *hook, FILE *out);
+
 #endif

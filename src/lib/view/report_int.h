@@ -97,6 +97,13 @@ static inline double pv_report_pct(uint64_t v, uint64_t all)
 	return all ? 100.0 * (double)v / (double)all : 0.0;
 }
 
+/* perf's order of two entries equal in their values under one sort key
+ * (names ascending, unknown DSOs and symbols last): <0, 0, >0. */
+int pv_report_cmp_key(const struct perfev_profile_entry *a, const struct perfev_profile_entry *b, const char *key);
+/* The width perf's column of key needs for entry e, beside its header's
+ * (0: the header's width alone; comm is sized by the threads' names). */
+size_t pv_report_entry_width(const struct pv_report_view *v, const char *key, const struct perfev_profile_entry *e);
+
 /* The profile's sort keys (the others are tracepoint fields), for messages. */
 #define PV_REPORT_SORT_KEYS \
 	"comm, pid, tid, dso, sym, srcline, srcfile, cpu, socket, dso_size, symbol_size, weight, " \

@@ -91,7 +91,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 /* perf's order of equal values: the sort keys in the order given, names
  * ascending, unknown DSOs and symbols last. */
-static int cmp_key(const struct perfev_profile_entry *a, const struct perfev_profile_entry *b, const char *key)
+int pv_report_cmp_key(const struct perfev_profile_entry *a, const struct perfev_profile_entry *b, const char *key)
 {
 	if (!strcmp(key, "comm"))
 		return strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
@@ -169,7 +169,7 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 	const struct pv_report_view *v = o->v;
 	/* perf: --sort keys given with -F first, then the columns in order, then the keys */
 	for (size_t k = 0; k < v->nr_sort_first && !c; k++)
-		c = cmp_key(a->e, b->e, v->sort_first[k]);
+		c = pv_report_cmp_key(a->e, b->e, v->sort_first[k]);
 	/* (the --sort list's order when it named columns, else the columns') */
 	const struct pv_report_col *cols = v->nr_sort_cols ? v->sort_cols : v->cols;
 	size_t ncols = v->nr_sort_cols ? v->nr_sort_cols : v->nr_cols;
@@ -195,17 +195,40 @@ static int cmp_row(const void *pa, const void *pb, void *arg)
 				c = cmp_u64(a->period[m], b->period[m]);
 			break;
 		case PV_COL_KEY:
-			c = cmp_key(a->e, b->e, cols[i].key);
+			c = pv_report_cmp_key(a->e, b->e, cols[i].key);
 			break;
 		}
 	}
 	for (size_t k = 0; k < v->nr_keys && !c; k++)
-		c = cmp_key(a->e, b->e, v->keys[k]);
+		c = pv_report_cmp_key(a->e, b->e, v->keys[k]);
 	if (!c && !o->tree) { /* perf: by address, the difference taken as signed */
 		int64_t d = (int64_t)(pv_report_shown_ip(a->e) - pv_report_shown_ip(b->e));
 		c = (d > 0) - (d < 0);
 	}
 	return c;
+}
+
+size_t pv_report_entry_width(const struct pv_report_view *v, const char *key, const struct perfev_profile_entry *e)
+{
+	if (!strcmp(key, "dso_daddr")) /* perf: the objects' names, 16 with one unknown */
+		return e->mem.dso ? strlen(pv_report_basename(e->mem.dso)) : 16;
+	if (!strcmp(key, "cpu") || !strcmp(key, "socket") || !strcmp(key, "dso_size") || !strcmp(key, "symbol_size"))
+		return 0; /* perf: the header's width, whatever the values ("-001") */
+	size_t fixed = pv_report_fixed_width(key);
+	if (fixed) /* perf: hists__calc_col_len's width, whatever the values */
+		return fixed;
+	char buf[4096];
+	pv_report_column(e, key, buf, sizeof(buf));
+	size_t len = strlen(buf);
+	/* perf sizes symbols by their names: " (inlined)" is not counted */
+	if (!strcmp(key, "sym") && len > 10 && !strcmp(buf + len - 10, " (inlined)"))
+		len -= 10;
+	/* perf: an entry without a symbol (its first sample's, keyed by it or
+	 * not) widens Shared Object to an address's 16 digits
+	 * (hists__set_unres_dso_col_len) */
+	if (!strcmp(key, "dso") && !e->first_symbol && !v->only_dso && len < 16)
+		len = 16;
+	return len;
 }
 
 /* perf's collapsed tree of entries (hists__collapse_resort), walked in
@@ -427,41 +450,14 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 			continue;
 		}
 		width[c] = strlen(pv_report_header_of(col->key));
-		if (!strcmp(col->key, "dso_daddr")) { /* perf: the objects' names, 16 with one unknown */
-			for (size_t r = 0; r < nr; r++) {
-				const char *d = rows[r].e->mem.dso;
-				width[c] = PV_MAX(width[c], d ? strlen(pv_report_basename(d)) : 16);
-			}
-			continue;
-		}
 		if (!strcmp(col->key, "comm")) { /* perf: the threads' last names, see comm_width */
 			/* (of the rows shown: none left by --symbol-filter, none) */
 			size_t cw = nr ? comm_width(s, v->first_comms) : 0;
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
-		if (!strcmp(col->key, "cpu") || !strcmp(col->key, "socket") || !strcmp(col->key, "dso_size") ||
-		    !strcmp(col->key, "symbol_size"))
-			continue; /* perf: the header's width, whatever the values ("-001") */
-		size_t fixed = pv_report_fixed_width(col->key);
-		if (fixed) { /* perf: hists__calc_col_len's width, whatever the values */
-			width[c] = PV_MAX(width[c], fixed);
-			continue;
-		}
-		for (size_t r = 0; r < nr; r++) {
-			pv_report_column(rows[r].e, col->key, buf, sizeof(buf));
-			size_t len = strlen(buf);
-			/* perf sizes symbols by their names: " (inlined)" is not counted */
-			if (!strcmp(col->key, "sym") && len > 10 && !strcmp(buf + len - 10, " (inlined)"))
-				len -= 10;
-			if (len > width[c])
-				width[c] = len;
-			/* perf: an entry without a symbol (its first sample's, keyed
-			 * by it or not) widens Shared Object to an address's 16
-			 * digits (hists__set_unres_dso_col_len) */
-			if (!strcmp(col->key, "dso") && !rows[r].e->first_symbol && !v->only_dso && width[c] < 16)
-				width[c] = 16;
-		}
+		for (size_t r = 0; r < nr; r++)
+			width[c] = PV_MAX(width[c], pv_report_entry_width(v, col->key, rows[r].e));
 	}
 	static const char *const value_names[] = {"Children", "Self", "Samples", "Period"};
 	struct pv_buf h = PV_BUF_INIT, d = PV_BUF_INIT;
