@@ -128,10 +128,10 @@ struct perfev_sample_desc {
 /* Which samples a profile accepts; zero/NULL fields match everything. */
 struct perfev_profile_filter {
 	size_t sz;               /* sizeof(struct perfev_profile_filter) */
-	const char *comm;        /* exact command name */
+	const char *comm;        /* exact command names, comma-separated (perf's --comms) */
 	int64_t pid, tid;        /* -1: any (0 is a real pid: the idle task) */
-	const char *dso;         /* exact DSO path or its basename */
-	const char *symbol;      /* exact symbol name */
+	const char *dso;         /* exact DSO paths or basenames, comma-separated */
+	const char *symbol;      /* exact symbol names, comma-separated */
 	uint64_t time_start, time_end; /* [start, end] in sample time; 0: open */
 	bool any_frame;          /* dso/symbol match any frame of the stack, not only the leaf */
 };

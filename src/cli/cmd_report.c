@@ -30,7 +30,8 @@ static const char usage_text[] =
 	"                        dcacheline, phys_daddr, data_page_size (default " PERFEV_REPORT_MEM_SORT ")\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
-	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
+	"  -g, --call-graph[=ARG] none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
+	"                        (alone: graph,0.5,caller; the next word is ARG unless it starts with -)\n"
 	"  -G, --inverted        same as -g caller\n"
 	"      --percent-limit P hide entries (and call graph branches) below P percent\n"
 	"  -F, --fields LIST     the columns in order: overhead, overhead_children, sample, period\n"
@@ -45,7 +46,8 @@ static const char usage_text[] =
 	"      --flame FILE      write an interactive SVG flame graph\n"
 	"      --pprof FILE      write a gzipped pprof profile\n"
 	"      --firefox FILE    write a Firefox Profiler JSON profile\n"
-	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
+	"  -c, --comms LIST, -d, --dsos LIST, -S, --symbols LIST   keep only the samples of these\n"
+	"                        (comma-separated); --pid PID, --tid TID likewise\n"
 	"      --time START,END  only samples within [START, END] (seconds of sample time, either\n"
 	"                        end empty; several ranges separated by spaces), the others left\n"
 	"                        out of every total, as perf\n"
@@ -92,7 +94,7 @@ static const struct option options[] = {
 	{"sort", required_argument, NULL, 's'},
 	{"children", no_argument, NULL, O_CHILDREN},
 	{"no-children", no_argument, NULL, O_NO_CHILDREN},
-	{"call-graph", required_argument, NULL, 'g'},
+	{"call-graph", optional_argument, NULL, 'g'},
 	{"inverted", no_argument, NULL, 'G'},
 	{"percent-limit", required_argument, NULL, O_PERCENT},
 	{"stdio", no_argument, NULL, O_STDIO},
@@ -102,13 +104,13 @@ static const struct option options[] = {
 	{"pprof", required_argument, NULL, O_PPROF},
 	{"firefox", required_argument, NULL, O_FIREFOX},
 	{"comm", required_argument, NULL, O_COMM},
-	{"comms", required_argument, NULL, O_COMM},
+	{"comms", required_argument, NULL, 'c'},
 	{"pid", required_argument, NULL, O_PID},
 	{"tid", required_argument, NULL, O_TID},
 	{"dso", required_argument, NULL, O_DSO},
-	{"dsos", required_argument, NULL, O_DSO},
+	{"dsos", required_argument, NULL, 'd'},
 	{"symbol", required_argument, NULL, O_SYMBOL},
-	{"symbols", required_argument, NULL, O_SYMBOL},
+	{"symbols", required_argument, NULL, 'S'},
 	{"time", required_argument, NULL, O_TIME},
 	{"value", required_argument, NULL, O_VALUE},
 	{"event", required_argument, NULL, O_EVENT},
@@ -238,8 +240,11 @@ static int load_option(struct args *a, int c)
 	char *end;
 	long n;
 	switch (c) {
+	case 'c':
 	case O_COMM: a->filter.comm = optarg; break;
+	case 'd':
 	case O_DSO: a->filter.dso = optarg; break;
+	case 'S':
 	case O_SYMBOL: a->filter.symbol = optarg; break;
 	case O_PID:
 	case O_TID:
@@ -343,11 +348,13 @@ static int parse_args(struct args *a, int argc, char **argv)
 	int c, r;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:U", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:", options, NULL)) != -1) {
 		if (c == 'h') {
 			printf(usage_text);
 			return -1;
 		}
+		if (c == 'g') /* perf's -g: its argument optional */
+			optarg = (char *)cli_optional_arg(argc, argv, "graph,0.5,caller,function,percent");
 		if ((r = view_option(a, c)) < 0 && (r = load_option(a, c)) < 0 && (r = command_option(a, c)) < 0)
 			return cli_bad_option("report", usage, c, argv);
 		if (r)
