@@ -413,8 +413,12 @@ struct perfev_profile_load_info {
 	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
 	uint64_t lost_samples;          /* samples the PMU lost (LOST_SAMPLES records: perf's "Total Lost Samples") */
+	/* the event's sampling interval in ms: 1000 / its frequency (-F), its
+	 * period for a clock event sampled by period (cpu-clock, task-clock:
+	 * ns), else the mean time between its samples; 0 when unknown */
+	double interval_ms;
 };
-#define perfev_profile_load_info__last_field lost_samples
+#define perfev_profile_load_info__last_field interval_ms
 
 /*
  * Reads a perf.data file (perf's or perfev's; "-" is a pipe on stdin) into a

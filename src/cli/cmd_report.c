@@ -43,7 +43,8 @@ static const char usage_text[] =
 	"      --stdio           the text table (default)\n"
 	"      --json            the entries as JSON\n"
 	"      --folded          folded stacks (comm;outer;...;leaf count) on stdout instead of a table\n"
-	"      --flame FILE      write an interactive SVG flame graph\n"
+	"      --flame FILE      write an interactive SVG flame graph (exports print no table\n"
+	"                        unless --stdio or --json asks for it too)\n"
 	"      --pprof FILE      write a gzipped pprof profile\n"
 	"      --firefox FILE    write a Firefox Profiler JSON profile\n"
 	"  -c, --comms LIST, -d, --dsos LIST, -S, --symbols LIST   keep only the samples of these\n"
@@ -158,6 +159,7 @@ struct args {
 	char graph[1024];          /* -g and --percent-limit, in the order given */
 	const char *input;
 	bool folded, quiet, show_info, stats;
+	bool shown;                /* --stdio or --json: the report beside the exports */
 	int header;                /* 1: --header, 2: --header-only */
 	int inspect;               /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
 };
@@ -217,8 +219,8 @@ static int view_option(struct args *a, int c)
 	case O_NO_GROUP: a->o.group = 0; return 0;
 	case 'n': a->o.show_samples = true; return 0;
 	case O_TOTAL_PERIOD: a->o.show_period = true; return 0;
-	case O_STDIO: a->o.json = false; return 0;
-	case O_JSON: a->o.json = true; return 0;
+	case O_STDIO: a->o.json = false, a->shown = true; return 0;
+	case O_JSON: a->o.json = true, a->shown = true; return 0;
 	case O_VALUE: a->o.value = optarg; return 0;
 	case O_SYMBOL_FILTER: a->o.symbol_filter = optarg; return 0;
 	case O_MEM_MODE: a->o.mem_mode = true; return 0;
@@ -296,7 +298,7 @@ static int command_option(struct args *a, int c)
 	case O_PPROF: a->x.pprof = optarg; return 0;
 	case O_FIREFOX: a->x.firefox = optarg; return 0;
 	case O_TITLE: a->x.title = optarg; return 0;
-	case 'q': a->quiet = true; return 0;
+	case 'q': a->quiet = a->x.quiet = true; return 0;
 	case O_HEADER: a->header = a->header ? a->header : 1; return 0;
 	case O_HEADER_ONLY: a->header = 2; return 0;
 	case 'I': a->show_info = true; return 0;
@@ -335,9 +337,10 @@ static int report_exports(const struct args *a, struct perfev_perfdata *pd)
 		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name, a->input);
 	bool weight = o.mem_mode || (o.value && !strcmp(o.value, "weight"));
 	int ret = report_write_exports("report", p, &a->x, subtitle,
-				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
+				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES, info.interval_ms);
 	struct perfev_export_options eo = {.sz = sizeof(eo)};
-	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0 : perfev_report_print_profile(p, &info, &o, stdout) < 0)
+	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0
+		      : a->shown && perfev_report_print_profile(p, &info, &o, stdout) < 0)
 		ret = cli_error("report", "%s", perfev_errmsg());
 	perfev_profile_free(p);
 	return ret;
