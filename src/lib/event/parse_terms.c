@@ -433,6 +433,19 @@ static int apply_pmu_terms(struct pctx *c, const struct perfev_pmu *p, struct pe
 				continue;
 			}
 		}
+		if (!t->has_val && depth == 0) {
+			/* uncore_imc_0/unc_m_cas_count.rd/: the model's uncore event on that box */
+			struct pv_uncore_event u;
+			int n = pv_uncore_resolve(t->key, t->klen, &u);
+			if (n < 0)
+				return pv_fail(c, -n, t->pos, "%s", perfev_errmsg());
+			if (n > 0 && pv_uncore_box_of(perfev_pmu_name(p), &u)) {
+				perfev_evsel_attr(e)->config |= u.config;
+				perfev_evsel_attr(e)->config1 |= u.config1;
+				perfev_evsel_set_flags(e, perfev_evsel_flags(e) | PERFEV_EVSEL_VENDOR);
+				continue;
+			}
+		}
 		const struct perfev_pmu_format *f = perfev_pmu_format_find(p, key);
 		if (!f) {
 			char valid[160];

@@ -216,7 +216,7 @@ static bool pfm_ready(void)
 }
 
 /* Is libpfm4's table `name` built into this libpfm4? */
-static int pfm_table_pmu(const char *name)
+int pv_pfm_table_pmu(const char *name)
 {
 	if (!name || !pfm_ready())
 		return -1;
@@ -263,7 +263,7 @@ PERFEV_API int perfev_cpu_model_get(struct perfev_cpu_model *out)
 		for (int i = 0; i < 2; i++) {
 			r.tables[i] = m.def->table[i];
 			r.core_pmus[i] = m.def->pmu[i];
-			if (m.def->table[i] && pfm_table_pmu(m.def->table[i]) < 0)
+			if (m.def->table[i] && pv_pfm_table_pmu(m.def->table[i]) < 0)
 				r.tables_present = false;
 		}
 	}
@@ -499,13 +499,40 @@ struct list_ctx {
 	const struct model_def *def;
 	int i; /* which table */
 	uint32_t type;
+	const char *root;        /* sysfs (NULL: the real one) */
+	const char *unit;        /* the uncore unit whose first box's type is unit_type */
+	uint32_t unit_type;
 	struct entry *e;
 	size_t n, cap;
 	bool oom;
 };
 
-static int list_one(struct list_ctx *l, const char *ev, const char *umask, const char *desc)
+static int add_entry(struct list_ctx *l, const char *name, const char *pfm_name, const char *desc,
+		     const char *pmu, const char *topic, const struct perfev_attr *attr)
 {
+	if (pv_grow(&l->e, &l->cap, l->n + 1, sizeof(*l->e)) < 0)
+		return l->oom = true, -ENOMEM;
+	struct entry *en = &l->e[l->n];
+	memset(en, 0, sizeof(*en));
+	en->name = strdup(name);
+	en->pfm = strdup(pfm_name);
+	en->desc = desc ? strdup(desc) : NULL;
+	if (!en->name || !en->pfm || (desc && !en->desc)) {
+		free(en->name);
+		free(en->pfm);
+		free(en->desc);
+		return l->oom = true, -ENOMEM;
+	}
+	en->pmu = pmu;
+	en->topic = topic;
+	en->attr = *attr;
+	l->n++;
+	return 0;
+}
+
+static int list_one(void *ctx, const char *ev, const char *umask, const char *desc)
+{
+	struct list_ctx *l = ctx;
 	const char *table = l->def->table[l->i];
 	char pfm_name[300], name[300];
 	if (umask)
@@ -522,29 +549,53 @@ static int list_one(struct list_ctx *l, const char *ev, const char *umask, const
 	struct perf_event_attr a;
 	if (pfm_encode(table, pfm_name, &a, NULL) != PFM_SUCCESS)
 		return 0; /* needs another umask with it: not an event alone */
-	if (pv_grow(&l->e, &l->cap, l->n + 1, sizeof(*l->e)) < 0)
-		return l->oom = true, -ENOMEM;
-	struct entry *en = &l->e[l->n];
-	memset(en, 0, sizeof(*en));
-	en->name = strdup(name);
-	en->pfm = strdup(pfm_name);
-	en->desc = desc ? strdup(desc) : NULL;
-	if (!en->name || !en->pfm || (desc && !en->desc)) {
-		free(en->name);
-		free(en->pfm);
-		free(en->desc);
-		return l->oom = true, -ENOMEM;
+	struct perfev_attr attr = {.type = l->type, .size = PERFEV_ATTR_SIZE_LATEST, .config = a.config,
+				   .config1 = a.config1, .config2 = a.config2, .exclude_guest = 1};
+	return add_entry(l, name, pfm_name, desc, l->def->pmu[l->i], topic_of(l->def->arch, ev), &attr);
+}
+
+/* An uncore event: its attr on the unit's first box here (uncore_imc_0),
+ * with a type that never opens where there is none. */
+static int uncore_one(void *ctx, const struct pv_uncore_listed *u)
+{
+	struct list_ctx *l = ctx;
+	if (l->unit != u->unit) {
+		char box[64];
+		snprintf(box, sizeof(box), u->boxes > 1 ? "%s_0" : "%s", u->unit);
+		struct perfev_pmu *p = pv_pmu_exists(l->root, box) ? pv_pmu_load(l->root, box) : NULL;
+		l->unit = u->unit;
+		l->unit_type = p ? perfev_pmu_type(p) : PV_UNCORE_TYPE_ABSENT;
+		pv_pmu_free(p);
 	}
-	en->pmu = l->def->pmu[l->i];
-	en->topic = topic_of(l->def->arch, ev);
-	en->attr.type = l->type;
-	en->attr.size = PERFEV_ATTR_SIZE_LATEST;
-	en->attr.config = a.config;
-	en->attr.config1 = a.config1;
-	en->attr.config2 = a.config2;
-	en->attr.exclude_guest = 1;
-	l->n++;
-	return 0;
+	struct perfev_attr attr = {.type = l->unit_type, .size = PERFEV_ATTR_SIZE_LATEST, .config = u->config,
+				   .config1 = u->config1};
+	return add_entry(l, u->name, u->pfm_name, u->desc, u->unit, u->topic, &attr);
+}
+
+int pv_pfm_each_event(const char *table, int os,
+		      int (*fn)(void *ctx, const char *ev, const char *umask, const char *desc), void *ctx)
+{
+	int pidx = pv_pfm_table_pmu(table);
+	pfm_pmu_info_t pinfo = {.size = sizeof(pinfo)};
+	if (pidx < 0 || pfm_get_pmu_info((pfm_pmu_t)pidx, &pinfo) != PFM_SUCCESS)
+		return 0;
+	int r = 0;
+	for (int e = pinfo.first_event; e != -1 && !r; e = pfm_get_event_next(e)) {
+		pfm_event_info_t ei = {.size = sizeof(ei)};
+		if (pfm_get_event_info(e, (pfm_os_t)os, &ei) != PFM_SUCCESS)
+			continue;
+		int umasks = 0;
+		for (int k = 0; k < ei.nattrs && !r; k++) {
+			pfm_event_attr_info_t ai = {.size = sizeof(ai)};
+			if (pfm_get_event_attr_info(e, k, (pfm_os_t)os, &ai) != PFM_SUCCESS || ai.type != PFM_ATTR_UMASK)
+				continue;
+			umasks++;
+			r = fn(ctx, ei.name, ai.name, ai.desc ? ai.desc : ei.desc);
+		}
+		if (!umasks && !r)
+			r = fn(ctx, ei.name, NULL, ei.desc);
+	}
+	return r;
 }
 
 /* perf's order: by PMU, then topic, then name */
@@ -564,35 +615,19 @@ int pv_vendor_foreach(const char *root, int (*fn)(const struct perfev_event_info
 	model_now(&m);
 	if (!m.def || !pfm_ready())
 		return 0;
-	struct list_ctx l = {.def = m.def};
+	struct list_ctx l = {.def = m.def, .root = root};
 	int r = 0;
 	for (l.i = 0; l.i < 2 && m.def->table[l.i]; l.i++) {
-		int pidx = pfm_table_pmu(m.def->table[l.i]);
-		if (pidx < 0)
+		if (pv_pfm_table_pmu(m.def->table[l.i]) < 0)
 			continue;
 		struct perfev_pmu *core = pv_vendor_pmu_load(root, m.def->pmu[l.i]);
 		l.type = core ? perfev_pmu_type(core) : PERF_TYPE_RAW;
 		pv_pmu_free(core);
-		pfm_pmu_info_t pinfo = {.size = sizeof(pinfo)};
-		if (pfm_get_pmu_info((pfm_pmu_t)pidx, &pinfo) != PFM_SUCCESS)
-			continue;
-		for (int e = pinfo.first_event; e != -1; e = pfm_get_event_next(e)) {
-			pfm_event_info_t ei = {.size = sizeof(ei)};
-			if (pfm_get_event_info(e, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
-				continue;
-			int umasks = 0;
-			for (int k = 0; k < ei.nattrs && !r; k++) {
-				pfm_event_attr_info_t ai = {.size = sizeof(ai)};
-				if (pfm_get_event_attr_info(e, k, PFM_OS_PERF_EVENT_EXT, &ai) != PFM_SUCCESS ||
-				    ai.type != PFM_ATTR_UMASK)
-					continue;
-				umasks++;
-				r = list_one(&l, ei.name, ai.name, ai.desc ? ai.desc : ei.desc);
-			}
-			if (!umasks && !r)
-				r = list_one(&l, ei.name, NULL, ei.desc);
-		}
+		if ((r = pv_pfm_each_event(m.def->table[l.i], PFM_OS_PERF_EVENT_EXT, list_one, &l)))
+			break;
 	}
+	if (!r)
+		r = pv_uncore_foreach(uncore_one, &l);
 	if (l.n)
 		qsort(l.e, l.n, sizeof(*l.e), by_topic_name);
 	for (size_t i = 0; !r && i < l.n; i++) {
@@ -623,7 +658,7 @@ void pv_vendor_unknown_hint(const char *name, char *buf, size_t len)
 		snprintf(buf, len, "; no vendor event table for this CPU (%s%s): libpfm4 does not know "
 			 "it; PERF_CPUID=GenuineIntel-6-55-4 (say) shows another model's", m.cpuid,
 			 m.overridden ? ", from PERF_CPUID" : "");
-	else if (!pfm_ready() || pfm_table_pmu(m.def->table[0]) < 0)
+	else if (!pfm_ready() || pv_pfm_table_pmu(m.def->table[0]) < 0)
 		snprintf(buf, len, "; the %s table (%s) is not in this build of libpfm4", m.def->name,
 			 m.def->table[0]);
 	else

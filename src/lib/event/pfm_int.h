@@ -63,6 +63,27 @@ struct pv_uncore_event {
  * set) when libpfm4 refuses its modifiers.
  */
 int pv_uncore_resolve(const char *name, size_t n, struct pv_uncore_event *out);
+/* An uncore event as perfev list shows it (strings valid during the call). */
+struct pv_uncore_listed {
+	const char *name;     /* perf's: "unc_m_cas_count.rd" */
+	const char *pfm_name; /* libpfm4's: "UNC_M_CAS_COUNT:RD" */
+	const char *desc;
+	const char *unit;     /* "uncore_imc" */
+	const char *topic;    /* perf list's heading: "uncore memory" */
+	uint64_t config, config1;
+	unsigned boxes;
+};
+/* Calls fn for every uncore event of the current model (fn's non-zero stops
+ * and is returned). */
+int pv_uncore_foreach(int (*fn)(void *ctx, const struct pv_uncore_listed *e), void *ctx);
+/* libpfm4's index of its table named name, -1 when it has none (or no libpfm4). */
+int pv_pfm_table_pmu(const char *name);
+/* Calls fn(ctx, event, umask or NULL, description) for every event of
+ * libpfm4's table (each umask, or the event alone when it has none), its
+ * information as for pfm_os_t os; fn's non-zero stops and is returned. 0
+ * when libpfm4 has no such table. */
+int pv_pfm_each_event(const char *table, int os,
+		      int (*fn)(void *ctx, const char *ev, const char *umask, const char *desc), void *ctx);
 /* Is sysfs PMU pmu a box of u's unit (UNIT or UNIT_N, the named box if any)? */
 bool pv_uncore_box_of(const char *pmu, const struct pv_uncore_event *u);
 /* The type an uncore box absent here gets: the kernel numbers uncore PMUs

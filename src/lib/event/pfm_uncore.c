@@ -61,6 +61,7 @@ struct uncore_unit {
 	const char *perf_prefix;  /* perf's name prefix where libpfm4's differs ... */
 	const char *pfm_prefix;   /* ... and libpfm4's: unc_cha_ -> UNC_C_ */
 	const char *sysfs;        /* perf's Unit: PMUs UNIT or UNIT_N */
+	const char *topic;        /* perf list's heading (its JSON files' Topic) */
 	unsigned boxes;           /* boxes the kernel makes on the model (most) */
 	const char *const *formats;
 	size_t nformats;
@@ -68,9 +69,10 @@ struct uncore_unit {
 
 #define FMT(f) f, PV_ARRAY_SIZE(f)
 static const struct uncore_unit units[] = {
-	{"skx", "skx_unc_imc", true, NULL, NULL, "uncore_imc", 6, FMT(skx_imc_formats)},
-	{"skx", "skx_unc_cha", true, "unc_cha_", "unc_c_", "uncore_cha", 28, FMT(skx_cha_formats)},
-	{"amd64_fam19h_zen3", "amd64_fam19h_zen3_l3", false, NULL, NULL, "amd_l3", 1,
+	{"skx", "skx_unc_imc", true, NULL, NULL, "uncore_imc", "uncore memory", 6, FMT(skx_imc_formats)},
+	{"skx", "skx_unc_cha", true, "unc_cha_", "unc_c_", "uncore_cha", "uncore other", 28,
+	 FMT(skx_cha_formats)},
+	{"amd64_fam19h_zen3", "amd64_fam19h_zen3_l3", false, NULL, NULL, "amd_l3", "cache", 1,
 	 FMT(zen3_l3_formats)},
 };
 
@@ -236,4 +238,60 @@ bool pv_uncore_box_of(const char *pmu, const struct pv_uncore_event *u)
 	char *end;
 	long box = strtol(rest + 1, &end, 10);
 	return !*end && (u->box < 0 || box == u->box);
+}
+
+/* ---- perfev list ------------------------------------------------------------------ */
+
+struct list_walk {
+	const struct uncore_unit *u;
+	const char *table;
+	int (*fn)(void *ctx, const struct pv_uncore_listed *e);
+	void *ctx;
+};
+
+/* Lists libpfm4's event ev (umask um, or none) of the unit's table under
+ * the spelling pfm_spelling reverses (lower case, the unit's prefix, '.'
+ * for ':': perf's name, unc_m_cas_count.rd, where the two agree) and under
+ * each perf name pairs[] gives it (llc_misses.mem_read: perf lists both). */
+static int list_one(void *arg, const char *ev, const char *um, const char *desc)
+{
+	const struct list_walk *w = arg;
+	const struct uncore_unit *u = w->u;
+	char pfm[300], name[300];
+	snprintf(pfm, sizeof(pfm), "%s%s%s", ev, um ? ":" : "", um ? um : "");
+	struct pv_uncore_event enc;
+	if (encode(u, w->table, pfm, false, &enc) <= 0)
+		return 0; /* needs another umask with it: not an event alone */
+	struct pv_uncore_listed e = {.pfm_name = pfm, .desc = desc, .unit = u->sysfs, .topic = u->topic,
+				     .config = enc.config, .config1 = enc.config1, .boxes = u->boxes};
+	for (size_t i = 0; i < PV_ARRAY_SIZE(pairs); i++)
+		if (!strcmp(pairs[i].table, u->pfm) && !strcasecmp(pairs[i].pfm, pfm)) {
+			e.name = pairs[i].perf;
+			int r = w->fn(w->ctx, &e);
+			if (r)
+				return r;
+		}
+	size_t pl = u->pfm_prefix ? strlen(u->pfm_prefix) : 0;
+	if (pl && !strncasecmp(pfm, u->pfm_prefix, pl))
+		snprintf(name, sizeof(name), "%s%s", u->perf_prefix, pfm + pl);
+	else
+		snprintf(name, sizeof(name), "%s", pfm);
+	for (char *c = name; *c; c++)
+		*c = *c == ':' ? '.' : (char)tolower((unsigned char)*c);
+	e.name = name;
+	return w->fn(w->ctx, &e);
+}
+
+int pv_uncore_foreach(int (*fn)(void *ctx, const struct pv_uncore_listed *e), void *ctx)
+{
+	const char *core = pv_vendor_model_table();
+	int r = 0;
+	for (size_t i = 0; core && !r && i < PV_ARRAY_SIZE(units); i++)
+		if (!strcmp(units[i].core_table, core)) {
+			char table[64];
+			snprintf(table, sizeof(table), "%s%s", units[i].pfm, units[i].numbered ? "0" : "");
+			struct list_walk w = {.u = &units[i], .table = table, .fn = fn, .ctx = ctx};
+			r = pv_pfm_each_event(table, PFM_OS_NONE, list_one, &w);
+		}
+	return r;
 }

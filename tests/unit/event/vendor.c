@@ -135,7 +135,8 @@ static int count_vendor(void *arg, const struct perfev_event_info *ev)
 	int *n = arg;
 	cr_assert_eq(ev->klass, PERFEV_CLASS_VENDOR);
 	cr_assert(ev->topic && ev->alias && ev->pmu);
-	cr_assert_eq(ev->attr.type, 4);
+	/* (the uncore units' events follow the core's: no such PMU here) */
+	cr_assert_eq(ev->attr.type, strcmp(ev->pmu, "cpu") ? UINT32_MAX : 4, "%s on %s", ev->name, ev->pmu);
 	if (!strcmp(ev->name, "cycle_activity.stalls_total")) {
 		cr_assert_eq(ev->attr.config, 0x40004a3);
 		cr_assert_str_eq(ev->alias, "CYCLE_ACTIVITY:STALLS_TOTAL");
@@ -227,4 +228,139 @@ Test(unit_vendor, uncore_without_the_pmu)
 	struct perfev_parse_error err;
 	cr_assert_eq(perfev_evlist_parse(l, "unc_m_cas_count.rd", &err), -ENOENT);
 	perfev_evlist_free(l);
+}
+
+/* perfev list: the model's uncore events too, under perf's names and
+ * headings (uncore_imc's under "uncore memory"), each with the config perf
+ * 6.1 built for it on the unit's first box (uncore.tsv). */
+struct listed {
+	char name[160], pmu[32];
+	uint64_t config, config1;
+	uint32_t type;
+};
+struct listing {
+	struct listed *e;
+	size_t n, cap;
+};
+
+static int collect_uncore(void *arg, const struct perfev_event_info *ev)
+{
+	struct listing *l = arg;
+	if (!strcmp(ev->pmu, "cpu"))
+		return 0;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->e = realloc(l->e, l->cap * sizeof(*l->e));
+		cr_assert_not_null(l->e);
+	}
+	struct listed *e = &l->e[l->n++];
+	snprintf(e->name, sizeof(e->name), "%s", ev->name);
+	snprintf(e->pmu, sizeof(e->pmu), "%s", ev->pmu);
+	e->config = ev->attr.config;
+	e->config1 = ev->attr.config1;
+	e->type = ev->attr.type;
+	if (!strcmp(ev->pmu, "uncore_imc"))
+		cr_assert_str_eq(ev->topic, "uncore memory", "%s", ev->name);
+	if (!strcmp(ev->pmu, "uncore_cha"))
+		cr_assert_str_eq(ev->topic, "uncore other", "%s", ev->name);
+	return 0;
+}
+
+static const struct listed *listed_find(const struct listing *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->e[i].name, name))
+			return &l->e[i];
+	return NULL;
+}
+
+/* The unit of box PMU "uncore_imc_3" ("uncore_imc"), of "amd_l3" itself. */
+static void unit_of(const char *box, char *unit, size_t len)
+{
+	snprintf(unit, len, "%s", box);
+	char *u = strrchr(unit, '_');
+	if (u && u[1] >= '0' && u[1] <= '9')
+		*u = 0;
+}
+
+Test(unit_vendor, list_shows_uncore_events_as_perf, .timeout = 60)
+{
+	size_t n;
+	struct urow *rows = vendor_uncore_table(&n);
+	const char *models[] = {"GenuineIntel-6-55-4", "AuthenticAMD-25-1-1"};
+	for (size_t m = 0; m < 2; m++) {
+		setenv("PERF_CPUID", models[m], 1);
+		struct listing l = {0};
+		cr_assert_gt(perfev_events_foreach("vendor", 0, collect_uncore, &l), 0);
+		size_t want = 0, bad = 0;
+		char report[4096] = "";
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(rows[i].cpuid, models[m]))
+				continue;
+			want++;
+			const struct vattr *w = &rows[i].want[0];
+			const struct listed *e = listed_find(&l, rows[i].event);
+			char unit[32];
+			unit_of(w->pmu, unit, sizeof(unit));
+			if (e && !strcmp(e->pmu, unit) && e->config == w->config && e->config1 == w->config1 &&
+			    e->type == UINT32_MAX)
+				continue;
+			bad++;
+			size_t o = strlen(report);
+			snprintf(report + o, sizeof(report) - o, "  %s: %s\n", rows[i].event,
+				 e ? "listed with another attr or unit" : "not listed");
+		}
+		cr_assert_geq(want, 3, "%s: uncore.tsv has %zu events", models[m], want);
+		cr_assert_eq(bad, 0, "%s: %zu of perf's %zu uncore events are not listed as perf builds them:\n%s",
+			     models[m], bad, want, report);
+		cr_log_info("%s: %zu uncore events listed, perf's %zu among them", models[m], l.n, want);
+		free(l.e);
+	}
+	free(rows);
+}
+
+/* perf's PMU/EVENT/ form: the model's uncore event on the box named
+ * (uncore_imc_0/unc_m_cas_count.rd/) or on every box of its unit
+ * (uncore_imc/unc_m_cas_count.rd/), with terms after it; the attrs perf
+ * 6.1 built (uncore.tsv). */
+Test(unit_vendor, uncore_event_as_pmu_term, .timeout = 120)
+{
+	size_t n;
+	struct urow *rows = vendor_uncore_table(&n);
+	char skx[512], zen3[512];
+	snprintf(skx, sizeof(skx), "%s/intel-skx", test_tmpdir());
+	snprintf(zen3, sizeof(zen3), "%s/amd-zen3", test_tmpdir());
+	vendor_fake_sysfs_uncore(skx, "intel", "skx");
+	vendor_fake_sysfs_uncore(zen3, "amd", "zen3");
+	size_t bad = 0;
+	char report[8192] = "";
+	for (size_t i = 0; i < n; i++) {
+		const char *sysfs = !strcmp(rows[i].unc, "zen3") ? zen3 : skx;
+		char unit[32], msg[400];
+		unit_of(rows[i].want[0].pmu, unit, sizeof(unit));
+		struct urow all = rows[i], one = rows[i];
+		snprintf(all.event, sizeof(all.event), "%s/%s/", unit, rows[i].event);
+		snprintf(one.event, sizeof(one.event), "%s/%s/", rows[i].want[0].pmu, rows[i].event);
+		one.nwant = 1;
+		const char *why = vendor_uncore_check(&all, sysfs, msg, sizeof(msg));
+		if (!why)
+			why = vendor_uncore_check(&one, sysfs, msg, sizeof(msg));
+		if (why) {
+			bad++;
+			size_t o = strlen(report);
+			snprintf(report + o, sizeof(report) - o, "  %s: %s\n", rows[i].event, why);
+		}
+	}
+	free(rows);
+	cr_assert_eq(bad, 0, "%zu of %zu uncore events as PMU terms differ from perf's:\n%s", bad, n, report);
+	/* with a term after it, ORed in as perf does */
+	struct urow t = {.nwant = 1};
+	snprintf(t.cpuid, sizeof(t.cpuid), "GenuineIntel-6-55-4");
+	snprintf(t.event, sizeof(t.event), "uncore_imc_1/llc_misses.mem_read,thresh=1/");
+	snprintf(t.want[0].pmu, sizeof(t.want[0].pmu), "uncore_imc_1");
+	t.want[0].type = 21; /* mkfake.sh's */
+	t.want[0].config = 0x1000304; /* perf 6.1 over the same fake sysfs */
+	char msg[400];
+	const char *why = vendor_uncore_check(&t, skx, msg, sizeof(msg));
+	cr_assert_null(why, "%s", why);
 }
