@@ -128,10 +128,10 @@ struct perfev_sample_desc {
 /* Which samples a profile accepts; zero/NULL fields match everything. */
 struct perfev_profile_filter {
 	size_t sz;               /* sizeof(struct perfev_profile_filter) */
-	const char *comm;        /* exact command name */
+	const char *comm;        /* exact command names, comma-separated (perf's --comms) */
 	int64_t pid, tid;        /* -1: any (0 is a real pid: the idle task) */
-	const char *dso;         /* exact DSO path or its basename */
-	const char *symbol;      /* exact symbol name */
+	const char *dso;         /* exact DSO paths or basenames, comma-separated */
+	const char *symbol;      /* exact symbol names, comma-separated */
 	uint64_t time_start, time_end; /* [start, end] in sample time; 0: open */
 	bool any_frame;          /* dso/symbol match any frame of the stack, not only the leaf */
 };
@@ -413,8 +413,12 @@ struct perfev_profile_load_info {
 	uint64_t dwarf_samples, dwarf_to_root; /* DWARF-unwound samples, and how many reached the root */
 	bool has_callchains;            /* the event records call stacks (CALLCHAIN or STACK_USER) */
 	uint64_t lost_samples;          /* samples the PMU lost (LOST_SAMPLES records: perf's "Total Lost Samples") */
+	/* the event's sampling interval in ms: 1000 / its frequency (-F), its
+	 * period for a clock event sampled by period (cpu-clock, task-clock:
+	 * ns), else the mean time between its samples; 0 when unknown */
+	double interval_ms;
 };
-#define perfev_profile_load_info__last_field lost_samples
+#define perfev_profile_load_info__last_field interval_ms
 
 /*
  * Reads a perf.data file (perf's or perfev's; "-" is a pipe on stdin) into a

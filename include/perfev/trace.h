@@ -37,7 +37,9 @@ PERFEV_API void perfev_sctrace_free(struct perfev_sctrace *t);
  * its duration is exit time - enter time of the same thread when the enter
  * was seen (else 0: execve's exit after enable_on_exec); ret < 0 is an error.
  * A syscall that never returns (exit_group) is not counted. Each enter and
- * exit also counts as one event of the thread. Return 0 or -ENOMEM.
+ * exit also counts as one event of the thread; one with a negative nr (the
+ * sys_exit of rt_sigreturn) is no syscall, as perf trace -s takes it: only
+ * an event of the total. Return 0 or -ENOMEM.
  */
 PERFEV_API int perfev_sctrace_enter(struct perfev_sctrace *t, pid_t pid, pid_t tid,
 				    uint64_t time, long nr);

@@ -37,6 +37,12 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...
 /* After getopt_long returned '?' or ':' (opterr = 0, optstring starting with
  * ':'): "unknown option '-Q'" or "option '-o' needs a value", as above. */
 int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
+/* An option whose argument perf's parse-options makes optional
+ * (PARSE_OPT_LASTARG_DEFAULT, e.g. report -g): after getopt_long returned
+ * it with an optional_argument ("g::"), its argument when attached, else
+ * the next word unless there is none or it starts with '-' (consumed),
+ * else dflt. */
+const char *cli_optional_arg(int argc, char **argv, const char *dflt);
 
 /* Before running COMMAND: 0 when execvp would find it executable; else prints
  * "perfev CMD: cannot run 'X': command not found (...)" (or why it cannot

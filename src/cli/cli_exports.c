@@ -61,7 +61,7 @@ static int cannot_write(const char *cmd, const char *what, const char *path, int
 static int write_export(const char *cmd,
 			int (*fn)(const struct perfev_profile *, const struct perfev_export_options *, FILE *),
 			const struct perfev_profile *p, const struct perfev_export_options *o,
-			const char *path, const char *what)
+			const char *path, const char *what, bool quiet)
 {
 	char tmp[PATH_MAX];
 	bool out = !strcmp(path, "-");
@@ -84,7 +84,7 @@ static int write_export(const char *cmd,
 			unlink(tmp);
 		return cli_error(cmd, "writing the %s to %s: %s", what, path, perfev_errmsg());
 	}
-	if (!out)
+	if (!out && !quiet)
 		fprintf(stderr, "perfev %s: wrote the %s to %s\n", cmd, what, path);
 	return 0;
 }
@@ -109,18 +109,18 @@ int report_exports_check(const char *cmd, const struct report_exports *x)
 }
 
 int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
-			 const char *subtitle, enum perfev_profile_value value)
+			 const char *subtitle, enum perfev_profile_value value, double interval_ms)
 {
 	struct perfev_export_options eo = {.sz = sizeof(eo), .value = value, .title = x->title,
-					   .subtitle = subtitle};
+					   .subtitle = subtitle, .interval_ms = interval_ms};
 	int ret = 0;
-	if (x->flame && write_export(cmd, perfev_export_flame, p, &eo, x->flame, "flame graph"))
+	if (x->flame && write_export(cmd, perfev_export_flame, p, &eo, x->flame, "flame graph", x->quiet))
 		ret = 1;
-	if (x->pprof && write_export(cmd, perfev_export_pprof, p, &eo, x->pprof, "pprof profile"))
+	if (x->pprof && write_export(cmd, perfev_export_pprof, p, &eo, x->pprof, "pprof profile", x->quiet))
 		ret = 1;
-	if (x->firefox && write_export(cmd, perfev_export_firefox, p, &eo, x->firefox, "Firefox profile"))
+	if (x->firefox && write_export(cmd, perfev_export_firefox, p, &eo, x->firefox, "Firefox profile", x->quiet))
 		ret = 1;
-	if (x->folded && write_export(cmd, perfev_export_folded, p, &eo, x->folded, "folded stacks"))
+	if (x->folded && write_export(cmd, perfev_export_folded, p, &eo, x->folded, "folded stacks", x->quiet))
 		ret = 1;
 	return ret;
 }
@@ -137,7 +137,7 @@ int report_export_file(const char *cmd, const char *input, const struct report_e
 	char subtitle[256];
 	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s",
 		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name);
-	int ret = report_write_exports(cmd, p, x, subtitle, PERFEV_VALUE_SAMPLES);
+	int ret = report_write_exports(cmd, p, x, subtitle, PERFEV_VALUE_SAMPLES, info.interval_ms);
 	perfev_profile_free(p);
 	return ret;
 }

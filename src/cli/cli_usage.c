@@ -56,3 +56,12 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv)
 		return cli_usage_error(cmd, usage, "option '%s' takes no value", name);
 	return cli_usage_error(cmd, usage, "unknown option '%s'", name);
 }
+
+const char *cli_optional_arg(int argc, char **argv, const char *dflt)
+{
+	if (optarg)
+		return optarg;
+	if (optind < argc && argv[optind][0] != '-')
+		return argv[optind++];
+	return dflt;
+}

@@ -105,7 +105,7 @@ static int live_exports(struct live_profile *lp, const struct report_exports *x)
 	char subtitle[256];
 	snprintf(subtitle, sizeof(subtitle), "%llu samples of %s",
 		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name);
-	int ret = report_write_exports("record", p, x, subtitle, PERFEV_VALUE_SAMPLES);
+	int ret = report_write_exports("record", p, x, subtitle, PERFEV_VALUE_SAMPLES, info.interval_ms);
 	perfev_profile_free(p);
 	return ret;
 }
@@ -222,7 +222,7 @@ static int parse_opt(int c, struct record_cli *rc, char **argv)
 		break;
 	}
 	case 'q':
-		rc->quiet = true;
+		rc->quiet = rc->x.quiet = true;
 		cli_log_to_stderr("record", true); /* errors and warnings only */
 		break;
 	case 256: rc->x.flame = optarg; break;

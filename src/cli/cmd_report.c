@@ -30,7 +30,8 @@ static const char usage_text[] =
 	"                        dcacheline, phys_daddr, data_page_size (default " PERFEV_REPORT_MEM_SORT ")\n"
 	"      --children        add a Children column: samples with the entry anywhere on the stack\n"
 	"      --no-children     only the entry's own (self) samples\n"
-	"  -g, --call-graph ARG  none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
+	"  -g, --call-graph[=ARG] none, caller, callee or graph[,MIN_PERCENT[,caller|callee]]\n"
+	"                        (alone: graph,0.5,caller; the next word is ARG unless it starts with -)\n"
 	"  -G, --inverted        same as -g caller\n"
 	"      --percent-limit P hide entries (and call graph branches) below P percent\n"
 	"  -F, --fields LIST     the columns in order: overhead, overhead_children, sample, period\n"
@@ -42,10 +43,12 @@ static const char usage_text[] =
 	"      --stdio           the text table (default)\n"
 	"      --json            the entries as JSON\n"
 	"      --folded          folded stacks (comm;outer;...;leaf count) on stdout instead of a table\n"
-	"      --flame FILE      write an interactive SVG flame graph\n"
+	"      --flame FILE      write an interactive SVG flame graph (exports print no table\n"
+	"                        unless --stdio or --json asks for it too)\n"
 	"      --pprof FILE      write a gzipped pprof profile\n"
 	"      --firefox FILE    write a Firefox Profiler JSON profile\n"
-	"      --comm COMM, --pid PID, --tid TID, --dso DSO, --symbol SYM   keep only those samples\n"
+	"  -c, --comms LIST, -d, --dsos LIST, -S, --symbols LIST   keep only the samples of these\n"
+	"                        (comma-separated); --pid PID, --tid TID likewise\n"
 	"      --time START,END  only samples within [START, END] (seconds of sample time, either\n"
 	"                        end empty; several ranges separated by spaces), the others left\n"
 	"                        out of every total, as perf\n"
@@ -92,7 +95,7 @@ static const struct option options[] = {
 	{"sort", required_argument, NULL, 's'},
 	{"children", no_argument, NULL, O_CHILDREN},
 	{"no-children", no_argument, NULL, O_NO_CHILDREN},
-	{"call-graph", required_argument, NULL, 'g'},
+	{"call-graph", optional_argument, NULL, 'g'},
 	{"inverted", no_argument, NULL, 'G'},
 	{"percent-limit", required_argument, NULL, O_PERCENT},
 	{"stdio", no_argument, NULL, O_STDIO},
@@ -102,13 +105,13 @@ static const struct option options[] = {
 	{"pprof", required_argument, NULL, O_PPROF},
 	{"firefox", required_argument, NULL, O_FIREFOX},
 	{"comm", required_argument, NULL, O_COMM},
-	{"comms", required_argument, NULL, O_COMM},
+	{"comms", required_argument, NULL, 'c'},
 	{"pid", required_argument, NULL, O_PID},
 	{"tid", required_argument, NULL, O_TID},
 	{"dso", required_argument, NULL, O_DSO},
-	{"dsos", required_argument, NULL, O_DSO},
+	{"dsos", required_argument, NULL, 'd'},
 	{"symbol", required_argument, NULL, O_SYMBOL},
-	{"symbols", required_argument, NULL, O_SYMBOL},
+	{"symbols", required_argument, NULL, 'S'},
 	{"time", required_argument, NULL, O_TIME},
 	{"value", required_argument, NULL, O_VALUE},
 	{"event", required_argument, NULL, O_EVENT},
@@ -156,6 +159,7 @@ struct args {
 	char graph[1024];          /* -g and --percent-limit, in the order given */
 	const char *input;
 	bool folded, quiet, show_info, stats;
+	bool shown;                /* --stdio or --json: the report beside the exports */
 	int header;                /* 1: --header, 2: --header-only */
 	int inspect;               /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
 };
@@ -215,8 +219,8 @@ static int view_option(struct args *a, int c)
 	case O_NO_GROUP: a->o.group = 0; return 0;
 	case 'n': a->o.show_samples = true; return 0;
 	case O_TOTAL_PERIOD: a->o.show_period = true; return 0;
-	case O_STDIO: a->o.json = false; return 0;
-	case O_JSON: a->o.json = true; return 0;
+	case O_STDIO: a->o.json = false, a->shown = true; return 0;
+	case O_JSON: a->o.json = true, a->shown = true; return 0;
 	case O_VALUE: a->o.value = optarg; return 0;
 	case O_SYMBOL_FILTER: a->o.symbol_filter = optarg; return 0;
 	case O_MEM_MODE: a->o.mem_mode = true; return 0;
@@ -238,8 +242,11 @@ static int load_option(struct args *a, int c)
 	char *end;
 	long n;
 	switch (c) {
+	case 'c':
 	case O_COMM: a->filter.comm = optarg; break;
+	case 'd':
 	case O_DSO: a->filter.dso = optarg; break;
+	case 'S':
 	case O_SYMBOL: a->filter.symbol = optarg; break;
 	case O_PID:
 	case O_TID:
@@ -291,7 +298,7 @@ static int command_option(struct args *a, int c)
 	case O_PPROF: a->x.pprof = optarg; return 0;
 	case O_FIREFOX: a->x.firefox = optarg; return 0;
 	case O_TITLE: a->x.title = optarg; return 0;
-	case 'q': a->quiet = true; return 0;
+	case 'q': a->quiet = a->x.quiet = true; return 0;
 	case O_HEADER: a->header = a->header ? a->header : 1; return 0;
 	case O_HEADER_ONLY: a->header = 2; return 0;
 	case 'I': a->show_info = true; return 0;
@@ -330,9 +337,10 @@ static int report_exports(const struct args *a, struct perfev_perfdata *pd)
 		 (unsigned long long)perfev_profile_total(p, PERFEV_VALUE_SAMPLES), info.event_name, a->input);
 	bool weight = o.mem_mode || (o.value && !strcmp(o.value, "weight"));
 	int ret = report_write_exports("report", p, &a->x, subtitle,
-				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES);
+				       weight ? PERFEV_VALUE_WEIGHT : PERFEV_VALUE_SAMPLES, info.interval_ms);
 	struct perfev_export_options eo = {.sz = sizeof(eo)};
-	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0 : perfev_report_print_profile(p, &info, &o, stdout) < 0)
+	if (a->folded ? perfev_export_folded(p, &eo, stdout) < 0
+		      : a->shown && perfev_report_print_profile(p, &info, &o, stdout) < 0)
 		ret = cli_error("report", "%s", perfev_errmsg());
 	perfev_profile_free(p);
 	return ret;
@@ -343,11 +351,13 @@ static int parse_args(struct args *a, int argc, char **argv)
 	int c, r;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g:GF:nqbhIC:U", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:", options, NULL)) != -1) {
 		if (c == 'h') {
 			printf(usage_text);
 			return -1;
 		}
+		if (c == 'g') /* perf's -g: its argument optional */
+			optarg = (char *)cli_optional_arg(argc, argv, "graph,0.5,caller,function,percent");
 		if ((r = view_option(a, c)) < 0 && (r = load_option(a, c)) < 0 && (r = command_option(a, c)) < 0)
 			return cli_bad_option("report", usage, c, argv);
 		if (r)

@@ -57,7 +57,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfev COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-10s %s\n", sorted[i].name, sorted[i].summary);
-	fprintf(f, "\n'perfev COMMAND --help' describes each one.\n");
+	fprintf(f, "\n'perfev COMMAND --help' (or 'perfev help COMMAND') describes each one.\n");
 }
 
 int main(int argc, char **argv)
@@ -67,7 +67,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	const char *name = argv[1];
-	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+	char *help_argv[] = {argv[0], argv[argc > 2 ? 2 : 1], "--help", NULL};
+	if (!strcmp(name, "help") && argc > 2) { /* perf help COMMAND: that command's help */
+		name = argv[2];
+		argc = 3, argv = help_argv;
+	} else if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return 0;
 	}

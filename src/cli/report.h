@@ -25,6 +25,7 @@ int report_inspect(struct perfev_perfdata *pd, bool stats, int tasks, bool json)
 struct report_exports {
 	const char *flame, *pprof, *firefox, *folded; /* paths; NULL: not wanted ("-": stdout) */
 	const char *title;
+	bool quiet; /* no "wrote the ... to FILE" lines (-q) */
 };
 static inline bool report_exports_wanted(const struct report_exports *x)
 {
@@ -36,9 +37,10 @@ void report_exports_load_opts(const struct report_exports *x, struct perfev_prof
 /* Before the work: whether each export file can be written (a file is
  * made beside it and removed); 0, or 1 after printing what cannot. */
 int report_exports_check(const char *cmd, const struct report_exports *x);
-/* Writes the wanted exports of p; 0, or 1 after printing what failed. */
+/* Writes the wanted exports of p; 0, or 1 after printing what failed.
+ * interval_ms: the sampling interval (perfev_profile_load_info's; 0: unknown). */
 int report_write_exports(const char *cmd, const struct perfev_profile *p, const struct report_exports *x,
-			 const char *subtitle, enum perfev_profile_value value);
+			 const char *subtitle, enum perfev_profile_value value, double interval_ms);
 /* Loads a perf.data file (quietly, notes aside) and writes its exports. */
 int report_export_file(const char *cmd, const char *input, const struct report_exports *x);
 

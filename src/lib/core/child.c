@@ -25,6 +25,11 @@ struct perfev_child {
 
 PERFEV_API struct perfev_child *perfev_child_new(char *const argv[])
 {
+	return pv_child_new(argv, false);
+}
+
+struct perfev_child *pv_child_new(char *const argv[], bool stdout_to_stderr)
+{
 	if (!argv || !argv[0])
 		return pv_error_null(EINVAL, "no command to run");
 	struct perfev_child *c = calloc(1, sizeof(*c));
@@ -62,6 +67,8 @@ PERFEV_API struct perfev_child *perfev_child_new(char *const argv[])
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

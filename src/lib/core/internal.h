@@ -83,6 +83,11 @@ int pv_time_ranges_parse(const char *spec, struct pv_time_range **out, size_t *n
 bool pv_time_ranges_have(const struct pv_time_range *r, size_t nr, uint64_t time);
 /* Whether the comma-separated list holds name exactly (perf's strlist of an option). */
 bool pv_list_has(const char *list, const char *name);
+/* perfev_child_new (perfev/counter.h); stdout_to_stderr: the command's
+ * stdout is the caller's stderr (perf's pipe mode, whose stdout is the
+ * stream). */
+struct perfev_child;
+struct perfev_child *pv_child_new(char *const argv[], bool stdout_to_stderr);
 int pv_write_str(const char *path, const char *s);
 
 /* Does this process hold capability cap (CAP_PERFMON ...) in its effective set? */

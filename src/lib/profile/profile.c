@@ -460,21 +460,22 @@ static int child(struct perfev_profile *p, uint32_t parent, uint32_t what, uint3
 }
 
 /* ---- filter ---------------------------------------------------------------- */
-static bool dso_match(const char *want, const char *dso)
+/* The filter's names are comma-separated lists, as perf's strlists. */
+static bool dso_match(const char *list, const char *dso)
 {
 	if (!dso)
 		dso = unknown;
-	if (strcmp(want, dso) == 0)
+	if (pv_list_has(list, dso))
 		return true;
 	const char *base = strrchr(dso, '/');
-	return base && strcmp(want, base + 1) == 0;
+	return base && pv_list_has(list, base + 1);
 }
 
 static bool frame_match(const struct perfev_profile_filter *f, const struct perfev_profile_frame *fr)
 {
 	if (f->dso && !dso_match(f->dso, fr->dso))
 		return false;
-	if (f->symbol && !(fr->symbol && strcmp(f->symbol, fr->symbol) == 0))
+	if (f->symbol && !(fr->symbol && pv_list_has(f->symbol, fr->symbol)))
 		return false;
 	return true;
 }
@@ -483,7 +484,7 @@ static bool accept(const struct perfev_profile *p, const struct perfev_sample_de
 		   const struct perfev_profile_frame *frames, size_t nr)
 {
 	const struct perfev_profile_filter *f = &p->filter;
-	if (f->comm && !(s->comm && strcmp(f->comm, s->comm) == 0))
+	if (f->comm && !(s->comm && pv_list_has(f->comm, s->comm)))
 		return false;
 	if (f->pid >= 0 && s->pid != f->pid)
 		return false;

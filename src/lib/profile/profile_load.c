@@ -61,6 +61,7 @@ struct loader {
 	const char *name; /* the recording, in messages */
 	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
 	size_t nr_own_ev, cap_own_ev;
+	uint64_t t_first, t_last, n_timed; /* the event's sample times (info's interval_ms) */
 };
 
 /* The recording's events: the file's, else those given to the builder. */
@@ -269,6 +270,11 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		if (l->info)
 			l->info->other_samples++;
 		return 0;
+	}
+	if (!l->all && (s->sample_type & PERF_SAMPLE_TIME)) {
+		if (!l->n_timed++ || s->time < l->t_first)
+			l->t_first = s->time;
+		l->t_last = PV_MAX(l->t_last, s->time);
 	}
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
@@ -560,11 +566,27 @@ static void loader_free(struct loader *l)
 	free(l->own_ev);
 }
 
+/* The event's sampling interval in ms (perfev_profile_load_info.interval_ms). */
+static double interval_ms(const struct loader *l)
+{
+	const struct perfev_attr *a = l->event >= 0 && (size_t)l->event < nr_events(l) ? event_attr(l, (size_t)l->event)
+										   : NULL;
+	if (a && a->freq && a->sample_freq)
+		return 1000.0 / (double)a->sample_freq;
+	if (a && !a->freq && a->sample_period && a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return (double)a->sample_period / 1e6; /* (ns) */
+	if (l->n_timed > 1 && l->t_last > l->t_first)
+		return (double)(l->t_last - l->t_first) / 1e6 / (double)(l->n_timed - 1);
+	return 0;
+}
+
 /* What the loader read, into the caller's info (of its size; may be NULL). */
-static void info_out(const struct loader *l, struct perfev_profile_load_info *info)
+static void info_out(struct loader *l, struct perfev_profile_load_info *info)
 {
 	if (!info)
 		return;
+	l->own_info.interval_ms = interval_ms(l);
 	size_t sz = info->sz;
 	memcpy(info, &l->own_info, PV_MIN(sz, sizeof(*info)));
 	info->sz = sz;

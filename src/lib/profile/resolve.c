@@ -74,6 +74,9 @@ struct perfev_resolver {
 	struct pv_strtab paths;
 	bool foreign_kernel; /* recorded on another kernel: kallsyms here would lie */
 	bool kernel_running; /* recorded on this kernel (or taken as such: no perfdata given) */
+	struct perfev_map ktext; /* the recorded kernel text map, once met (kernel_past_etext) */
+	int stext_looked;        /* 1: ktext_stext read from the kallsyms in use; -1 not there */
+	uint64_t ktext_stext;
 	bool vdso_build_id;  /* the recording's build-id table names its [vdso] */
 	bool oom;
 	uint64_t last_symoff; /* resolve()'s address in its symbol */
@@ -89,6 +92,45 @@ static void notes(struct perfev_resolver *r)
 		pv_note("%s", perfev_symbolizer_note(r->sym, r->notes_seen));
 }
 
+
+/* The recorded kernel text map: the last one met, else the one holding
+ * _stext of the kallsyms in use; NULL when none is known. */
+static const struct perfev_map *kernel_text_map(struct perfev_resolver *r, uint32_t pid, uint32_t tid,
+						uint64_t time)
+{
+	if (r->ktext.path)
+		return &r->ktext;
+	if (!r->stext_looked) {
+		static const char *const stext[] = {"_stext"};
+		r->stext_looked = pv_kallsyms_addrs(r->o.kallsyms, stext, 1, &r->ktext_stext) == 0 &&
+						  r->ktext_stext ? 1 : -1;
+	}
+	const struct perfev_map *km = r->stext_looked > 0 ? perfev_session_find_map(r->sess, pid, tid,
+						PERF_RECORD_MISC_KERNEL, r->ktext_stext, time) : NULL;
+	return km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17) ? km : NULL;
+}
+
+/* perf loads kallsyms into the kernel map and then stretches the map over
+ * its symbols (map__fixup_start/end in dso__load_kernel_sym), so an address
+ * past the recorded _etext (.init.text: start_kernel, x86_64_start_kernel
+ * in the idle task's chains) takes the name of a core kernel symbol; a
+ * module's address stays outside. 1 when loc was filled so. */
+static int kernel_past_etext(struct perfev_resolver *r, uint32_t pid, uint32_t tid, uint64_t ip, uint64_t time,
+			     unsigned flags, struct perfev_location *loc)
+{
+	const struct perfev_map *km = kernel_text_map(r, pid, tid, time);
+	if (!km || ip < km->end)
+		return 0;
+	struct perfev_map stretched = *km;
+	stretched.end = UINT64_MAX;
+	if (perfev_symbolizer_resolve_recorded_kernel(r->sym, &stretched, ip, flags, loc) > 0 && loc->symbol &&
+	    loc->dso && !strcmp(loc->dso, "[kernel.kallsyms]")) {
+		loc->map = km; /* (not the stretched copy: it ends here) */
+		return 1;
+	}
+	memset(loc, 0, sizeof(*loc));
+	return 0;
+}
 
 /* ---- the cache ---------------------------------------------------------------- */
 static uint64_t chash(int32_t pid, uint64_t ip, uint32_t flags)
@@ -373,8 +415,12 @@ static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const s
 		 * machine's addresses must not take this kernel's names */
 		const struct perfev_map *km =
 			perfev_session_find_map(r->sess, (uint32_t)pid, tid, PERF_RECORD_MISC_KERNEL, f->ip, time);
+		if (km && km->path && !strncmp(km->path, "[kernel.kallsyms]", 17))
+			r->ktext = *km;
 		if (km && !r->foreign_kernel)
 			perfev_symbolizer_resolve_recorded_kernel(r->sym, km, f->ip, flags, &loc);
+		else if (!km && !r->foreign_kernel)
+			kernel_past_etext(r, (uint32_t)pid, tid, f->ip, time, flags, &loc);
 		if (!loc.symbol) {
 			/* unresolved (or not looked up): named by the recorded map */
 			loc.ip = f->ip, loc.rel_ip = f->ip, loc.dso = NULL;

@@ -13,7 +13,7 @@
 
 int rec_child_fork(struct perfev_recorder *r)
 {
-	r->child = perfev_child_new(r->opts.argv);
+	r->child = pv_child_new(r->opts.argv, r->pipe_mode); /* the stream is stdout */
 	if (!r->child)
 		return -errno;
 	r->child_pid = perfev_child_pid(r->child);

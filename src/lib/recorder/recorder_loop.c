@@ -79,10 +79,13 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 	    (e = rec_out_round(r)) < 0)
 		return e;
 	if (r->child) {
+		/* System-wide (-a -- CMD): enable first, then let the held command
+		 * exec, as perf does, so its COMM and MMAP records are in the ring;
+		 * its own events start at exec (enable_on_exec). */
+		if (r->tids[0] == -1)
+			rec_enable(r, true);
 		if ((e = rec_child_start(r)) < 0)
 			return e;
-		if (r->tids[0] == -1)
-			rec_enable(r, true); /* system-wide while the command runs */
 	} else {
 		rec_enable(r, true);
 	}

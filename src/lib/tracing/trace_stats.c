@@ -73,13 +73,24 @@ static struct sc_thread *thread_of(struct perfev_sctrace *t, pid_t pid, pid_t ti
 	return th;
 }
 
+/* perf's trace__syscall_info: a negative id (the sys_exit of rt_sigreturn,
+ * whose orig_ax is -1) is no syscall: an event of the total only. */
+static bool no_syscall(struct perfev_sctrace *t, long nr)
+{
+	if (nr >= 0)
+		return false;
+	t->nr_events++;
+	return true;
+}
+
 PERFEV_API int perfev_sctrace_enter(struct perfev_sctrace *t, pid_t pid, pid_t tid,
 				    uint64_t time, long nr)
 {
+	if (no_syscall(t, nr))
+		return 0;
 	struct sc_thread *th = thread_of(t, pid, tid);
 	if (!th)
 		return -ENOMEM;
-	(void)nr;
 	th->entry_time = time;
 	th->nr_events++;
 	t->nr_events++;
@@ -89,6 +100,8 @@ PERFEV_API int perfev_sctrace_enter(struct perfev_sctrace *t, pid_t pid, pid_t t
 PERFEV_API int perfev_sctrace_exit(struct perfev_sctrace *t, pid_t pid, pid_t tid,
 				   uint64_t time, long nr, int64_t ret)
 {
+	if (no_syscall(t, nr))
+		return 0;
 	struct sc_thread *th = thread_of(t, pid, tid);
 	if (!th)
 		return -ENOMEM;

@@ -252,6 +252,11 @@ static int setup_keys(struct rsetup *r)
 	return 0;
 }
 
+static const char *one_name(const char *list)
+{
+	return list && !strchr(list, ',') ? list : NULL;
+}
+
 /* What the load keeps for the keys shown, and perf's cuts of the chains.
  * text: perf's text report; shown: only what the report shows is needed
  * (not an export's stacks). */
@@ -260,7 +265,10 @@ static void setup_load(struct rsetup *r, bool text, bool shown)
 	struct perfev_profile_load_opts *lo = &r->lo;
 	unsigned keys = r->v.key_mask;
 	lo->filter = r->filtered ? &r->filter : NULL;
-	r->v.only_comm = r->filter.comm, r->v.only_dso = r->filter.dso, r->v.only_sym = r->filter.symbol;
+	/* perf elides a key's column only when its filter names one value */
+	r->v.only_comm = one_name(r->filter.comm), r->v.only_dso = one_name(r->filter.dso);
+	r->v.only_sym = one_name(r->filter.symbol);
+	r->v.symbols = r->filtered ? r->filter.symbol : NULL;
 	if (r->v.first_comms && !strchr(r->v.first_comms, ','))
 		r->v.only_comm = r->v.first_comms; /* one command: its column left out, named */
 	lo->srclines |= (keys & (PERFEV_KEY_SRCLINE | PERFEV_KEY_SRCFILE)) != 0;

@@ -37,6 +37,9 @@ struct pv_report_view {
 	const char *first_comms;
 	/* perf's --symbol-filter: only rows whose symbol's name holds this */
 	const char *symbol_filter;
+	/* perf's --symbols LIST: with Children, only rows of a listed symbol
+	 * (the samples' filter keeps the callers' entries otherwise) */
+	const char *symbols;
 	/* the branch view's --sort of perf's branch keys (pv_report_branch_file); NULL: perf's default */
 	const char *branch_sort;
 	enum pv_report_graph_mode graph_mode;

@@ -67,6 +67,16 @@ struct order {
 
 /* --percentage relative over the rows left shown: each member's total
  * (all), the period and (samples non-NULL) the samples of those rows. */
+/* perf's hists__filter_by_symbol (--symbol-filter: the name holds it) and,
+ * with Children, its --symbols list (the callers' entries of the samples
+ * kept are not shown). */
+static bool symbol_row_kept(const struct pv_report_view *v, const char *sym)
+{
+	if (v->symbol_filter && !(sym && strstr(sym, v->symbol_filter)))
+		return false;
+	return !(v->children && v->symbols) || (sym && pv_list_has(v->symbols, sym));
+}
+
 static void shown_totals(const struct row *rows, size_t nr, size_t nm, uint64_t *all, uint64_t *period,
 			 uint64_t *samples)
 {
@@ -404,13 +414,13 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		if (v->relative) /* perf: of the entries shown, their branches whole */
 			shown_totals(rows, nr, nm, all, &period, &samples);
 	}
-	if (v->symbol_filter) { /* perf's hists__filter_by_symbol: rows of a symbol named so */
+	if (v->symbol_filter || (v->children && v->symbols)) {
 		size_t keep = 0;
 		for (size_t r = 0; r < nr; r++)
-			if (rows[r].e->symbol && strstr(rows[r].e->symbol, v->symbol_filter))
+			if (symbol_row_kept(v, rows[r].e->symbol))
 				rows[keep++] = rows[r];
 		nr = keep;
-		if (v->relative) /* of the rows shown; the Samples line stays */
+		if (v->relative && v->symbol_filter) /* of the rows shown; the Samples line stays */
 			shown_totals(rows, nr, nm, all, &period, NULL);
 	}
 	struct pv_report_graphs *graphs = v->graph != PV_GRAPH_NONE ? pv_report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;

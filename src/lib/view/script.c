@@ -260,7 +260,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 	uint64_t shown = chain_addr(s, smp, cpumode, ip);
 	struct perfev_location loc = {0};
 	const struct perfev_map *map = NULL;
-	if (unwound && (f & (F_SYM | F_DSO | F_SRCLINE)) && !kernel_mode(cpumode)) {
+	if (unwound && !kernel_mode(cpumode)) { /* (perf: whatever the fields, "ADDR (inlined)" with ip alone) */
 		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
 		if (!map || !resolve_at(s, true, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;

@@ -53,7 +53,9 @@ static void defaults(struct pv_script *s)
 	s->fields[PERF_TYPE_RAW] = F_SAMPLE_DEFAULT | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR |
 				   F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE | F_INS_LAT;
 	s->fields[PERF_TYPE_BREAKPOINT] = F_SAMPLE_DEFAULT;
-	s->fields[6] = s->fields[PERF_TYPE_RAW];
+	/* perf's OUTPUT_TYPE_OTHER: the PMUs of dynamic types (uprobe,
+	 * kprobe, cpu_core, ...) print the sample defaults, not raw's */
+	s->fields[6] = F_SAMPLE_DEFAULT;
 }
 
 static int type_of(const char *t)

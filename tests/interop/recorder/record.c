@@ -190,3 +190,23 @@ Test(interop_record, build_ids_of_hit_binaries, .timeout = 180)
 	cr_assert(strstr(r.out, "workloads/spin"), "%s", r.out);
 	run_result_free(&r);
 }
+
+/* Pipe mode: the command's stdout goes to stderr, as perf sends it, so a
+ * command that prints does not corrupt the stream (perf report failed on
+ * the digits: "failed to process type: 909587761"). Both tools alike. */
+Test(interop_record, pipe_mode_command_stdout_to_stderr, .timeout = 180)
+{
+	require_perf_tool();
+	const char *d = test_tmpdir();
+	static const char *const tools[] = {"perf", PERFEV_BIN};
+	for (size_t i = 0; i < 2; i++) {
+		struct run_result r = run_cmd("cd %s && %s record -o - -- sh -c 'echo 1234567890; exec %s 20' "
+					      "> p.data 2> rec.err && perf report --stdio --no-children --sort sym "
+					      "-i - < p.data | grep -c leaf_a; cat rec.err >&2", d, tools[i],
+					      WORKLOAD("calls"));
+		cr_assert_eq(r.status, 0, "%s: %s", tools[i], r.err);
+		cr_assert_eq(atoi(r.out), 1, "%s: perf report of the stream: %s %s", tools[i], r.out, r.err);
+		cr_assert(strstr(r.err, "1234567890\n"), "%s: the command's output on stderr: %s", tools[i], r.err);
+		run_result_free(&r);
+	}
+}

@@ -246,7 +246,8 @@ static const struct {
 	{"record", false, {"-e", "--event", "-F", "--freq", "-c", "--count", "--call-graph", "-C", "--cpu",
 			   "-p", "--pid", "-t", "--tid", "-m", "--mmap-pages", "-o", "--output", "--filter",
 			   "--flame", "--pprof", "--firefox", "--folded", "-k", "--clockid"}},
-	{"report", true, {"-i", "--input", "-s", "--sort", "-g", "--call-graph", "--percent-limit", "--flame",
+	/* (report's -g/--call-graph take their value optionally, as perf's) */
+	{"report", true, {"-i", "--input", "-s", "--sort", "--percent-limit", "--flame",
 			  "--pprof", "--firefox", "--comm", "--pid", "--tid", "--dso", "--symbol", "--time",
 			  "--value", "--event", "--kallsyms", "--title"}},
 	{"script", true, {"-i", "--input", "-F", "--fields"}},

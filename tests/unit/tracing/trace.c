@@ -72,3 +72,30 @@ Test(unit_trace, stats_as_perf_computes_them)
 	free(text);
 	perfev_sctrace_free(t);
 }
+
+/* perf trace -s: an enter or exit whose id is negative (sys_exit of
+ * rt_sigreturn reads orig_ax -1) has no syscall (trace__syscall_info):
+ * no row, not an event of its thread, but one of the total. */
+Test(unit_trace, negative_syscall_ids_have_no_row)
+{
+	struct perfev_sctrace *t = perfev_sctrace_new();
+	perfev_sctrace_enter(t, 7, 7, 1000, 0);
+	perfev_sctrace_exit(t, 7, 7, 2000, 0, 1);
+	perfev_sctrace_exit(t, 7, 7, 3000, -1, -4);
+	perfev_sctrace_enter(t, 8, 8, 4000, -1);
+	perfev_sctrace_comm(t, 7, 7, "sh");
+	struct perfev_syscall_stat *rows;
+	int n = perfev_sctrace_stats(t, &rows);
+	cr_assert_eq(n, 1, "%d rows (a -1 row?)", n);
+	cr_assert_eq(rows[0].nr, 0);
+	free(rows);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	perfev_sctrace_print(t, f);
+	fclose(f);
+	cr_assert(strstr(text, " sh (7), 2 events, 50.0%"), "%s", text); /* 2 of the 4 */
+	cr_assert(!strstr(text, "(8)"), "a thread of no syscall: %s", text);
+	free(text);
+	perfev_sctrace_free(t);
+}
