@@ -61,6 +61,7 @@ struct loader {
 	const char *name; /* the recording, in messages */
 	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
 	size_t nr_own_ev, cap_own_ev;
+	uint64_t nr_records; /* read so far: o->progress every 16384 */
 };
 
 /* The recording's events: the file's, else those given to the builder. */
@@ -339,6 +340,11 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 static int on_record(void *ctx, const struct perfev_record *rec)
 {
 	struct loader *l = ctx;
+	if (l->o->progress && l->pd && !(++l->nr_records & 16383)) {
+		uint64_t done, total;
+		pv_perfdata_progress(l->pd, &done, &total);
+		l->o->progress(l->o->progress_ctx, done, total);
+	}
 	if (pv_resolver_record(l->res, rec) < 0)
 		return -ENOMEM;
 	if (rec->type == PERF_RECORD_SAMPLE)
@@ -542,6 +548,11 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
+	if (l->o->progress) {
+		uint64_t done, total;
+		pv_perfdata_progress(l->pd, &done, &total);
+		l->o->progress(l->o->progress_ctx, total ? total : done, total);
+	}
 	return loader_end(l);
 }
 

@@ -390,6 +390,20 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		if (v->relative) /* of the rows shown; the Samples line stays */
 			shown_totals(rows, nr, nm, all, &period, NULL);
 	}
+	if (v->zoom_dso || v->zoom_comm || v->zoom_tid >= 0) { /* the browser's zoom (hists__filter_by_dso/thread) */
+		size_t keep = 0;
+		for (size_t r = 0; r < nr; r++) {
+			const struct perfev_profile_entry *x = rows[r].e;
+			const char *comm = x->comm ? x->comm : x->first_comm;
+			if ((!v->zoom_dso || (x->dso && !strcmp(x->dso, v->zoom_dso))) &&
+			    (!v->zoom_comm || (comm && !strcmp(comm, v->zoom_comm))) &&
+			    (v->zoom_tid < 0 || x->tid == v->zoom_tid))
+				rows[keep++] = rows[r];
+		}
+		nr = keep;
+		if (v->relative)
+			shown_totals(rows, nr, nm, all, &period, NULL);
+	}
 	struct pv_report_graphs *graphs = v->graph != PV_GRAPH_NONE ? pv_report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
 		rows[r].depth = rows[r].lead >= 0 ? pv_report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
@@ -497,6 +511,8 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		uint64_t ew = v->children ? w->total[0] : w->self[0];
 		if (v->percent_limit > 0 && pv_report_pct(ew, all[0]) < v->percent_limit)
 			continue; /* by the leader's value, as perf */
+		if (v->on_row)
+			v->on_row(v->row_ctx, w->e, out);
 		for (size_t c = 0; c < v->nr_cols; c++) {
 			const struct pv_report_col *col = &v->cols[c];
 			if (pv_report_col_hidden(v, c))
