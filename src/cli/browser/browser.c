@@ -47,14 +47,14 @@ static void on_crash(int sig)
 	raise(sig);
 }
 
-static void screen_off(void)
+static void screen_restore(void)
 {
 	if (screen_on)
 		endwin();
 	screen_on = false;
 }
 
-static int screen_on_(void)
+static int screen_take(void)
 {
 	struct sigaction sa = {.sa_handler = on_stop};
 	sigemptyset(&sa.sa_mask);
@@ -65,7 +65,7 @@ static int screen_on_(void)
 	sa.sa_flags = SA_RESETHAND;
 	for (size_t i = 0; i < 4; i++)
 		sigaction(crashes[i], &sa, NULL);
-	atexit(screen_off);
+	atexit(screen_restore);
 	if (!initscr())
 		return cli_error("report", "cannot set up the terminal (TERM=%s): give --stdio", getenv("TERM"));
 	screen_on = true;
@@ -242,7 +242,9 @@ static void loop(struct browser *b)
 int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o0)
 {
 	struct perfev_report_opts o = *o0;
-	struct perfev_profile_load_opts lo = *o0->load;
+	struct perfev_profile_load_opts lo = {.sz = sizeof(lo), .event = -1};
+	if (o0->load)
+		lo = *o0->load;
 	struct progress pr;
 	const char *path = perfev_perfdata_path(pd);
 	progress_start(&pr, path);
@@ -251,18 +253,20 @@ int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o
 	struct browser b = {.z = {.sz = sizeof(b.z), .tid = -1}};
 	b.m = perfev_report_model_new(pd, &o);
 	progress_end(&pr);
+	if (!b.m && errno == ENODATA)
+		return 2; /* --stdio's first lines and its note, as perf's browser does not open either */
 	if (!b.m && errno == EOPNOTSUPP) {
 		fprintf(stderr, "perfev report: note: %s: printing the report as --stdio\n", perfev_errmsg());
 		return 2;
 	}
 	if (!b.m)
 		return cli_error("report", "%s", perfev_errmsg());
-	int ret = screen_on_();
+	int ret = screen_take();
 	if (ret == 0) {
 		void *old_ctx;
 		perfev_log_fn old = perfev_set_log(log_to_status, &b, PERFEV_LOG_NOTE, &old_ctx);
 		loop(&b);
-		screen_off();
+		screen_restore();
 		perfev_set_log(old, old_ctx, PERFEV_LOG_NOTE, NULL);
 	}
 	perfev_report_model_free(b.m);

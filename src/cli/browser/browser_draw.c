@@ -42,7 +42,9 @@ static void draw_header(struct browser *b, const struct perfev_report_model_info
 {
 	char h[1024];
 	int n = snprintf(h, sizeof(h), " %s", in->title);
-	if (b->z.comm)
+	if (b->z.comm && b->z.tid >= 0)
+		n += snprintf(h + n, sizeof(h) - (size_t)n, ", Thread: %s(%lld)", b->z.comm, (long long)b->z.tid);
+	else if (b->z.comm)
 		n += snprintf(h + n, sizeof(h) - (size_t)n, ", Thread: %s", b->z.comm);
 	if (b->z.dso) {
 		const char *base = strrchr(b->z.dso, '/');
