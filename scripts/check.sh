@@ -4,9 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/deps.sh
-scripts/build.sh build
-scripts/build.sh build-asan -DPERFEV_SANITIZE=ON
+# each phase's wall time, printed at the end (where make check's time goes)
+phases=""
+phase() { phases+="$(printf '  %-22s %5d s' "$1" $((SECONDS - phase_start)))"$'\n'; phase_start=$SECONDS; }
+phase_start=$SECONDS
+scripts/deps.sh; phase "packages"
+scripts/build.sh build; phase "build"
+scripts/build.sh build-asan -DPERFEV_SANITIZE=ON; phase "build (sanitizers)"
 
 # tracefs is where tracepoint tests look; mount it if the machine did not.
 if [ "$(id -u)" -eq 0 ] && [ ! -d /sys/kernel/tracing/events ]; then
@@ -35,15 +39,18 @@ run_suite() {
   fi
   echo "skipped in $dir: $(grep -c '^\[SKIP\]' "$log" || true)"
 }
-run_suite build build/tests.log
-run_suite build-asan build-asan/tests.log
+run_suite build build/tests.log; phase "tests"
+run_suite build-asan build-asan/tests.log; phase "tests (sanitizers)"
 
 if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh || status=1
 fi
+phase "fuzz"
 
 # The hardware paths, live on a PMU: the arm64 VM suite (make check-arm64).
 scripts/vm-check.sh || status=1
+phase "arm64 VM suite"
+printf 'wall time per phase:\n%s  %-22s %5d s\n' "$phases" total "$SECONDS"
 
 if [ "$status" -ne 0 ]; then
   # The logs are long and CI shows their ends: repeat each failure here,

@@ -22,6 +22,7 @@ PKGS=(
   libc6-dev-arm64-cross             # headers and crt files for the arm64 test program
   python3 libxml2-utils             # XML/JSON validation of exports
   nodejs time                       # the flame graph script test; bench/report.sh (/usr/bin/time)
+  valgrind                          # bench/report_instructions.sh (callgrind counts)
 )
 
 missing=()

@@ -313,7 +313,7 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 		ep->samples++;
 	if (l->info)
 		l->info->samples++;
-	if (pv_resolver_unmapped_levels(l->res, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
+	if (st.unmapped && pv_resolver_unmapped_levels(l->res, kernel_ip, depth, l->o->unmapped_levels_callee) < 0)
 		return -ENOMEM;
 	/* the sampled address under a caller-order cut: its frames (the leaf's
 	 * span) are the sample's own entry, outside its call chain */

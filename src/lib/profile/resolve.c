@@ -26,7 +26,9 @@ struct cent {
 	uint64_t ip;
 	int32_t pid;     /* -1 for kernel addresses */
 	uint32_t flags;  /* resolve flags; 0x80000000: slot used */
-	uint32_t off, n; /* ids[off .. off+n) */
+	uint32_t off;    /* ids[off .. off+n) */
+	uint16_t n;
+	bool unmapped;   /* a frame outside any map among them (pv_resolver_unmapped_levels' work) */
 	uint64_t symoff; /* of the address in its symbol (branch tables order symbols by start) */
 };
 
@@ -62,6 +64,7 @@ struct perfev_resolver {
 	 * outer frames the next sample of its process shares (prev_nr 0: none) */
 	struct perfev_frame prev[MAX_RAW];
 	uint32_t span_off[2][MAX_RAW], span_n[2][MAX_RAW]; /* [prev_set]: the previous sample's */
+	bool span_unmapped[2][MAX_RAW];
 	int prev_set;
 	size_t prev_nr;
 	int32_t prev_pid;
@@ -74,6 +77,7 @@ struct perfev_resolver {
 	bool vdso_build_id;  /* the recording's build-id table names its [vdso] */
 	bool oom;
 	uint64_t last_symoff; /* resolve()'s address in its symbol */
+	bool last_unmapped;   /* ...and whether a frame of it is outside any map */
 	struct perfev_profile_frame *pub; /* perfev_resolver_sample's answer */
 	size_t pubcap;
 };
@@ -329,6 +333,17 @@ static bool is_anon(const char *path)
 /* perf names a frame-pointer chain's return addresses as they are (the
  * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
  * says which this frame is. */
+/* Frame id of p outside any map: no symbol, no file, the [unknown] object
+ * (perf gives it the level of the frame before it). 1, 0 or -ENOMEM. */
+static int frame_unmapped(struct perfev_profile *p, uint32_t id)
+{
+	const struct pv_frame *f = &p->frames[id];
+	if (f->sym || f->file)
+		return 0;
+	uint32_t unknown = pv_strtab_intern(&p->strs, "[unknown]");
+	return unknown ? f->dso == unknown : -ENOMEM;
+}
+
 static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
 		   uint8_t cpumode, uint64_t time, uint32_t *off, uint32_t *n)
 {
@@ -348,6 +363,7 @@ static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const s
 		*off = e->off;
 		*n = e->n;
 		r->last_symoff = e->symoff;
+		r->last_unmapped = e->unmapped;
 		return 0;
 	}
 	struct perfev_location loc;
@@ -451,8 +467,16 @@ static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const s
 	e->pid = key;
 	e->flags = flags | 0x80000000u;
 	e->off = (uint32_t)r->inr;
-	e->n = (uint32_t)nf;
+	e->n = (uint16_t)nf;
 	e->symoff = r->last_symoff = loc.symbol ? loc.symoff : 0;
+	e->unmapped = false;
+	for (size_t i = 0; i < nf; i++) {
+		int u = frame_unmapped(r->table, r->ids[r->inr + i]);
+		if (u < 0)
+			return -ENOMEM;
+		e->unmapped |= u;
+	}
+	r->last_unmapped = e->unmapped;
 	r->inr += nf;
 	r->cnr++;
 	*off = e->off;
@@ -568,18 +592,22 @@ int pv_resolver_stack(struct perfev_resolver *r, const struct perfev_record *rec
 	const struct perfev_sample *s = &rec->u.sample;
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_ip = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-	memset(out, 0, sizeof(*out));
-	struct pmaps *pm = proc(r, pid, false);
-	struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
-				    .symbolizer = r->sym};
-	int dwarf;
+	*out = (struct pv_stack){0};
+	int dwarf = -1;
+	size_t n = 0;
 	uint64_t to_root = 0; /* the unwinder's count before (it exists once a stack was unwound) */
-	if (r->unw) {
-		struct perfev_unwind_stats st;
-		perfev_unwinder_stats(r->unw, &st);
-		to_root = st.to_root;
+	if (!r->o.no_callchain) {
+		/* the process's maps: for the DWARF unwinder only (a user stack to walk) */
+		struct pmaps *pm = (s->sample_type & PERF_SAMPLE_STACK_USER) ? proc(r, pid, false) : NULL;
+		struct pv_unwind_maps um = {.maps = pm ? pm->maps : NULL, .nr_maps = pm ? pm->nr : 0,
+					    .symbolizer = r->sym};
+		if (r->unw) {
+			struct perfev_unwind_stats st;
+			perfev_unwinder_stats(r->unw, &st);
+			to_root = st.to_root;
+		}
+		n = pv_sample_frames(&r->unw, s, pid, &um, true, r->raw, MAX_RAW, &dwarf);
 	}
-	size_t n = pv_sample_frames(&r->unw, s, pid, &um, !r->o.no_callchain, r->raw, MAX_RAW, &dwarf);
 	if (dwarf >= 0) {
 		struct perfev_unwind_stats st = {0};
 		if (r->unw)
@@ -608,24 +636,36 @@ int pv_resolver_stack(struct perfev_resolver *r, const struct perfev_record *rec
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t off, nf;
+		bool unmapped;
 		uint8_t mode = r->raw[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 		if (i >= n - shared) {
 			size_t j = r->prev_nr - (n - i);
 			off = r->span_off[r->prev_set][j];
 			nf = r->span_n[r->prev_set][j];
+			unmapped = r->span_unmapped[r->prev_set][j];
 		} else if (resolve(r, pid, s->tid, &r->raw[i], dwarf > 0 && !r->raw[i].kernel, mode, s->time,
 				   &off, &nf) < 0) {
 			r->prev_nr = 0;
 			return -ENOMEM;
+		} else {
+			unmapped = r->last_unmapped;
 		}
 		r->span_off[!r->prev_set][i] = off;
 		r->span_n[!r->prev_set][i] = nf;
+		r->span_unmapped[!r->prev_set][i] = unmapped;
+		out->unmapped |= unmapped;
 		if (pv_grow(&r->stack, &r->scap, depth + nf, sizeof(*r->stack)) < 0)
 			return -ENOMEM;
-		memcpy(r->stack + depth, r->ids + off, nf * sizeof(*r->stack));
+		if (nf == 1) /* (most addresses: no inlines) */
+			r->stack[depth] = r->ids[off];
+		else
+			memcpy(r->stack + depth, r->ids + off, nf * sizeof(*r->stack));
 		depth += nf;
 	}
-	memcpy(r->prev, r->raw, n * sizeof(*r->prev));
+	if (n == 1) /* (a sample without a call chain) */
+		r->prev[0] = r->raw[0];
+	else
+		memcpy(r->prev, r->raw, n * sizeof(*r->prev));
 	r->prev_nr = n;
 	r->prev_pid = pid;
 	r->prev_dwarf = dwarf > 0;

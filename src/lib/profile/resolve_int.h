@@ -22,6 +22,7 @@ struct pv_stack {
 	uint32_t leaf_n; /* frames of the sampled address (inlines expanded) at ids[0..) */
 	bool cut;        /* max_stack_outer kept the sampled address apart (see perfev_resolved_sample.cut) */
 	bool dwarf;      /* the user stack was DWARF-unwound */
+	bool unmapped;   /* a frame is outside any map (pv_resolver_unmapped_levels has work) */
 	uint64_t to_root; /* ...and reached the root (0 or 1) */
 };
 
