@@ -6,7 +6,7 @@
 # bench/decode.sh records) until about SAMPLES samples, both CPUs kept busy.
 # Each tool runs in its own tmux terminal (160x50); the time is from its start
 # until its screen shows the report's header and status line, polled every
-# 20 ms; best of three, the tools taking turns. Prints both and their ratio,
+# 20 ms; best of ROUNDS (default 3) runs, the tools taking turns. Prints both and their ratio,
 # and perfev report --stdio's whole run for reference. Needs root, perf, tmux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +27,7 @@ if [ ! -s "$f" ] || [ "$(cat "$f.want" 2>/dev/null)" != "$want" ]; then
   wait
   echo "$want" > "$f.want"
 fi
-samples=$(perf report -i "$f" --stdio --sort comm -g none 2>/dev/null | awk '/^# Samples:/ {print $3; exit}')
+samples=$("$perfev" report -q -i "$f" --stats | awk '/SAMPLE events:/ {print $3; exit}')
 
 sock=perfev-bench-tui-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true' EXIT
@@ -37,7 +37,14 @@ first_screen() {
   local start end
   start=$(date +%s.%N)
   tmux -L "$sock" -f /dev/null new-session -d -x 160 -y 50 -s b "$1; sleep 600"
-  until tmux -L "$sock" capture-pane -p -t b 2>/dev/null | grep -q -- "$2"; do
+  local screen sent=""
+  while screen=$(tmux -L "$sock" capture-pane -p -t b 2>/dev/null); ! grep -q -- "$2" <<<"$screen"; do
+    # perf's warnings after reading ("lost N chunks!") wait for a key over
+    # its first screen: one key per warning shown (another would reach the browser)
+    if grep -q "Press any key" <<<"$screen" && [ "$screen" != "$sent" ]; then
+      tmux -L "$sock" send-keys -t b Escape
+      sent=$screen
+    fi
     sleep 0.02
     if [ "$(echo "$(date +%s.%N) - $start > 900" | bc)" = 1 ]; then echo "bench/report_tui: no '$2' from: $1" >&2; exit 1; fi
   done
@@ -48,7 +55,7 @@ first_screen() {
 min() { sort -g | head -1; }
 
 p="" q=""
-for round in 1 2 3; do
+for round in $(seq "${ROUNDS:-3}"); do
   # perf's TUI: its title line, drawn with the entries
   p+="$(first_screen "perf report -i '$f'" "Event count (approx.)")"$'\n'
   q+="$(first_screen "'$perfev' report -q -i '$f'" "h/?: help")"$'\n'

@@ -307,6 +307,21 @@ void pv_report_print_preamble(const struct pv_report_view *v, FILE *out)
 	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
 }
 
+/* The rows of the browser's zoom (v->zoom_*), kept in order; how many. */
+static size_t zoomed(struct row *rows, size_t nr, const struct pv_report_view *v)
+{
+	size_t keep = 0;
+	for (size_t r = 0; r < nr; r++) {
+		const struct perfev_profile_entry *x = rows[r].e;
+		const char *comm = x->comm ? x->comm : x->first_comm;
+		if ((!v->zoom_dso || (x->dso && !strcmp(x->dso, v->zoom_dso))) &&
+		    (!v->zoom_comm || (comm && !strcmp(comm, v->zoom_comm))) &&
+		    (v->zoom_tid < 0 || x->tid == v->zoom_tid))
+			rows[keep++] = rows[r];
+	}
+	return keep;
+}
+
 int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_report_view *v, FILE *out)
 {
 	size_t nm = s->nr;
@@ -391,16 +406,7 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 			shown_totals(rows, nr, nm, all, &period, NULL);
 	}
 	if (v->zoom_dso || v->zoom_comm || v->zoom_tid >= 0) { /* the browser's zoom (hists__filter_by_dso/thread) */
-		size_t keep = 0;
-		for (size_t r = 0; r < nr; r++) {
-			const struct perfev_profile_entry *x = rows[r].e;
-			const char *comm = x->comm ? x->comm : x->first_comm;
-			if ((!v->zoom_dso || (x->dso && !strcmp(x->dso, v->zoom_dso))) &&
-			    (!v->zoom_comm || (comm && !strcmp(comm, v->zoom_comm))) &&
-			    (v->zoom_tid < 0 || x->tid == v->zoom_tid))
-				rows[keep++] = rows[r];
-		}
-		nr = keep;
+		nr = zoomed(rows, nr, v);
 		if (v->relative)
 			shown_totals(rows, nr, nm, all, &period, NULL);
 	}

@@ -36,6 +36,17 @@ static void tmux_ok(const struct term *t, const char *fmt, ...)
 	free(args);
 }
 
+/* The test's terminal server, ended however the test ends (a failed
+ * assertion too): the browser under it with it. */
+static char started[64];
+static void kill_started(void)
+{
+	if (started[0]) {
+		struct run_result r = run_cmd("tmux -L %s kill-server", started);
+		run_result_free(&r);
+	}
+}
+
 /* cmd in a new 160x50 terminal; the shell then says how it ended and
  * whether stty's settings are what they were before. */
 static void term_start(struct term *t, const char *cmd)
@@ -43,6 +54,9 @@ static void term_start(struct term *t, const char *cmd)
 	if (system("command -v tmux >/dev/null 2>&1") != 0)
 		cr_skip_test("tmux is not installed (scripts/deps.sh)");
 	snprintf(t->sock, sizeof(t->sock), "perfev-tui-%d", (int)getpid());
+	if (!started[0])
+		atexit(kill_started);
+	snprintf(started, sizeof(started), "%s", t->sock);
 	char *wrapped;
 	cr_assert(asprintf(&wrapped, "s1=$(stty -g); %s; st=$?; s2=$(stty -g); [ \"$s1\" = \"$s2\" ] && tty=same || "
 			   "tty=changed; echo \"EXIT=$st TTY=$tty\"; sleep 600", cmd) > 0);
