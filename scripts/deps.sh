@@ -10,6 +10,7 @@ PKGS=(
   libcriterion-dev
   libcapstone-dev                   # perfev watch: the accessing instruction before an x86 trap IP; perfev annotate
   libpfm4-dev                       # vendor event tables (perfev stat -e inst_retired.any)
+  libncurses-dev                    # perfev report's terminal browser (ncursesw)
   rustc                             # Rust fixtures for the demangling tests
   clang libclang-rt-14-dev          # libFuzzer targets and sanitizer runtimes
   linux-perf strace                 # the reference tools the tests compare against

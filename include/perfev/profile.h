@@ -344,6 +344,9 @@ PERFEV_API int perfev_profile_flat(const struct perfev_profile *p, unsigned keys
 				   struct perfev_profile_entry **out, size_t *nr);
 
 /* ---- from a perf.data file ---------------------------------------------------- */
+/* A loader's progress: done of total units (total 0: not known), ctx first. */
+typedef void (*perfev_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
 struct perfev_profile_load_opts {
 	size_t sz;                      /* sizeof(struct perfev_profile_load_opts) */
 	enum perfev_profile_group group;
@@ -401,8 +404,14 @@ struct perfev_profile_load_opts {
 	/* perf report -U: a sample no symbol names is left out before anything
 	 * counts it, and its call chain's frames no symbol names are dropped */
 	bool hide_unresolved;
+	/* Called now and then while the file's records are read (about every
+	 * 16384 records and at the end, on the loading thread): done and total
+	 * bytes of the data section read (total 0: a pipe, whose size is not
+	 * known). A viewer's progress bar; NULL: none. */
+	perfev_progress_fn progress;
+	void *progress_ctx;            /* progress's first argument */
 };
-#define perfev_profile_load_opts__last_field hide_unresolved
+#define perfev_profile_load_opts__last_field progress_ctx
 
 struct perfev_profile_load_info {
 	size_t sz;                      /* sizeof(struct perfev_profile_load_info) */

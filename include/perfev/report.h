@@ -110,6 +110,106 @@ PERFEV_API struct perfev_profile *perfev_report_load(struct perfev_perfdata *pd,
 PERFEV_API int perfev_report_print_profile(const struct perfev_profile *p, const struct perfev_profile_load_info *info,
 					   const struct perfev_report_opts *o, FILE *out);
 
+/* ---- the browser's model ------------------------------------------------------------
+ * What a terminal browser (perfev report's) shows: the lines --stdio prints
+ * for one event (or group side by side), made by the same code, with each
+ * line's place in the tree (an entry, then its call graph's lines deeper),
+ * what its entry is (for zooming), and fold state. The browser draws lines
+ * and calls these; nothing is computed twice.
+ *
+ *   struct perfev_report_model *m = perfev_report_model_new(pd, &o);
+ *   struct perfev_report_zoom z = {.sz = sizeof(z), .tid = -1};
+ *   perfev_report_model_show(m, &z);
+ *   for (size_t k = 0; k < perfev_report_model_nr_shown(m); k++) {
+ *           struct perfev_report_line l = {.sz = sizeof(l)};
+ *           perfev_report_model_line(m, perfev_report_model_shown(m, k), &l);
+ *           puts(l.text);
+ *   }
+ */
+struct perfev_report_model;
+
+/*
+ * Reads pd once (o's options, as perfev_report_print; o->load->progress
+ * reports the reading) and shows the first event's section, every entry
+ * folded. Views the browser does not have (the branch view, tracepoint
+ * fields as keys, --mem-mode, --json, --event) fail with EOPNOTSUPP and a
+ * message: print those with perfev_report_print. NULL with errno and
+ * perfev_errmsg() on failure (a file without samples: ENODATA). pd stays
+ * the caller's and may be closed after.
+ */
+PERFEV_API struct perfev_report_model *perfev_report_model_new(struct perfev_perfdata *pd,
+							       const struct perfev_report_opts *o);
+PERFEV_API void perfev_report_model_free(struct perfev_report_model *m);
+
+/* What is shown (perfev_report_model_show); zero past sz is the default. */
+struct perfev_report_zoom {
+	size_t sz;            /* sizeof(struct perfev_report_zoom) */
+	size_t event;         /* the section: 0 .. info.nr_events - 1 (perf's event switch) */
+	const char *symbol;   /* only entries whose symbol holds this text (perf's /); NULL: all */
+	const char *dso;      /* only entries of this object (a line's dso, perf's d); NULL: all */
+	const char *comm;     /* only entries of this command (a line's comm, perf's t); NULL: all */
+	int64_t tid;          /* only entries of this thread (when keyed by pid/tid, perf's t); -1: all */
+};
+#define perfev_report_zoom__last_field tid
+
+/*
+ * Shows z's section and filters: the lines again, as --stdio would print
+ * them with these filters (percentages of the event's total, as perf's
+ * zoom; --percentage relative: of the entries left). Fold state is reset
+ * (entries folded). 0, or -EINVAL (a bad event), -ENOMEM.
+ */
+PERFEV_API int perfev_report_model_show(struct perfev_report_model *m, const struct perfev_report_zoom *z);
+
+struct perfev_report_model_info {
+	size_t sz;            /* sizeof(struct perfev_report_model_info), set by the caller */
+	/* "Samples: 1K of event 'cpu-clock', Event count (approx.): 2500000"
+	 * as perf's browser titles it; the column header line as --stdio's
+	 * ("    Children      Self  Command  Shared Object  Symbol"): both the
+	 * model's, valid until the next show or free */
+	const char *title, *columns;
+	size_t nr_events;     /* sections of the file (perfev_report_zoom.event) */
+	size_t event;         /* the one shown */
+	size_t nr_lines;      /* lines of the section, folded or not */
+	size_t nr_entries;    /* of which entries */
+};
+#define perfev_report_model_info__last_field nr_entries
+PERFEV_API int perfev_report_model_info(const struct perfev_report_model *m, struct perfev_report_model_info *out);
+
+/* One line: an entry (depth 0) or a line of its call graph (depth 1 and
+ * deeper: a line's subtree is the lines after it that are deeper). */
+struct perfev_report_line {
+	size_t sz;            /* sizeof(struct perfev_report_line), set by the caller */
+	const char *text;     /* as --stdio prints it, without the newline (the model's) */
+	unsigned depth;
+	bool entry;           /* an entry's line (depth 0) */
+	bool has_children;    /* lines below it are deeper: it folds */
+	bool folded;          /* they are hidden */
+	size_t entry_line;    /* the line of its entry */
+	/* its entry's command (the key's, else its first sample's), object
+	 * (a path; NULL: unknown), symbol (NULL: unknown), pid and tid (-1
+	 * unless keyed by them): what perfev_report_zoom takes */
+	const char *comm, *dso, *symbol;
+	int32_t pid, tid;
+};
+#define perfev_report_line__last_field tid
+/* Line i (0 .. info.nr_lines - 1). 0 or -EINVAL. */
+PERFEV_API int perfev_report_model_line(const struct perfev_report_model *m, size_t i, struct perfev_report_line *out);
+
+enum perfev_report_fold {
+	PERFEV_REPORT_TOGGLE,   /* line i: folded <-> unfolded */
+	PERFEV_REPORT_EXPAND,   /* line i and every line below it unfolded (perf's e) */
+	PERFEV_REPORT_COLLAPSE, /* line i and every line below it folded (perf's c) */
+};
+/* Folds line i, or with i == (size_t)-1 every line (perf's E and C).
+ * 0 or -EINVAL. */
+PERFEV_API int perfev_report_model_fold(struct perfev_report_model *m, size_t i, enum perfev_report_fold how);
+/* The lines not hidden by a fold, in order: how many, the k-th's line
+ * index, and the place of line i among them (of the nearest shown line
+ * above it when hidden). */
+PERFEV_API size_t perfev_report_model_nr_shown(const struct perfev_report_model *m);
+PERFEV_API size_t perfev_report_model_shown(const struct perfev_report_model *m, size_t k);
+PERFEV_API size_t perfev_report_model_shown_at(const struct perfev_report_model *m, size_t line);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "report.h"
+#include "browser/browser.h"
 #include "perfev.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 
 static const char usage_text[] =
 	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
-	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --json]\n"
+	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --tui | --json]\n"
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
 	"                     [-b | --no-branch-stack] [--max-stack N]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
@@ -40,7 +41,9 @@ static const char usage_text[] =
 	"      --show-total-period  a Period column\n"
 	"      --group           show each event group's members side by side (the default for\n"
 	"                        files recorded with groups; --no-group: one table per event)\n"
-	"      --stdio           the text table (default)\n"
+	"      --stdio           the text table (the default when stdout is not a terminal)\n"
+	"      --tui             the browser, perf's keys (h shows them; the default on a\n"
+	"                        terminal): the same lines as --stdio, folded, filtered, zoomed\n"
 	"      --json            the entries as JSON\n"
 	"      --folded          folded stacks (comm;outer;...;leaf count) on stdout instead of a table\n"
 	"      --flame FILE      write an interactive SVG flame graph (exports print no table\n"
@@ -89,7 +92,7 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
-       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED };
+       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED, O_TUI };
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
 	{"sort", required_argument, NULL, 's'},
@@ -99,6 +102,7 @@ static const struct option options[] = {
 	{"inverted", no_argument, NULL, 'G'},
 	{"percent-limit", required_argument, NULL, O_PERCENT},
 	{"stdio", no_argument, NULL, O_STDIO},
+	{"tui", no_argument, NULL, O_TUI},
 	{"json", no_argument, NULL, O_JSON},
 	{"folded", no_argument, NULL, O_FOLDED},
 	{"flame", required_argument, NULL, O_FLAME},
@@ -162,6 +166,7 @@ struct args {
 	bool shown;                /* --stdio or --json: the report beside the exports */
 	int header;                /* 1: --header, 2: --header-only */
 	int inspect;               /* O_STATS, O_TASKS or O_MMAPS: perf's inspection modes */
+	int tui;                   /* -1: the browser on a terminal, 0: --stdio, 1: --tui */
 };
 
 static void usage(FILE *f) { fprintf(f, usage_text); }
@@ -219,7 +224,7 @@ static int view_option(struct args *a, int c)
 	case O_NO_GROUP: a->o.group = 0; return 0;
 	case 'n': a->o.show_samples = true; return 0;
 	case O_TOTAL_PERIOD: a->o.show_period = true; return 0;
-	case O_STDIO: a->o.json = false, a->shown = true; return 0;
+	case O_STDIO: a->o.json = false, a->shown = true, a->tui = 0; return 0;
 	case O_JSON: a->o.json = true, a->shown = true; return 0;
 	case O_VALUE: a->o.value = optarg; return 0;
 	case O_SYMBOL_FILTER: a->o.symbol_filter = optarg; return 0;
@@ -293,6 +298,7 @@ static int command_option(struct args *a, int c)
 {
 	switch (c) {
 	case 'i': a->input = optarg; return 0;
+	case O_TUI: a->tui = 1; return 0;
 	case O_FOLDED: a->folded = true; return 0;
 	case O_FLAME: a->x.flame = optarg; return 0;
 	case O_PPROF: a->x.pprof = optarg; return 0;
@@ -390,9 +396,12 @@ static int run(struct args *a, struct perfev_perfdata *pd)
 	cli_warn_unclean("report", pd); /* killed recordings are read up to their last record */
 	if (a->folded || report_exports_wanted(&a->x))
 		return report_exports(a, pd);
-	if (perfev_report_print(pd, &a->o, stdout) < 0)
+	int r = 2; /* the browser on a terminal (cli/browser), unless it has no such view: --stdio */
+	if (a->tui && !a->o.json && a->header != 1 && report_browser_wanted(a->tui == 1))
+		r = report_browse(pd, &a->o);
+	if (r == 2 && perfev_report_print(pd, &a->o, stdout) < 0)
 		return cli_error("report", "%s", perfev_errmsg());
-	return 0;
+	return r == 2 ? 0 : r;
 }
 
 int report_command(int argc, char **argv)
@@ -402,6 +411,7 @@ int report_command(int argc, char **argv)
 		.lo = {.sz = sizeof(a.lo), .group = PERFEV_GROUP_THREAD, .event = -1},
 		.filter = {.sz = sizeof(a.filter), .pid = -1, .tid = -1},
 		.input = "perf.data",
+		.tui = -1,
 	};
 	a.o.load = &a.lo;
 	int ret = parse_args(&a, argc, argv);

@@ -31,6 +31,9 @@ const char *pv_feat_get_string(struct pv_cur *c);
 
 /* The file's descriptor (its stat for the header's "captured on"). */
 int pv_perfdata_fd(const struct perfev_perfdata *pd);
+/* How far process() is: bytes of the data section behind the record being
+ * handled, of total (0 for a pipe: done is then the bytes read so far). */
+void pv_perfdata_progress(const struct perfev_perfdata *pd, uint64_t *done, uint64_t *total);
 
 /* Fills the host features perfev writes (indexes by feat id < PV_FEAT_WRITTEN). */
 void pv_host_features(struct pv_buf feats[PV_FEAT_WRITTEN], int argc, char *const *argv);

@@ -602,6 +602,14 @@ PERFEV_API bool perfev_perfdata_has_feature(const struct perfev_perfdata *pd, in
 
 int pv_perfdata_fd(const struct perfev_perfdata *pd) { return pd->fd; }
 
+void pv_perfdata_progress(const struct perfev_perfdata *pd, uint64_t *done, uint64_t *total)
+{
+	bool file = !pd->pipe && pd->hdr.data.size;
+	*total = file ? pd->hdr.data.size : 0;
+	*done = file ? PV_MIN(pd->offset > pd->hdr.data.offset ? pd->offset - pd->hdr.data.offset : 0, *total)
+		     : pd->offset;
+}
+
 PERFEV_API const void *perfev_perfdata_feature(const struct perfev_perfdata *pd, int feat, size_t *size)
 {
 	if (!perfev_perfdata_has_feature(pd, feat))

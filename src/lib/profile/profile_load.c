@@ -62,6 +62,7 @@ struct loader {
 	struct own_event { struct perfev_attr attr; char *name; } *own_ev;
 	size_t nr_own_ev, cap_own_ev;
 	uint64_t t_first, t_last, n_timed; /* the event's sample times (info's interval_ms) */
+	uint64_t nr_records; /* read so far: o->progress every 16384 */
 };
 
 /* The recording's events: the file's, else those given to the builder. */
@@ -345,6 +346,11 @@ static int sample(struct loader *l, const struct perfev_record *rec)
 static int on_record(void *ctx, const struct perfev_record *rec)
 {
 	struct loader *l = ctx;
+	if (l->o->progress && l->pd && !(++l->nr_records & 16383)) {
+		uint64_t done, total;
+		pv_perfdata_progress(l->pd, &done, &total);
+		l->o->progress(l->o->progress_ctx, done, total);
+	}
 	if (pv_resolver_record(l->res, rec) < 0)
 		return -ENOMEM;
 	if (rec->type == PERF_RECORD_SAMPLE)
@@ -548,6 +554,11 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 	}
 	if (r < 0)
 		return -1; /* the reader's message */
+	if (l->o->progress) {
+		uint64_t done, total;
+		pv_perfdata_progress(l->pd, &done, &total);
+		l->o->progress(l->o->progress_ctx, total ? total : done, total);
+	}
 	return loader_end(l);
 }
 

@@ -89,7 +89,7 @@ static int setup_options(struct rsetup *r, const struct perfev_report_opts *o)
 	r->v = (struct pv_report_view){.graph = PV_GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD,
 				       .percent_limit = r->o.percent_limit, .relative = r->o.relative,
 				       .mem_mode = r->o.mem_mode, .symbol_filter = r->o.symbol_filter,
-				       .no_hint = r->o.no_hint};
+				       .no_hint = r->o.no_hint, .zoom_tid = -1};
 	if (r->o.percent_limit < 0)
 		return pv_error(EINVAL, "bad --percent-limit %g: give a percentage, e.g. 0.5", r->o.percent_limit);
 	r->v.graph_min = r->o.percent_limit > 0 ? r->o.percent_limit : 0.5;
@@ -492,4 +492,79 @@ PERFEV_API int perfev_report_print_profile(const struct perfev_profile *p, const
 		ret = print_single(&r, p, info, out);
 	rsetup_free(&r);
 	return ret;
+}
+
+/* ---- the browser's model (report_model.c) ------------------------------------------ */
+struct pv_report_loaded_setup {
+	struct rsetup r;
+};
+
+/* Whether a --sort list names a key that is not the profile's (a
+ * tracepoint field, shown by pv_report_tracepoint_sort's own table). */
+static bool names_field(const char *sort)
+{
+	static const char *const cols[] = {"overhead", "sample", "period", "ipc_null", "ipc_lbr", "children"};
+	char *copy = strdup(sort), *save = NULL;
+	bool field = false;
+	for (char *k = copy ? strtok_r(copy, ",", &save) : NULL; k && !field; k = strtok_r(NULL, ",", &save)) {
+		bool col = false;
+		for (size_t i = 0; i < PV_ARRAY_SIZE(cols); i++)
+			col |= !strcmp(k, cols[i]);
+		field = !col && !pv_report_is_sort_key(k);
+	}
+	free(copy);
+	return field;
+}
+
+int pv_report_load_view(struct perfev_perfdata *pd, const struct perfev_report_opts *o, struct pv_report_loaded *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct rsetup *r = calloc(1, sizeof(*r));
+	if (!r)
+		return pv_error(ENOMEM, "out of memory");
+	out->setup = (struct pv_report_loaded_setup *)r;
+	int err = setup_options(r, o);
+	if (!err && (r->o.json || r->lo.event >= 0))
+		err = pv_error(EOPNOTSUPP, "--json and --event are not views of the browser");
+	if (!err && (err = setup_branch(r, pd)) == 0 && r->branch > 0)
+		err = pv_error(EOPNOTSUPP, "the branch view (-b, the default for files with branch stacks) "
+			       "is not in the browser yet");
+	if (!err && r->sort_given && names_field(r->sort))
+		err = pv_error(EOPNOTSUPP, "tracepoint fields as sort keys are not in the browser yet");
+	if (!err && r->v.mem_mode)
+		err = pv_error(EOPNOTSUPP, "--mem-mode is not in the browser yet");
+	if (!err && (err = setup_keys(r)) == 0) {
+		setup_load(r, true, true);
+		struct perfev_profile_load_info info = {.sz = sizeof(info)};
+		out->ev = perfev_profile_load_events_from(pd, &r->lo, &info, &out->nev);
+		err = out->ev ? 0 : -errno;
+		bool callchains = false;
+		for (size_t i = 0; i < out->nev; i++)
+			callchains |= out->ev[i].has_callchains;
+		r->v.children = r->children != 0 && callchains;
+		if (!r->order_given)
+			r->v.graph = r->v.children ? PV_GRAPH_CALLER : PV_GRAPH_CALLEE; /* perf's defaults */
+		r->v.lost = info.lost_samples;
+		pv_report_set_columns(&r->v, r->fields, r->o.show_samples, r->o.show_period);
+		uint64_t all = 0, filtered = 0;
+		for (size_t i = 0; i < out->nev; i++)
+			all += out->ev[i].samples, filtered += perfev_profile_filtered(out->ev[i].profile);
+		if (out->ev)
+			load_notes(r, &info, all, filtered);
+	}
+	out->v = &r->v;
+	out->group = r->o.group;
+	if (err < 0)
+		pv_report_loaded_free(out);
+	return err;
+}
+
+void pv_report_loaded_free(struct pv_report_loaded *l)
+{
+	if (l->ev)
+		perfev_profile_events_free(l->ev, l->nev);
+	if (l->setup)
+		rsetup_free(&l->setup->r);
+	free(l->setup);
+	memset(l, 0, sizeof(*l));
 }

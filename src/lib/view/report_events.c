@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "view/report_int.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* perf's evsel__group_desc: "anon group { a, b }", or "a, b" when forced. */
@@ -23,6 +25,48 @@ static void group_title(struct pv_report_section *s, const struct perfev_profile
 		snprintf(s->title + len, sizeof(s->title) - len, "%s'", forced ? "" : " }");
 }
 
+size_t pv_report_sections(const struct perfev_profile_event *ev, size_t nev, int group, struct pv_report_section *out,
+			  size_t max)
+{
+	size_t ns = 0;
+	bool file_groups = false;
+	for (size_t i = 0; i < nev; i++)
+		file_groups |= ev[i].nr_members > 1;
+	/* --group on a file without groups: all events as one (perf's forced leader) */
+	bool forced = group == 1 && nev > 1 && !file_groups;
+	for (size_t i = 0; i < nev && ns < max; i++) {
+		struct pv_report_section *s = &out[ns];
+		*s = (struct pv_report_section){.nr = 1};
+		size_t members = 1;
+		if (forced) {
+			if (i)
+				break;
+			members = nev;
+		} else if (group != 0) {
+			if (ev[i].leader != (int)i)
+				continue; /* shown in its leader's columns */
+			members = (size_t)(ev[i].nr_members > 0 ? ev[i].nr_members : 1);
+		}
+		if (members > PV_REPORT_MAX_MEMBERS)
+			members = PV_REPORT_MAX_MEMBERS;
+		for (size_t m = 0; m < members; m++) {
+			s->p[m] = ev[i + m].profile;
+			s->samples += ev[i + m].samples;
+		}
+		s->nr = members;
+		s->no_chains = !ev[i].has_callchains;
+		if (!s->samples)
+			continue; /* perf's --skip-empty, its default */
+		if (members > 1)
+			group_title(s, ev, i, members, forced);
+		else /* a group's leader shown alone is still "events" for perf */
+			snprintf(s->title, sizeof(s->title), "event%s '%s'", ev[i].nr_members > 1 ? "s" : "",
+				 ev[i].name);
+		ns++;
+	}
+	return ns;
+}
+
 int pv_report_print_events(const char *input, const struct perfev_profile_event *ev, size_t nev, int group,
 			   const struct pv_report_view *v, FILE *out)
 {
@@ -37,44 +81,19 @@ int pv_report_print_events(const char *input, const struct perfev_profile_event 
 		return 0;
 	}
 	pv_report_print_preamble(v, out);
+	struct pv_report_section *secs = calloc(nev ? nev : 1, sizeof(*secs));
+	if (!secs)
+		return pv_error(ENOMEM, "out of memory");
+	size_t ns = pv_report_sections(ev, nev, group, secs, nev);
 	int ret = 0;
-	bool file_groups = false;
-	for (size_t i = 0; i < nev; i++)
-		file_groups |= ev[i].nr_members > 1;
-	/* --group on a file without groups: all events as one (perf's forced leader) */
-	bool forced = group == 1 && nev > 1 && !file_groups;
-	for (size_t i = 0; i < nev; i++) {
-		struct pv_report_section s = {.nr = 1};
-		size_t members = 1;
-		if (forced) {
-			if (i)
-				break;
-			members = nev;
-		} else if (group != 0) {
-			if (ev[i].leader != (int)i)
-				continue; /* shown in its leader's columns */
-			members = (size_t)(ev[i].nr_members > 0 ? ev[i].nr_members : 1);
-		}
-		if (members > PV_REPORT_MAX_MEMBERS)
-			members = PV_REPORT_MAX_MEMBERS;
-		for (size_t m = 0; m < members; m++) {
-			s.p[m] = ev[i + m].profile;
-			s.samples += ev[i + m].samples;
-		}
-		s.nr = members;
-		if (!s.samples)
-			continue; /* perf's --skip-empty, its default */
-		if (members > 1)
-			group_title(&s, ev, i, members, forced);
-		else /* a group's leader shown alone is still "events" for perf */
-			snprintf(s.title, sizeof(s.title), "event%s '%s'", ev[i].nr_members > 1 ? "s" : "",
-				 ev[i].name);
+	for (size_t i = 0; i < ns; i++) {
 		struct pv_report_view sv = *v;
-		if (!ev[i].has_callchains)
+		if (secs[i].no_chains)
 			sv.graph = PV_GRAPH_NONE;
-		int r = pv_report_print_stdio(&s, &sv, out);
+		int r = pv_report_print_stdio(&secs[i], &sv, out);
 		if (r < 0)
 			ret = r;
 	}
+	free(secs);
 	return ret;
 }

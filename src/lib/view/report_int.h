@@ -40,6 +40,15 @@ struct pv_report_view {
 	/* perf's --symbols LIST: with Children, only rows of a listed symbol
 	 * (the samples' filter keeps the callers' entries otherwise) */
 	const char *symbols;
+	/* the browser's zoom (perf's d and t): only rows of this object (its
+	 * path), of this thread (entries keyed by tid/pid) or of this command
+	 * (the entry's, else its first sample's); NULL, -1: none */
+	const char *zoom_dso, *zoom_comm;
+	int64_t zoom_tid;
+	/* the browser's model: called with each row's entry before it prints
+	 * (the entry's strings live as long as its profile); NULL: none */
+	void (*on_row)(void *ctx, const struct perfev_profile_entry *e, FILE *out);
+	void *row_ctx;
 	/* the branch view's --sort of perf's branch keys (pv_report_branch_file); NULL: perf's default */
 	const char *branch_sort;
 	enum pv_report_graph_mode graph_mode;
@@ -133,6 +142,7 @@ struct pv_report_section {
 	size_t nr;
 	char title[512];   /* "event 'cpu-clock'" or "events 'anon group { a, b }'" */
 	uint64_t samples;  /* of all members */
+	bool no_chains;    /* the leader records no call chains: no graphs */
 };
 /* "# To display the perf.data header info..." and the lost samples, once per report. */
 void pv_report_print_preamble(const struct pv_report_view *v, FILE *out);
@@ -202,5 +212,25 @@ void pv_report_display_hint(const struct pv_report_view *v, FILE *out);
  * to out (perf's hint line first unless no_hint); 0 or -errno, or -ENOENT,
  * printing nothing, when a key is one of the profile's. */
 int pv_report_tracepoint_sort(struct perfev_perfdata *pd, const char *sort, bool no_hint, FILE *out);
+
+/* The browser's model (report_model.c): o's text view of every event of
+ * pd, loaded once as perfev_report_print loads it (report.c). v is the
+ * view (its strings owned by setup), ev the events' profiles. Views the
+ * browser does not show (the branch view, tracepoint-field keys,
+ * --mem-mode, --json, --event) are -EOPNOTSUPP with a message. 0 or
+ * -errno; free with pv_report_loaded_free (also after an error). */
+struct pv_report_loaded {
+	const struct pv_report_view *v;
+	struct perfev_profile_event *ev;
+	size_t nev;
+	int group;
+	struct pv_report_loaded_setup *setup;
+};
+int pv_report_load_view(struct perfev_perfdata *pd, const struct perfev_report_opts *o, struct pv_report_loaded *out);
+void pv_report_loaded_free(struct pv_report_loaded *l);
+/* The sections perf prints of ev (events, or groups side by side): fills
+ * s[0..max) and returns their number (report_events.c). */
+size_t pv_report_sections(const struct perfev_profile_event *ev, size_t nev, int group, struct pv_report_section *s,
+			  size_t max);
 
 #endif

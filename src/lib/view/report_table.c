@@ -340,6 +340,21 @@ void pv_report_print_preamble(const struct pv_report_view *v, FILE *out)
 	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)v->lost);
 }
 
+/* The rows of the browser's zoom (v->zoom_*), kept in order; how many. */
+static size_t zoomed(struct row *rows, size_t nr, const struct pv_report_view *v)
+{
+	size_t keep = 0;
+	for (size_t r = 0; r < nr; r++) {
+		const struct perfev_profile_entry *x = rows[r].e;
+		const char *comm = x->comm ? x->comm : x->first_comm;
+		if ((!v->zoom_dso || (x->dso && !strcmp(x->dso, v->zoom_dso))) &&
+		    (!v->zoom_comm || (comm && !strcmp(comm, v->zoom_comm))) &&
+		    (v->zoom_tid < 0 || x->tid == v->zoom_tid))
+			rows[keep++] = rows[r];
+	}
+	return keep;
+}
+
 int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_report_view *v, FILE *out)
 {
 	size_t nm = s->nr;
@@ -423,6 +438,11 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		if (v->relative && v->symbol_filter) /* of the rows shown; the Samples line stays */
 			shown_totals(rows, nr, nm, all, &period, NULL);
 	}
+	if (v->zoom_dso || v->zoom_comm || v->zoom_tid >= 0) { /* the browser's zoom (hists__filter_by_dso/thread) */
+		nr = zoomed(rows, nr, v);
+		if (v->relative)
+			shown_totals(rows, nr, nm, all, &period, NULL);
+	}
 	struct pv_report_graphs *graphs = v->graph != PV_GRAPH_NONE ? pv_report_graphs_build(s->p[0], v, e[0], ne[0]) : NULL;
 	for (size_t r = 0; r < nr; r++) {
 		rows[r].depth = rows[r].lead >= 0 ? pv_report_graphs_depth(graphs, (size_t)rows[r].lead) : 0;
@@ -503,6 +523,8 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		uint64_t ew = v->children ? w->total[0] : w->self[0];
 		if (v->percent_limit > 0 && pv_report_pct(ew, all[0]) < v->percent_limit)
 			continue; /* by the leader's value, as perf */
+		if (v->on_row)
+			v->on_row(v->row_ctx, w->e, out);
 		for (size_t c = 0; c < v->nr_cols; c++) {
 			const struct pv_report_col *col = &v->cols[c];
 			if (pv_report_col_hidden(v, c))

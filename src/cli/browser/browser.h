@@ -1,0 +1,42 @@
+/* browser.h — perfev report's terminal browser (cli/browser/README.md). */
+#ifndef PERFEV_CLI_BROWSER_H
+#define PERFEV_CLI_BROWSER_H
+
+#include <stdbool.h>
+#include "perfev.h"
+
+/* Whether perfev report opens the browser: forced (--tui) or stdin and
+ * stdout are terminals, and TERM names one ncurses can drive. When not,
+ * a forced or TERM=dumb one prints a note that --stdio follows. */
+bool report_browser_wanted(bool forced);
+
+/* Browses pd with o's options (o->load's progress is set here). 0 after
+ * q, 1 after an error (said on stderr, the terminal restored), 2 when the
+ * model has no such view (said as a note: print --stdio instead). */
+int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o);
+
+/* ---- between the browser's files ---- */
+#include <stdint.h>
+struct browser {
+	struct perfev_report_model *m;
+	struct perfev_report_zoom z;
+	char symbol[256];      /* the / filter's text */
+	char dso[4096];        /* the d zoom's object */
+	char comm[256];        /* the t zoom's command */
+	size_t cur, top;       /* the selected and the first drawn shown-line */
+	char status[512];      /* a message for the status line, until the next key */
+	bool help;
+};
+/* Draws the whole screen (browser_draw.c). */
+void browser_draw(struct browser *b);
+/* The loader's progress on stderr (progress.c): ctx is a struct progress. */
+struct progress {
+	const char *what;
+	double start;          /* CLOCK_MONOTONIC seconds */
+	bool shown;
+};
+void progress_start(struct progress *p, const char *what);
+void progress_update(void *ctx, uint64_t done, uint64_t total);
+void progress_end(struct progress *p);
+
+#endif
