@@ -13,6 +13,7 @@ PKGS=(
   libelf-dev:arm64 libdw-dev:arm64 libzstd-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64
   libbz2-dev:arm64 libtraceevent-dev:arm64 libcapstone-dev:arm64 libiberty-dev:arm64
   libdebuginfod-dev:arm64           # its header only: perfev dlopens it (not in the static build)
+  libncurses-dev:arm64              # perfev report's browser, linked into the static command
   libpapi-dev:arm64 libpfm4-dev:arm64   # the PAPI side of bench/selfmon_read in the VM
 )
 
