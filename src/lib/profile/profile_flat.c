@@ -86,7 +86,7 @@ static void mem_key(const struct flat *fl, const struct pv_group *g, const struc
 static const char *source_file(const struct perfev_profile *p, const struct pv_frame *f, bool chain)
 {
 	const char *file = pv_strtab_get(&p->strs, f->file);
-	if (!file || !f->line || chain)
+	if (!file || pv_srcline_is_symoff(file, f->line) || chain)
 		return "";
 	const char *s = strrchr(file, '/');
 	return s ? s + 1 : file;
@@ -95,7 +95,8 @@ static const char *source_file(const struct perfev_profile *p, const struct pv_f
 /* Whether perf's call-chain entry of f differs from its samples' own by the source file. */
 static bool source_file_split(const struct flat *fl, const struct pv_frame *f)
 {
-	return (fl->keys & PERFEV_KEY_SRCFILE) && f->file && f->line;
+	return (fl->keys & PERFEV_KEY_SRCFILE) && f->file &&
+	       !pv_srcline_is_symoff(pv_strtab_get(&fl->p->strs, f->file), f->line);
 }
 
 /* chain: the key of the entries perf makes from call-chain frames (see

@@ -8,6 +8,8 @@
 #include "core/internal.h"
 #include "perfev/profile.h"
 
+#include <string.h>
+
 /* Interned strings: id 0 is NULL; ids index `strs`. */
 struct pv_strtab {
 	char **strs;
@@ -132,6 +134,23 @@ struct perfev_profile {
  * compares the objects of known symbols only (sort.c sort__sym_cmp), so
  * unknown ones of two objects at one address are one entry unless dso is a
  * key of its own. The flat table and the report's graphs key alike. */
+/* A frame's file with line 0 is one of two things: perf's srcline of an
+ * address without line information, "symbol+offset" (resolve.c keeps it as
+ * the file), or a file DWARF or the symbol table names without a line
+ * (addr2line's "crtstuff.c:?"), which perf shows as "crtstuff.c:0". */
+static inline bool pv_srcline_is_symoff(const char *file, uint32_t line)
+{
+	if (line || !file)
+		return false;
+	const char *plus = strrchr(file, '+');
+	if (!plus || plus == file || !plus[1] || strchr(file, '/'))
+		return false;
+	for (const char *c = plus + 1; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	return true;
+}
+
 static inline bool pv_key_has_dso(unsigned keys, bool known_symbol)
 {
 	return (keys & PERFEV_KEY_DSO) || ((keys & PERFEV_KEY_SYM) && known_symbol);

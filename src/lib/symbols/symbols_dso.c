@@ -458,6 +458,7 @@ void pv_dso_free(struct pv_dso *d)
 			pv_cu_index_free(d->cu_index.vals[i]);
 	pv_u64map_free(&d->cu_index);
 	free(d->cu_ranges);
+	free(d->filesyms);
 	free(d->aranges);
 	pv_elf_close(&d->bin);
 	pv_elf_close(&d->debug);

@@ -517,10 +517,21 @@ static void compute(struct perfev_symbolizer *s, struct pv_dso *d, Dwarf *dw, ui
 		if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_column, &a), &w) == 0)
 			col = (int)w;
 	}
-	if (si->nr == 0 && !file) /* a unit without lines (crtstuff.c): its name, as addr2line */
-		file = dwarf_diename(&cu) ? pv_strpool_add(s->pool, dwarf_diename(&cu)) : NULL;
 	if (si->nr == 0 && file) /* a line without a function DIE (e.g. assembly) */
 		push(si, &cap, NULL, file, (uint32_t)PV_MAX(line, 0), (uint32_t)PV_MAX(col, 0));
+}
+
+/* Outside DWARF: the file the symbol table names (from the debug file when
+ * there is one, as addr2line reads it). */
+static const char *symtab_file(struct perfev_symbolizer *s, struct pv_dso *d, uint64_t vaddr)
+{
+	if (!d->filesyms_read) {
+		d->filesyms_read = true;
+		Elf *elf = d->debug.elf ? d->debug.elf : d->bin.elf;
+		ssize_t n = elf ? pv_elf_read_filesyms(s->pool, elf, &d->filesyms) : 0;
+		d->nr_filesyms = n > 0 ? (size_t)n : 0;
+	}
+	return pv_filesyms_find(d->filesyms, d->nr_filesyms, vaddr);
 }
 
 const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_dso *d,
@@ -538,6 +549,11 @@ const struct pv_srcinfo *pv_dso_srcinfo(struct perfev_symbolizer *s, struct pv_d
 		compute(s, d, dw, vaddr, inlines, how, si);
 		if (++d->computed % COMPUTE_GIVE_BACK == 0)
 			give_back(d);
+	}
+	const char *file = si->nr ? NULL : symtab_file(s, d, vaddr);
+	if (file) {
+		size_t cap = 0;
+		push(si, &cap, NULL, file, 0, 0); /* addr2line's "crtstuff.c:?" */
 	}
 	if (pv_u64map_put(&d->srcinfo, key, si) < 0) {
 		free(si->lines);

@@ -91,6 +91,77 @@ int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, boo
 }
 
 /*
+ * Source files from the symbol table, for code DWARF does not describe (a
+ * binary's crtstuff.c, a program built without -g): binutils' addr2line
+ * (perf's srcline) names the STT_FILE before the nearest code symbol, a local
+ * one, or a global one while no other symbol came between that STT_FILE and
+ * the first symbol (elf_find_function's symbol_seen states).
+ */
+static int filesym_cmp(const void *a, const void *b)
+{
+	const struct pv_filesym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index; /* addr2line keeps the first */
+}
+
+ssize_t pv_elf_read_filesyms(struct pv_strpool *p, Elf *elf, struct pv_filesym **out)
+{
+	*out = NULL;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) && !(gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB))
+		;
+	Elf_Data *data = scn && sh.sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	if (!data)
+		return 0;
+	size_t n = data->d_size / sh.sh_entsize, nr = 0, cap = 0;
+	struct pv_filesym *f = NULL;
+	const char *file = NULL;
+	bool seen = false, file_after_seen = false;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			file = name ? pv_strpool_add(p, name) : NULL; /* "" too: addr2line's ":?" */
+			file_after_seen = seen;
+			continue;
+		}
+		seen = true;
+		GElf_Shdr ss;
+		Elf_Scn *sec = sym.st_shndx && sym.st_shndx < SHN_LORESERVE ? elf_getscn(elf, sym.st_shndx) : NULL;
+		if ((type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC) || !sec ||
+		    !gelf_getshdr(sec, &ss) || !(ss.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (pv_grow(&f, &cap, nr + 1, sizeof(*f)) < 0) {
+			free(f);
+			return -ENOMEM;
+		}
+		bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		f[nr++] = (struct pv_filesym){sym.st_value, ss.sh_addr, ss.sh_addr + ss.sh_size,
+					      local || !file_after_seen ? file : NULL, (uint32_t)i};
+	}
+	qsort(f, nr, sizeof(*f), filesym_cmp);
+	*out = f;
+	return (ssize_t)nr;
+}
+
+const char *pv_filesyms_find(const struct pv_filesym *f, size_t nr, uint64_t vaddr)
+{
+	size_t i = pv_upper_bound(f, nr, sizeof(*f), vaddr);
+	if (i == 0)
+		return NULL;
+	/* the first of the symbols at the nearest address below */
+	while (i > 1 && f[i - 2].addr == f[i - 1].addr)
+		i--;
+	const struct pv_filesym *s = &f[i - 1];
+	return vaddr >= s->sec_lo && vaddr < s->sec_hi ? s->file : NULL;
+}
+
+/*
  * x86_64 .plt.got: stubs for functions also referenced through the GOT
  * (jmp *slot(%rip)); named after the GLOB_DAT relocation of their slot.
  */

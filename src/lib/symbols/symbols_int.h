@@ -83,6 +83,15 @@ struct pv_srcinfo {
 	struct perfev_source_line *lines;
 };
 
+/* A code symbol of .symtab with the source file its STT_FILE names, as
+ * binutils' elf_find_function attributes it (symbols_elf.c). */
+struct pv_filesym {
+	uint64_t addr;           /* first: pv_upper_bound's key */
+	uint64_t sec_lo, sec_hi; /* its section's addresses */
+	const char *file;        /* pooled; NULL: none */
+	uint32_t index;          /* in the table: the first of equals wins */
+};
+
 struct pv_dso {
 	const char *name;     /* as mapped (pooled) */
 	const char *file;     /* the file read, NULL when none */
@@ -113,6 +122,9 @@ struct pv_dso {
 	Dwarf_Off walk_pos;
 	bool walk_done;
 	size_t computed; /* addresses resolved (symbols_dwarf.c gives pages back every few) */
+	struct pv_filesym *filesyms; /* read when a line is not in DWARF */
+	size_t nr_filesyms;
+	bool filesyms_read;
 };
 
 /* kallsyms, compact: 16 bytes a symbol (122k of them on a common kernel) */
@@ -206,6 +218,12 @@ Elf_Scn *pv_elf_section(Elf *elf, const char *name, GElf_Shdr *out);
 int pv_elf_read_symbols(struct pv_strpool *p, Elf *elf, struct pv_symtab *t, bool dynsym);
 int pv_elf_read_plt(struct pv_strpool *p, Elf *elf, struct pv_symtab *t);
 int pv_elf_read_segments(Elf *elf, struct pv_segment **segs, size_t *nr);
+/* The code symbols of .symtab with their STT_FILE names, sorted by address:
+ * count, or -ENOMEM. */
+ssize_t pv_elf_read_filesyms(struct pv_strpool *p, Elf *elf, struct pv_filesym **out);
+/* The source file binutils' addr2line names for vaddr without DWARF (the
+ * STT_FILE before the nearest local symbol below it), or NULL. */
+const char *pv_filesyms_find(const struct pv_filesym *f, size_t nr, uint64_t vaddr);
 
 /* symbols_dwarf.c: source lines at vaddr, innermost first; cached in the dso. */
 struct pv_cu_index;

@@ -431,7 +431,7 @@ void pv_report_column(const struct perfev_profile_entry *e, const char *key, cha
 	} else if (!strcmp(key, "socket")) {
 		snprintf(buf, len, "%6.3d", e->socket); /* perf: "%*.*d", width, width - 3 */
 	} else if (!strcmp(key, "srcline")) {
-		if (e->srcfile && !e->line) /* "symbol+offset": no line information */
+		if (pv_srcline_is_symoff(e->srcfile, e->line)) /* no line information */
 			snprintf(buf, len, "%s", e->srcfile);
 		else if (e->srcfile)
 			snprintf(buf, len, "%s:%u", pv_report_basename(e->srcfile), e->line);

@@ -747,8 +747,16 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	 * function (perf report --sort sym shows both), and merging the two
 	 * (the comm sort key's collapse) keeps the first one's depth only. So the
 	 * order of tied entries depends on the shape of perf's red-black tree
-	 * over the whole recording: they are compared as sets. */
-	expect_like_perf_ties_as_sets(dwarf, "--children", 8);
+	 * over the whole recording: they are compared as sets. Where the miss
+	 * is not repaired by the collapse, perf shows one function as two
+	 * entries (ld.so's _dl_start_final (inlined) as 1.11% and 0.42%, where
+	 * perfev shows one of 1.53%: a deliberate difference, see README); it
+	 * happens with ld.so's start-up, whose many inlined functions sort
+	 * against its other symbols in no consistent order, so this comparison
+	 * starts recording after it (-D 20). */
+	char *late = perf_record("-D 20 --call-graph dwarf -e cpu-clock", "inl_dwarf_late.data", cmd);
+	expect_like_perf_ties_as_sets(late, "--children", 8);
+	free(late);
 	/* Equal single-sample branches from different objects (libc's
 	 * __libc_early_init, ld.so's _dl_load_cache_lookup) in perf's order of
 	 * its dso structures (see report_objects.c); slack 4 as the other graphs */
