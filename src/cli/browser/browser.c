@@ -37,6 +37,8 @@ static bool screen_on;
 
 static void on_stop(int sig) { stop_signal = sig; }
 
+bool browser_stopping(void) { return stop_signal != 0; }
+
 /* A crash: the terminal back before the default action (not async-safe,
  * but a process that is dying anyway leaves a usable shell behind). */
 static void on_crash(int sig)
@@ -215,10 +217,7 @@ static bool key(struct browser *b, int c)
 		show(b);
 		break;
 	}
-	case 'a':
-		snprintf(b->status, sizeof(b->status), "annotate is not available yet: perfev has no annotate "
-			 "view so far (it is being built)");
-		break;
+	case 'a': browser_annotate(b, cur_line(b)); break;
 	case 'h': case '?': b->help = true; break;
 	case 'q': case 27: return back(b);
 	case KEY_RESIZE: break; /* (redrawn below at the new size) */
@@ -250,7 +249,7 @@ int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o
 	progress_start(&pr, path);
 	lo.progress = progress_update, lo.progress_ctx = &pr;
 	o.load = &lo;
-	struct browser b = {.z = {.sz = sizeof(b.z), .tid = -1}};
+	struct browser b = {.pd = pd, .load = o0->load, .z = {.sz = sizeof(b.z), .tid = -1}};
 	b.m = perfev_report_model_new(pd, &o);
 	progress_end(&pr);
 	if (!b.m && errno == ENODATA)

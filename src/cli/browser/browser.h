@@ -19,6 +19,8 @@ int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o
 #include <stdint.h>
 struct browser {
 	struct perfev_report_model *m;
+	struct perfev_perfdata *pd;     /* the recording (annotate reads it again) */
+	const struct perfev_profile_load_opts *load; /* the caller's (symfs, kallsyms), or NULL */
 	struct perfev_report_zoom z;
 	char symbol[256];      /* the / filter's text */
 	char dso[4096];        /* the d zoom's object */
@@ -27,6 +29,11 @@ struct browser {
 	char status[512];      /* a message for the status line, until the next key */
 	bool help;
 };
+/* Whether a signal asked the browser to end (browser.c). */
+bool browser_stopping(void);
+/* `a`: the annotate view of line's symbol until q/Esc/Left, or a reason
+ * in b->status (annotate_view.c). */
+void browser_annotate(struct browser *b, size_t line);
 /* Draws the whole screen (browser_draw.c). */
 void browser_draw(struct browser *b);
 /* The loader's progress on stderr (progress.c): ctx is a struct progress. */

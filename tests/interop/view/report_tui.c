@@ -471,3 +471,55 @@ Test(interop_report_tui, no_terminal_or_dumb_falls_back_to_stdio, .timeout = 180
 	run_result_free(&mine);
 	free(data);
 }
+
+/* The instruction rows of a screen or of perfev annotate --stdio with a
+ * share: "percent address text" (blanks squeezed), at most max. */
+static size_t hot_rows(const char *text, char rows[][512], size_t max)
+{
+	size_t n = 0;
+	char line[512];
+	while (n < max && next_line(&text, line, sizeof(line))) {
+		double pct;
+		unsigned long long addr;
+		int at = 0;
+		if (sscanf(line, " %lf : %llx: %n", &pct, &addr, &at) != 2 || !at || pct <= 0)
+			continue;
+		snprintf(rows[n], 512, "%.2f %llx %s", pct, addr, line + at);
+		squeeze(rows[n]);
+		n++;
+	}
+	return n;
+}
+
+/* a on an entry: its symbol's instructions with their shares, the hottest
+ * selected, as perfev annotate --stdio gives them (which
+ * interop_annotate holds to perf annotate); q goes back to the report. */
+Test(interop_report_tui, a_annotates_the_entrys_symbol, .timeout = 180)
+{
+	struct browsing b;
+	browse_start(&b);
+	tmux_ok(&b.t, "send-keys -t t /");
+	free(term_wait(&b.t, "Symbol filter (empty: all):"));
+	tmux_ok(&b.t, "send-keys -t t leaf_a Enter");
+	free(term_wait(&b.t, "Symbol filter: leaf_a"));
+	tmux_ok(&b.t, "send-keys -t t a");
+	char *screen = term_wait(&b.t, "Annotate leaf_a");
+	cr_assert(strstr(screen, "of event 'cpu-clock'") && strstr(screen, "Tab/Shift-Tab"), "%s", screen);
+	struct run_result want = run_cmd("'%s' annotate -i '%s' --stdio leaf_a", PERFEV_BIN, b.data);
+	cr_assert_eq(want.status, 0, "%s", want.err);
+	size_t n = hot_rows(screen, rows_a, 64), k = hot_rows(want.out, rows_b, 4096);
+	cr_assert_geq(n, 1, "no instruction with a share on the screen:\n%s", screen);
+	cr_assert_eq(n, k, "the screen has %zu hot instructions, perfev annotate --stdio %zu:\n%s\n%s", n, k, screen,
+		     want.out);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_str_eq(rows_a[i], rows_b[i], "hot instruction %zu differs:\n%s\n%s", i, screen, want.out);
+	run_result_free(&want);
+	free(screen);
+	tmux_ok(&b.t, "send-keys -t t q"); /* back to the report, its filter still on */
+	screen = term_wait(&b.t, "Symbol filter: leaf_a");
+	cr_assert(!strstr(screen, "Annotate leaf_a"), "%s", screen);
+	free(screen);
+	tmux_ok(&b.t, "send-keys -t t Escape"); /* out of the filter */
+	free(term_wait_gone(&b.t, "Symbol filter: leaf_a"));
+	browse_quit(&b);
+}
