@@ -375,15 +375,18 @@ static bool is_anon(const char *path)
 /* perf names a frame-pointer chain's return addresses as they are (the
  * instruction after the call) and a DWARF-unwound one's by pc - 1: `dwarf`
  * says which this frame is. */
-/* Frame id of p outside any map: no symbol, no file, the [unknown] object
- * (perf gives it the level of the frame before it). 1, 0 or -ENOMEM. */
-static int frame_unmapped(struct perfev_profile *p, uint32_t id)
+/* Whether frame f is outside any map: no symbol, no file, the object
+ * "[unknown]" (string id unknown, see unknown_dso); perf gives it the level
+ * of the frame before it. */
+static bool frame_unmapped(const struct pv_frame *f, uint32_t unknown)
 {
-	const struct pv_frame *f = &p->frames[id];
-	if (f->sym || f->file)
-		return 0;
-	uint32_t unknown = pv_strtab_intern(&p->strs, "[unknown]");
-	return unknown ? f->dso == unknown : -ENOMEM;
+	return !f->sym && !f->file && f->dso == unknown;
+}
+
+/* The string id of "[unknown]" in p; 0: out of memory. */
+static uint32_t unknown_dso(struct perfev_profile *p)
+{
+	return pv_strtab_intern(&p->strs, "[unknown]");
 }
 
 static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const struct perfev_frame *f, bool dwarf,
@@ -516,12 +519,11 @@ static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const s
 	e->n = (uint16_t)nf;
 	e->symoff = r->last_symoff = loc.symbol ? loc.symoff : 0;
 	e->unmapped = false;
-	for (size_t i = 0; i < nf; i++) {
-		int u = frame_unmapped(r->table, r->ids[r->inr + i]);
-		if (u < 0)
-			return -ENOMEM;
-		e->unmapped |= u;
-	}
+	uint32_t unknown = unknown_dso(r->table);
+	if (!unknown)
+		return -ENOMEM;
+	for (size_t i = 0; i < nf; i++)
+		e->unmapped |= frame_unmapped(&r->table->frames[r->ids[r->inr + i]], unknown);
 	r->last_unmapped = e->unmapped;
 	r->inr += nf;
 	r->cnr++;
@@ -538,17 +540,13 @@ static int resolve(struct perfev_resolver *r, int32_t pid, uint32_t tid, const s
 int pv_resolver_unmapped_levels(struct perfev_resolver *r, bool level, size_t depth, bool callee)
 {
 	struct perfev_profile *p = r->table;
-	uint32_t unknown = 0;
+	uint32_t unknown = unknown_dso(p);
+	if (!unknown)
+		return -ENOMEM;
 	for (size_t k = callee ? 0 : 1; k < depth; k++) {
 		size_t i = callee ? k : depth - k;
 		const struct pv_frame *f = &p->frames[r->stack[i]];
-		if (f->sym || f->file) {
-			level = f->kernel;
-			continue;
-		}
-		if (!unknown && !(unknown = pv_strtab_intern(&p->strs, "[unknown]")))
-			return -ENOMEM;
-		if (f->dso != unknown) {
+		if (!frame_unmapped(f, unknown)) {
 			level = f->kernel;
 			continue;
 		}
