@@ -37,6 +37,19 @@ int cli_usage_error(const char *cmd, void (*usage)(FILE *), const char *fmt, ...
 /* After getopt_long returned '?' or ':' (opterr = 0, optstring starting with
  * ':'): "unknown option '-Q'" or "option '-o' needs a value", as above. */
 int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
+/* The option loop of every command: getopt_long over argv from its first
+ * argument (optind reset; getopt's own messages off, cli_bad_option words
+ * them), each option handed to fn(ctx, c) with its value in optarg. fn
+ * returns 0 to go on, CLI_UNKNOWN for an option it does not take, or a
+ * status to stop with (its message said). -h/--help prints usage to stdout.
+ * Returns 0 with optind at the first operand, CLI_HELP after the help, or
+ * the status that stopped it (1 for a refused option). shortopts starts
+ * with ':' (or "+:" to stop at the first operand, a command to run). */
+#define CLI_HELP (-1)
+#define CLI_UNKNOWN (-2)
+struct option;
+int cli_parse(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
+	      void (*usage)(FILE *), int (*fn)(void *ctx, int c), void *ctx);
 /* An option whose argument perf's parse-options makes optional
  * (PARSE_OPT_LASTARG_DEFAULT, e.g. report -g): after getopt_long returned
  * it with an optional_argument ("g::"), its argument when attached, else

@@ -57,6 +57,25 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv)
 	return cli_usage_error(cmd, usage, "unknown option '%s'", name);
 }
 
+int cli_parse(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
+	      void (*usage)(FILE *), int (*fn)(void *ctx, int c), void *ctx)
+{
+	optind = 1;
+	opterr = 0;
+	for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
+		if (c == 'h') {
+			usage(stdout);
+			return CLI_HELP;
+		}
+		int r = c == '?' || c == ':' ? CLI_UNKNOWN : fn(ctx, c);
+		if (r == CLI_UNKNOWN)
+			return cli_bad_option(cmd, usage, c, argv);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 const char *cli_optional_arg(int argc, char **argv, const char *dflt)
 {
 	if (optarg)

@@ -26,7 +26,22 @@ static void usage(FILE *f)
 
 struct opts {
 	bool addr, func, inl, demangle, base;
+	const char *exe;
 };
+
+static int option(void *ctx, int c)
+{
+	struct opts *o = ctx;
+	switch (c) {
+	case 'a': o->addr = true; return 0;
+	case 'f': o->func = true; return 0;
+	case 'i': o->inl = true; return 0;
+	case 'C': o->demangle = true; return 0;
+	case 's': o->base = true; return 0;
+	case 'e': o->exe = optarg; return 0;
+	}
+	return CLI_UNKNOWN;
+}
 
 static void print_one(struct perfev_symbolizer *s, const char *exe, uint64_t addr,
 		      const struct opts *o)
@@ -61,27 +76,15 @@ static void print_one(struct perfev_symbolizer *s, const char *exe, uint64_t add
 
 static int cmd_addr2line(int argc, char **argv)
 {
-	struct opts o = {0};
-	const char *exe = "a.out";
+	struct opts o = {.exe = "a.out"};
 	static const struct option lo[] = {{"exe", required_argument, 0, 'e'}, {"addresses", no_argument, 0, 'a'},
 		{"functions", no_argument, 0, 'f'}, {"inlines", no_argument, 0, 'i'},
 		{"demangle", no_argument, 0, 'C'}, {"basenames", no_argument, 0, 's'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":afiCse:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'a': o.addr = true; break;
-		case 'f': o.func = true; break;
-		case 'i': o.inl = true; break;
-		case 'C': o.demangle = true; break;
-		case 's': o.base = true; break;
-		case 'e': exe = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option("addr2line", usage, c, argv);
-		}
-	}
+	int r = cli_parse("addr2line", argc, argv, ":afiCse:h", lo, usage, option, &o);
+	if (r)
+		return r == CLI_HELP ? 0 : r;
+	const char *exe = o.exe;
 	if (access(exe, R_OK) != 0)
 		return cli_error("addr2line", "cannot read '%s': give an ELF file with -e FILE", exe);
 	FILE *ef = fopen(exe, "rb");

@@ -100,7 +100,28 @@ static int parse_value(struct args *a, int c, const char *v)
 		a->o.min_percent = d;
 		return 0;
 	}
-	return -2;
+	return CLI_UNKNOWN;
+}
+
+/* One option: a value (parse_value) or a switch. */
+static int option(void *ctx, int c)
+{
+	struct args *a = ctx;
+	int r = parse_value(a, c, optarg);
+	if (r != CLI_UNKNOWN)
+		return r;
+	switch (c) {
+	case OPT_STDIO: a->p.json = false; return 0;
+	case OPT_JSON: a->p.json = true; return 0;
+	case OPT_SOURCE: a->o.no_source = false; return 0;
+	case OPT_NO_SOURCE: a->o.no_source = true; return 0;
+	case 'l': a->p.print_line = true; return 0;
+	case 'P': a->p.full_paths = true; return 0;
+	case OPT_RAW: a->p.asm_raw = true; return 0;
+	case OPT_NO_CACHE: a->o.no_cache = true; return 0;
+	case 'q': a->quiet = true; return 0;
+	}
+	return CLI_UNKNOWN;
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -116,29 +137,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 		{"event", required_argument, 0, OPT_EVENT}, {"min-percent", required_argument, 0, OPT_MIN},
 		{"no-cache", no_argument, 0, OPT_NO_CACHE}, {"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:d:lPM:qh", lo, NULL)) != -1) {
-		int r = parse_value(a, c, optarg);
-		if (r >= 0) {
-			if (r)
-				return r;
-			continue;
-		}
-		switch (c) {
-		case OPT_STDIO: a->p.json = false; break;
-		case OPT_JSON: a->p.json = true; break;
-		case OPT_SOURCE: a->o.no_source = false; break;
-		case OPT_NO_SOURCE: a->o.no_source = true; break;
-		case 'l': a->p.print_line = true; break;
-		case 'P': a->p.full_paths = true; break;
-		case OPT_RAW: a->p.asm_raw = true; break;
-		case OPT_NO_CACHE: a->o.no_cache = true; break;
-		case 'q': a->quiet = true; break;
-		case 'h': usage(stdout); return -1;
-		default: return cli_bad_option("annotate", usage, c, argv);
-		}
-	}
+	int r = cli_parse("annotate", argc, argv, ":i:s:d:lPM:qh", lo, usage, option, a);
+	if (r)
+		return r;
 	if (optind < argc) {
 		if (a->o.symbol)
 			return cli_usage_error("annotate", usage, "two symbols ('%s' and -s '%s'): "

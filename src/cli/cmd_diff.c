@@ -77,8 +77,9 @@ struct args {
 
 static void usage(FILE *f) { fprintf(f, usage_text); }
 
-static int option(struct args *a, int c)
+static int option(void *ctx, int c)
 {
+	struct args *a = ctx;
 	char *end;
 	switch (c) {
 	case 'c': a->o.compute = optarg; return 0;
@@ -111,24 +112,14 @@ static int option(struct args *a, int c)
 	case O_KALLSYMS: a->lo.kallsyms = optarg; return 0;
 	case 'q': a->quiet = true; return 0;
 	}
-	return -1;
+	return CLI_UNKNOWN;
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
 {
-	int c, r;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:o:qh", options, NULL)) != -1) {
-		if (c == 'h') {
-			printf(usage_text);
-			return -1;
-		}
-		if ((r = option(a, c)) < 0)
-			return cli_bad_option("diff", usage, c, argv);
-		if (r)
-			return r;
-	}
+	int r = cli_parse("diff", argc, argv, ":c:s:o:qh", options, usage, option, a);
+	if (r)
+		return r;
 	size_t n = (size_t)(argc - optind);
 	if (n > MAX_FILES)
 		return cli_error("diff", "%zu files: perfev diff compares at most %d", n, MAX_FILES);

@@ -185,8 +185,9 @@ static int parse_compress(struct perfev_record_opts *o, const char *arg)
 
 /* One option c (its value optarg): 0, 1 after saying what is wrong, or -1
  * after --help's text (exit status 0). */
-static int parse_opt(int c, struct record_cli *rc, char **argv)
+static int parse_opt(void *ctx, int c)
 {
+	struct record_cli *rc = ctx;
 	struct perfev_record_opts *o = &rc->o;
 	uint64_t v;
 	switch (c) {
@@ -229,8 +230,7 @@ static int parse_opt(int c, struct record_cli *rc, char **argv)
 	case 257: rc->x.pprof = optarg; break;
 	case 258: rc->x.firefox = optarg; break;
 	case 259: rc->x.folded = optarg; break;
-	case 'h': usage(stdout); return -1;
-	default: return cli_bad_option("record", usage, c, argv);
+	default: return CLI_UNKNOWN;
 	}
 	return 0;
 }
@@ -339,17 +339,13 @@ static int cmd_record(int argc, char **argv)
 	struct record_cli rc = {.o = {.sz = sizeof(rc.o)}};
 	struct live_profile lp = {0};
 	bool export = false;
-	int c, ret = 1;
+	int ret = 1;
 	if (!(rc.events = perfev_evlist_new()))
 		return cli_error("record", "out of memory");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, NULL)) != -1) {
-		int r = parse_opt(c, &rc, argv);
-		if (r) {
-			ret = r < 0 ? 0 : 1;
-			goto out;
-		}
+	int r = cli_parse("record", argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, usage, parse_opt, &rc);
+	if (r) {
+		ret = r == CLI_HELP ? 0 : 1;
+		goto out;
 	}
 	if (optind < argc)
 		rc.o.argv = argv + optind;

@@ -155,6 +155,8 @@ static const struct option options[] = {
 
 /* What the command line says: the library's options, and the command's own. */
 struct args {
+	int argc;                  /* the command line (-g's optional value) */
+	char **argv;
 	struct perfev_report_opts o;
 	struct perfev_profile_load_opts lo;
 	struct perfev_profile_filter filter;
@@ -352,23 +354,24 @@ static int report_exports(const struct args *a, struct perfev_perfdata *pd)
 	return ret;
 }
 
+/* One option: the view's, the loading's or the command's. */
+static int option(void *ctx, int c)
+{
+	struct args *a = ctx;
+	int r;
+	if (c == 'g') /* perf's -g: its argument optional */
+		optarg = (char *)cli_optional_arg(a->argc, a->argv, "graph,0.5,caller,function,percent");
+	if ((r = view_option(a, c)) < 0 && (r = load_option(a, c)) < 0 && (r = command_option(a, c)) < 0)
+		return CLI_UNKNOWN;
+	return r;
+}
+
 static int parse_args(struct args *a, int argc, char **argv)
 {
-	int c, r;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:", options, NULL)) != -1) {
-		if (c == 'h') {
-			printf(usage_text);
-			return -1;
-		}
-		if (c == 'g') /* perf's -g: its argument optional */
-			optarg = (char *)cli_optional_arg(argc, argv, "graph,0.5,caller,function,percent");
-		if ((r = view_option(a, c)) < 0 && (r = load_option(a, c)) < 0 && (r = command_option(a, c)) < 0)
-			return cli_bad_option("report", usage, c, argv);
-		if (r)
-			return r;
-	}
+	a->argc = argc, a->argv = argv;
+	int r = cli_parse("report", argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:", options, usage, option, a);
+	if (r)
+		return r;
 	if (optind < argc)
 		return cli_error("report", "unexpected argument '%s' (the input file goes after -i)", argv[optind]);
 	if (report_exports_check("report", &a->x))

@@ -96,57 +96,67 @@ static const struct option lo[] = {
 	{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
 	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
+struct args {
+	const char *input;
+	int header; /* 1: --header, 2: --header-only */
+	struct perfev_script_opts o;
+};
+
+static int option(void *ctx, int c)
+{
+	struct args *a = ctx;
+	switch (c) {
+	case 'i': a->input = optarg; break;
+	case 'F': a->o.fields = optarg; break;
+	case O_JSON: a->o.json = true; break;
+	case O_TASK: a->o.show_task_events = true; break;
+	case O_MMAP: a->o.show_mmap_events = true; break;
+	case O_SWITCH: a->o.show_switch_events = true; break;
+	case O_LOST: a->o.show_lost_events = true; break;
+	case O_NS: a->o.show_namespace_events = true; break;
+	case O_ROUND: a->o.show_round_events = true; break;
+	case O_KALLSYMS: a->o.kallsyms = optarg; break; /* the recording kernel's, as perf takes it */
+	case O_SYMFS: a->o.symfs = optarg; break;
+	case 'c': a->o.comms = optarg; break;
+	case O_PID: a->o.pids = optarg; break;
+	case O_TID: a->o.tids = optarg; break;
+	case 'C': a->o.cpus = optarg; break;
+	case O_TIME: a->o.time = optarg; break;
+	case 'S': a->o.symbols = optarg; break;
+	case O_DSOS: a->o.dsos = optarg; break;
+	case 'G': a->o.hide_call_graph = true; break;
+	case O_MAX_STACK: {
+		char *end;
+		long n = strtol(optarg, &end, 10);
+		if (end == optarg || *end || n < 0)
+			return cli_usage_error("script", usage, "--max-stack '%s': give a number of entries",
+					       optarg);
+		a->o.max_stack = n > 100000 ? 100000 : (unsigned)n;
+		a->o.max_stack_given = true;
+		break;
+	}
+	case O_STOP_BT: a->o.stop_bt = optarg; break;
+	case O_NSEC: a->o.ns = true; break;
+	case O_RELTIME: a->o.reltime = true; break;
+	case O_DELTATIME: a->o.deltatime = true; break;
+	case O_HEADER: a->header = 1; break;
+	case O_HEADER_ONLY: a->header = 2; break;
+	case O_DEMANGLE: a->o.no_demangle = false; break;
+	case O_NO_DEMANGLE: a->o.no_demangle = true; break;
+	default: return CLI_UNKNOWN;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
-	const char *input = NULL;
-	int header = 0; /* 1: --header, 2: --header-only */
-	struct perfev_script_opts o = {.sz = sizeof(o)};
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:F:c:C:S:Gh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'i': input = optarg; break;
-		case 'F': o.fields = optarg; break;
-		case O_JSON: o.json = true; break;
-		case O_TASK: o.show_task_events = true; break;
-		case O_MMAP: o.show_mmap_events = true; break;
-		case O_SWITCH: o.show_switch_events = true; break;
-		case O_LOST: o.show_lost_events = true; break;
-		case O_NS: o.show_namespace_events = true; break;
-		case O_ROUND: o.show_round_events = true; break;
-		case O_KALLSYMS: o.kallsyms = optarg; break; /* the recording kernel's, as perf takes it */
-		case O_SYMFS: o.symfs = optarg; break;
-		case 'c': o.comms = optarg; break;
-		case O_PID: o.pids = optarg; break;
-		case O_TID: o.tids = optarg; break;
-		case 'C': o.cpus = optarg; break;
-		case O_TIME: o.time = optarg; break;
-		case 'S': o.symbols = optarg; break;
-		case O_DSOS: o.dsos = optarg; break;
-		case 'G': o.hide_call_graph = true; break;
-		case O_MAX_STACK: {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < 0)
-				return cli_usage_error("script", usage, "--max-stack '%s': give a number of entries",
-						       optarg);
-			o.max_stack = n > 100000 ? 100000 : (unsigned)n;
-			o.max_stack_given = true;
-			break;
-		}
-		case O_STOP_BT: o.stop_bt = optarg; break;
-		case O_NSEC: o.ns = true; break;
-		case O_RELTIME: o.reltime = true; break;
-		case O_DELTATIME: o.deltatime = true; break;
-		case O_HEADER: header = 1; break;
-		case O_HEADER_ONLY: header = 2; break;
-		case O_DEMANGLE: o.no_demangle = false; break;
-		case O_NO_DEMANGLE: o.no_demangle = true; break;
-		case 'h': usage(stdout); return 0;
-		default: return cli_bad_option("script", usage, c, argv);
-		}
-	}
+	struct args a = {.o = {.sz = sizeof(a.o)}};
+	int r = cli_parse("script", argc, argv, ":i:F:c:C:S:Gh", lo, usage, option, &a);
+	if (r)
+		return r == CLI_HELP ? 0 : r;
+	struct perfev_script_opts o = a.o;
+	const char *input = a.input;
+	int header = a.header;
 	if (optind < argc)
 		return cli_usage_error("script", usage, "unexpected argument '%s': give the file with -i FILE",
 				       argv[optind]);

@@ -80,8 +80,9 @@ static const struct option longopts[] = {
 };
 
 /* One option c (its value optarg); 0, or 1 after saying what is wrong. */
-static int parse_opt(int c, struct stat_opts *o, char **argv)
+static int parse_opt(void *ctx, int c)
 {
+	struct stat_opts *o = ctx;
 	char *end;
 	switch (c) {
 	case 'e':
@@ -144,9 +145,7 @@ static int parse_opt(int c, struct stat_opts *o, char **argv)
 		if (*end || o->topdown < 1 || o->topdown > 2)
 			return cli_error("stat", "--td-level is 1 or 2 (got '%s')", optarg);
 		break;
-	case 'h': usage(stdout); exit(0);
-	default:
-		return cli_bad_option("stat", usage, c, argv);
+	default: return CLI_UNKNOWN;
 	}
 	return 0;
 }
@@ -183,12 +182,9 @@ static int check_opts(struct stat_opts *o)
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAhM:d", longopts, NULL)) != -1)
-		if (parse_opt(c, o, argv))
-			return 1;
+	int r = cli_parse("stat", argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAhM:d", longopts, usage, parse_opt, o);
+	if (r)
+		return r;
 	if (optind < argc)
 		o->argv = argv + optind;
 	return check_opts(o);
@@ -303,6 +299,6 @@ out:
 	perfev_evlist_free(r.list);
 	free(r.what);
 	free(o.events);
-	return status;
+	return status == CLI_HELP ? 0 : status;
 }
 CLI_COMMAND(stat, cmd_stat, "count events of a command, process or CPUs (perf stat)");
