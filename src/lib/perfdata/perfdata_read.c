@@ -474,18 +474,28 @@ static int open_common(struct perfev_perfdata *pd, const char *what)
 	return read_file_mode(pd);
 }
 
-PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
+/* A handle on fd (closed with it when own, also on failure) named name in
+ * messages, its header and events read; NULL with errno on failure. */
+static struct perfev_perfdata *open_on(int fd, bool own, const char *name)
 {
-	struct perfev_perfdata *pd = pd_new(fd, false, "the input");
-	if (!pd)
-		return NULL;
-	if (open_common(pd, "the input") < 0) {
+	struct perfev_perfdata *pd = pd_new(fd, own, name);
+	if (!pd) {
 		int e = errno;
-		perfev_perfdata_close(pd);
+		if (own)
+			close(fd);
 		errno = e;
 		return NULL;
 	}
+	if (open_common(pd, name) < 0) {
+		pv_close_keep_errno(pd);
+		return NULL;
+	}
 	return pd;
+}
+
+PERFEV_API struct perfev_perfdata *perfev_perfdata_open_fd(int fd)
+{
+	return open_on(fd, false, "the input");
 }
 
 PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
@@ -494,34 +504,14 @@ PERFEV_API struct perfev_perfdata *perfev_perfdata_open(const char *path)
 		if (isatty(STDIN_FILENO))
 			return pv_error_null(ENOTTY, "standard input is a terminal, not a recording: pipe one in "
 					     "(perfev record -o - ... | perfev script -i -) or give a file");
-		struct perfev_perfdata *pd = pd_new(0, false, "standard input");
-		if (!pd)
-			return NULL;
-		if (open_common(pd, "standard input") < 0) {
-			int e = errno;
-			perfev_perfdata_close(pd);
-			errno = e;
-			return NULL;
-		}
-		return pd;
+		return open_on(STDIN_FILENO, false, "standard input");
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pv_error_null(errno, "cannot open %s: %s%s", path, strerror(errno),
 				     errno == ENOENT ? " (record one first with perfev record, or name an "
 						       "existing file)" : "");
-	struct perfev_perfdata *pd = pd_new(fd, true, path);
-	if (!pd) {
-		close(fd);
-		return NULL;
-	}
-	if (open_common(pd, path) < 0) {
-		int e = errno;
-		perfev_perfdata_close(pd);
-		errno = e;
-		return NULL;
-	}
-	return pd;
+	return open_on(fd, true, path);
 }
 
 void pv_close_keep_errno(struct perfev_perfdata *pd)
