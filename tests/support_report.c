@@ -90,6 +90,21 @@ char *perf_record(const char *options, const char *name, const char *cmd)
 	return path;
 }
 
+char *build_program(const char *name, const char *text, const char *cflags)
+{
+	char src[4200], *exe;
+	snprintf(src, sizeof(src), "%s/%s.c", test_tmpdir(), name);
+	cr_assert(asprintf(&exe, "%s/%s", test_tmpdir(), name) > 0);
+	FILE *f = fopen(src, "w");
+	cr_assert_not_null(f, "cannot write %s", src);
+	fputs(text, f);
+	fclose(f);
+	struct run_result r = run_cmd("cc %s -o '%s' '%s'", cflags, exe, src);
+	cr_assert_eq(r.status, 0, "cc %s %s: %s", cflags, src, r.err);
+	run_result_free(&r);
+	return exe;
+}
+
 /* perf's output without its closing tip block */
 static void drop_tip(char *text)
 {

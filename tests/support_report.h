@@ -30,6 +30,9 @@ int report_compare(const struct report_row *want, size_t nw, const struct report
 /* Records `cmd` with perf into DIR/name (perf record OPTIONS -o DIR/name -- cmd);
  * skips the test if perf cannot record here. Returns the path (malloc'ed). */
 char *perf_record(const char *options, const char *name, const char *cmd);
+/* The C program text written to TMPDIR/NAME.c and built with cc CFLAGS into
+ * TMPDIR/NAME (the test fails if it does not build): its path (free it). */
+char *build_program(const char *name, const char *text, const char *cflags);
 
 /*
  * Runs `perf report --stdio OPTIONS` and `perfev report --stdio OPTIONS` on

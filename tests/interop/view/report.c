@@ -715,22 +715,15 @@ Test(interop_report, whole_graphs_like_perf, .timeout = 120)
 Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 {
 	require_root();
-	const char *dir = test_tmpdir();
-	char src[4096], exe[4096], cmd[4200];
-	snprintf(src, sizeof(src), "%s/inl.c", dir);
-	snprintf(exe, sizeof(exe), "%s/inl", dir);
-	FILE *f = fopen(src, "w");
-	cr_assert_not_null(f);
-	fputs("static volatile unsigned long sink;\n"
-	      "static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
-	      "static inline __attribute__((always_inline)) void middle(int n) { for (int i = 0; i < 10; i++) inner(n); }\n"
-	      "__attribute__((noinline)) void outer(int n) { middle(n); }\n"
-	      "int main(void) { for (int k = 0; k < 20000; k++) outer(1000); return 0; }\n", f);
-	fclose(f);
-	struct run_result r = run_cmd("cc -O2 -g -fno-omit-frame-pointer -o '%s' '%s'", exe, src);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_result_free(&r);
+	char *exe = build_program("inl",
+				  "static volatile unsigned long sink;\n"
+				  "static inline __attribute__((always_inline)) void inner(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
+				  "static inline __attribute__((always_inline)) void middle(int n) { for (int i = 0; i < 10; i++) inner(n); }\n"
+				  "__attribute__((noinline)) void outer(int n) { middle(n); }\n"
+				  "int main(void) { for (int k = 0; k < 20000; k++) outer(1000); return 0; }\n",
+				  "-O2 -g -fno-omit-frame-pointer"), cmd[4200];
 	snprintf(cmd, sizeof(cmd), "'%s'", exe);
+	free(exe);
 	char *fp = perf_record("-g -e cpu-clock", "inl_fp.data", cmd);
 	char *dwarf = perf_record("--call-graph dwarf -e cpu-clock", "inl_dwarf.data", cmd);
 	report_expect_like_perf(fp, "--no-children", 2);
@@ -762,7 +755,8 @@ Test(interop_report, inlined_frames_like_perf, .timeout = 180)
 	 * its dso structures (see report_objects.c); slack 4 as the other graphs */
 	report_expect_like_perf(dwarf, "--percent-limit 0.05 -g callee --no-children", 4);
 	/* and the graph of outer starts at inner (inlined) */
-	r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'", PERFEV_BIN, dwarf);
+	struct run_result r = run_cmd("%s report -q -i '%s' --stdio --no-children | grep -c 'inner (inlined)'",
+				      PERFEV_BIN, dwarf);
 	cr_expect_gt(strtol(r.out, NULL, 10), 0, "%s", r.out);
 	run_result_free(&r);
 	free(fp);

@@ -17,19 +17,11 @@
 
 static char *record_program_with(const char *name, const char *text, const char *record_opts)
 {
-	char src[4200], exe[4200], cmd[4300];
-	snprintf(src, sizeof(src), "%s/%s.c", test_tmpdir(), name);
-	snprintf(exe, sizeof(exe), "%s/%s", test_tmpdir(), name);
-	FILE *f = fopen(src, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	struct run_result r = run_cmd("cc -O2 -g -fno-omit-frame-pointer -o '%s' '%s'", exe, src);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_result_free(&r);
+	char *exe = build_program(name, text, "-O2 -g -fno-omit-frame-pointer"), cmd[4300], data[4200];
 	snprintf(cmd, sizeof(cmd), "'%s'", exe);
-	snprintf(src, sizeof(src), "%s.data", name);
-	return perf_record(record_opts, src, cmd);
+	snprintf(data, sizeof(data), "%s.data", name);
+	free(exe);
+	return perf_record(record_opts, data, cmd);
 }
 
 static char *record_program(const char *name, const char *text)

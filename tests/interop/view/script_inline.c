@@ -14,22 +14,16 @@ Test(interop_script, inlined_frames_marked_without_sym_like_perf, .timeout = 120
 {
 	require_root();
 	require_perf_tool();
-	char src[4200], exe[4200];
-	snprintf(src, sizeof(src), "%s/mid.c", test_tmpdir());
-	snprintf(exe, sizeof(exe), "%s/mid", test_tmpdir());
-	FILE *f = fopen(src, "w");
-	cr_assert_not_null(f);
-	fputs("static volatile unsigned long sink;\n"
-	      "__attribute__((noinline)) static void leaf(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
-	      "static inline __attribute__((always_inline)) void mid(int n) { leaf(n); sink++; }\n"
-	      "void (*volatile mid_ptr)(int) = mid;\n"
-	      "int main(void) { for (int k = 0; k < 2000; k++) { mid(10000); mid_ptr(10000); } return 0; }\n", f);
-	fclose(f);
-	struct run_result r = run_cmd("cc -O2 -g -fno-omit-frame-pointer -o '%s' '%s'", exe, src);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	run_result_free(&r);
+	char *exe = build_program("mid",
+				  "static volatile unsigned long sink;\n"
+				  "__attribute__((noinline)) static void leaf(int n) { for (int i = 0; i < n; i++) sink += i * 3; }\n"
+				  "static inline __attribute__((always_inline)) void mid(int n) { leaf(n); sink++; }\n"
+				  "void (*volatile mid_ptr)(int) = mid;\n"
+				  "int main(void) { for (int k = 0; k < 2000; k++) { mid(10000); mid_ptr(10000); } return 0; }\n",
+				  "-O2 -g -fno-omit-frame-pointer");
 	char *data = perf_record("--call-graph dwarf -e cpu-clock", "mid.data", exe);
-	r = run_cmd("perf script -i '%s' -F ip 2>/dev/null | grep -c '(inlined)'", data);
+	free(exe);
+	struct run_result r = run_cmd("perf script -i '%s' -F ip 2>/dev/null | grep -c '(inlined)'", data);
 	cr_assert_gt(atoi(r.out), 0, "perf marked no inlined frame: %s", r.out);
 	run_result_free(&r);
 	cr_expect(compare_script(data, "ip"));
