@@ -71,11 +71,24 @@ static void explain_permission(struct pv_buf *b, const struct perfev_attr *a, pi
 			       "CAP_PERFMON for raw samples. ");
 	if (a->type == PERF_TYPE_BREAKPOINT)
 		pv_buf_puts(b, "A breakpoint on a kernel address needs CAP_PERFMON. ");
-	if (pid > 0 && !cpu_wide && !owned_by_us(pid))
-		pv_buf_printf(b, "Attaching to pid %d needs it to be yours and ptrace-able "
-				 "(see /proc/sys/kernel/yama/ptrace_scope). ", (int)pid);
-	pv_buf_printf(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
-			 "or as root: sysctl kernel.perf_event_paranoid=%d (or -1).", cpu_wide ? 0 : 1);
+	/* what perf_event_paranoid itself forbids here (kernel/events/core.c) */
+	bool paranoid_blocks = s.paranoid >= 3 || (cpu_wide && s.paranoid > 0) ||
+			       (!cpu_wide && !a->exclude_kernel && s.paranoid >= 2) ||
+			       a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT;
+	/* perf_check_permission: another's process needs ptrace_may_access
+	 * (PTRACE_MODE_READ_REALCREDS: the same real uid and a dumpable
+	 * process, or CAP_SYS_PTRACE), whatever perf_event_paranoid says */
+	bool ptrace_blocks = pid > 0 && !cpu_wide && !owned_by_us(pid);
+	if (ptrace_blocks)
+		pv_buf_printf(b, "Pid %d is another user's: counting a process needs the right to read it as "
+				 "ptrace does (the same user and a dumpable process, or CAP_SYS_PTRACE)%s. ",
+			      (int)pid, paranoid_blocks ? "" : ", and perf_event_paranoid is not what blocks it");
+	if (ptrace_blocks && !paranoid_blocks)
+		pv_buf_puts(b, "Fix: run as the process's owner or root, or grant CAP_PERFMON "
+			       "(setcap cap_perfmon+ep), which counts any process.");
+	else
+		pv_buf_printf(b, "Fix: run as root, grant CAP_PERFMON (setcap cap_perfmon+ep), "
+				 "or as root: sysctl kernel.perf_event_paranoid=%d (or -1).", cpu_wide ? 0 : 1);
 }
 
 static const char *field_past(uint32_t size)

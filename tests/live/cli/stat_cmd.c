@@ -170,6 +170,26 @@ Test(live_stat, unprivileged_kernel_counting_gets_the_explanation)
 	run_result_free(&r);
 }
 
+/* Another user's process, user space only: perf_event_paranoid (<= 2)
+ * allows it; the kernel's ptrace check refuses it, and the message says
+ * so instead of sending the user to lower perf_event_paranoid. */
+Test(live_stat, another_users_process_names_the_ptrace_check)
+{
+	require_root();
+	struct perfev_sysctl s;
+	perfev_sysctl_read(&s);
+	if (s.paranoid >= 3)
+		cr_skip_test("perf_event_paranoid is %lld: it denies unprivileged users everything",
+			     (long long)s.paranoid);
+	struct run_result r = run_cmd("%s %s stat -e task-clock:u -p 1 -- sleep 0.1", nobody, PERFEV);
+	cr_assert_neq(r.status, 0);
+	cr_assert(strstr(r.err, "Pid 1 is another user's") && strstr(r.err, "ptrace") &&
+		  strstr(r.err, "perf_event_paranoid is not what blocks it") &&
+		  strstr(r.err, "run as the process's owner or root") && !strstr(r.err, "sysctl"),
+		  "%s", r.err);
+	run_result_free(&r);
+}
+
 Test(live_stat, usage_errors_say_what_to_do)
 {
 	struct run_result r = run_cmd("%s stat", PERFEV);
