@@ -62,7 +62,8 @@ static const char usage_text[] =
 	"                        (relative) or of all of them (absolute, the default)\n"
 	"      --event N         only the N-th event of the file (default: every event; the\n"
 	"                        first for --json and the exports)\n"
-	"      --no-inline       do not expand inlined functions (faster)\n"
+	"      --no-inline       do not expand inlined functions (faster); --inline: expand them\n"
+	"                        (the default, as perf's)\n"
 	"      --symbol-filter STR  only the rows whose symbol's name holds STR (the totals stay)\n"
 	"  -U, --hide-unresolved only samples a symbol names, their chains' unnamed frames dropped\n"
 	"      --no-demangle     C++/Rust symbols as mangled in the binary (demangled: without\n"
@@ -89,7 +90,7 @@ static const char usage_text[] =
 	"      --mmaps           --tasks with each task's memory maps\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
-       O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE,
+       O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE, O_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
        O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED, O_TUI };
@@ -119,7 +120,7 @@ static const struct option options[] = {
 	{"time", required_argument, NULL, O_TIME},
 	{"value", required_argument, NULL, O_VALUE},
 	{"event", required_argument, NULL, O_EVENT},
-	{"no-inline", no_argument, NULL, O_NO_INLINE},
+	{"no-inline", no_argument, NULL, O_NO_INLINE}, {"inline", no_argument, NULL, O_INLINE},
 	{"demangle", no_argument, NULL, O_DEMANGLE},
 	{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 	{"symbol-filter", required_argument, NULL, O_SYMBOL_FILTER},
@@ -270,6 +271,7 @@ static int load_option(struct args *a, int c)
 			return cli_error("report", "--event '%s': give the event's number, 0 for the first", optarg);
 		return 0;
 	case O_NO_INLINE: a->lo.no_inline = true; return 0;
+	case O_INLINE: a->lo.no_inline = false; return 0; /* (the last of the two wins, as perf's) */
 	case O_DEMANGLE: a->lo.no_demangle = false; return 0;
 	case O_NO_DEMANGLE: a->lo.no_demangle = true; return 0;
 	case 'U':

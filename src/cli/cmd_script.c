@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
 		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n"
 		"  --no-demangle    C++/Rust symbols as mangled in the binary (demangled: without parameters)\n"
+		"  --inline         call chains with their inlined frames (always: perf's default)\n"
 		"  --header, --header-only  the file's header (as perf report --header) before the records, or alone\n"
 		"samples shown (perf script's filters; lists are comma-separated):\n"
 		"  -c, --comms LIST   of threads of these names (as named when sampled)\n"
@@ -77,7 +78,7 @@ static int script_file(const char *input, int header, const struct perfev_script
 
 enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
        O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY,
-       O_DEMANGLE, O_NO_DEMANGLE };
+       O_DEMANGLE, O_NO_DEMANGLE, O_INLINE };
 static const struct option lo[] = {
 	{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 	{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
@@ -94,6 +95,7 @@ static const struct option lo[] = {
 	{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
 	{"header-only", no_argument, 0, O_HEADER_ONLY},
 	{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
+	{"inline", no_argument, 0, O_INLINE},
 	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
 struct args {
@@ -143,6 +145,7 @@ static int option(void *ctx, int c)
 	case O_HEADER_ONLY: a->header = 2; break;
 	case O_DEMANGLE: a->o.no_demangle = false; break;
 	case O_NO_DEMANGLE: a->o.no_demangle = true; break;
+	case O_INLINE: break; /* perf's --inline: call chains show inlined frames, as they do anyway */
 	default: return CLI_UNKNOWN;
 	}
 	return 0;

@@ -72,6 +72,9 @@ Test(interop_report, inlined_and_called_function_one_node_like_perf, .timeout = 
 		       "int main(void) { for (int k = 0; k < 20000; k++) { mid(10000); mid_ptr(10000); } return 0; }\n");
 	report_expect_like_perf(data, "--no-children --percent-limit 5", 0);
 	report_expect_like_perf(data, "--no-children -g caller --percent-limit 5", 0);
+	/* perf's --inline is its default (and the last of --inline/--no-inline wins) */
+	report_expect_like_perf(data, "--no-children --percent-limit 5 --inline", 0);
+	report_expect_like_perf(data, "--no-children --percent-limit 5 --no-inline --inline", 0);
 	/* one node: mid's name once in leaf's graph, with or without the mark */
 	char *out;
 	size_t n = count_frames(data, "--no-children --percent-limit 5", "mid", &out);

@@ -28,5 +28,6 @@ Test(interop_script, inlined_frames_marked_without_sym_like_perf, .timeout = 120
 	run_result_free(&r);
 	cr_expect(compare_script(data, "ip"));
 	cr_expect(compare_script(data, "ip,dso"));
+	cr_expect(compare_script_args(data, "--inline", NULL)); /* perf's default, spelled out */
 	free(data);
 }
