@@ -144,14 +144,15 @@ ssize_t pv_elf_read_filesyms(struct pv_strpool *p, Elf *elf, struct pv_filesym *
 		f[nr++] = (struct pv_filesym){sym.st_value, ss.sh_addr, ss.sh_addr + ss.sh_size,
 					      local || !file_after_seen ? file : NULL, (uint32_t)i};
 	}
-	qsort(f, nr, sizeof(*f), filesym_cmp);
+	if (nr > 1)
+		qsort(f, nr, sizeof(*f), filesym_cmp);
 	*out = f;
 	return (ssize_t)nr;
 }
 
 const char *pv_filesyms_find(const struct pv_filesym *f, size_t nr, uint64_t vaddr)
 {
-	size_t i = pv_upper_bound(f, nr, sizeof(*f), vaddr);
+	size_t i = nr ? pv_upper_bound(f, nr, sizeof(*f), vaddr) : 0;
 	if (i == 0)
 		return NULL;
 	/* the first of the symbols at the nearest address below */
