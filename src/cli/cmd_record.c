@@ -183,8 +183,8 @@ static int parse_compress(struct perfev_record_opts *o, const char *arg)
 	return 0;
 }
 
-/* One option c (its value optarg): 0, 1 after saying what is wrong, or -1
- * after --help's text (exit status 0). */
+/* One option c (its value optarg), cli_parse's fn: 0, 1 after saying what
+ * is wrong, or CLI_UNKNOWN for an option record does not take. */
 static int parse_opt(void *ctx, int c)
 {
 	struct record_cli *rc = ctx;
