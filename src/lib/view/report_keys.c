@@ -435,6 +435,8 @@ void pv_report_column(const struct perfev_profile_entry *e, const char *key, cha
 			snprintf(buf, len, "%s", e->srcfile);
 		else if (e->srcfile)
 			snprintf(buf, len, "%s:%u", pv_report_basename(e->srcfile), e->line);
+		else if (!e->dso || !strcmp(e->dso, "[unknown]")) /* outside any map (perf's map__srcline) */
+			snprintf(buf, len, "??:0");
 		else
 			snprintf(buf, len, "%s[%llx]", pv_report_basename(e->dso), (unsigned long long)e->rel_ip);
 	} else

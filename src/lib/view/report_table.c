@@ -286,6 +286,100 @@ static int cmp_collapse(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+/* perf 6.1 names an entry's source line (hist_entry__srcline) when it
+ * first compares it by srcline, and sizes the column (hists__calc_col_len)
+ * as it puts each entry in its output tree: an entry named after that is
+ * cut to the column ("%-.*s"). It compares by srcline
+ * - as it files samples (sort__srcline_cmp), two entries equal in every key
+ *   before srcline, and an entry with each further sample (with children: a
+ *   sample's own entry twice, a call-chain frame once per sample);
+ * - as it sorts the output (hist_entry__sort), entries of equal overhead and
+ *   equal keys before srcline as sorting compares them (symbols and objects
+ *   by name): each one but the first put in, which is named only after its
+ *   width was taken.
+ * The hash of entry e's keys before srcline, as filing (as_sorted false) or
+ * sorting compares them: */
+static uint64_t srcline_prefix(const struct pv_report_view *v, const struct perfev_profile_entry *e, bool as_sorted)
+{
+	struct pv_buf b = PV_BUF_INIT;
+	char buf[4096];
+	for (size_t k = 0; k < v->nr_keys && strcmp(v->keys[k], "srcline"); k++) {
+		if (as_sorted && !strcmp(v->keys[k], "sym"))
+			snprintf(buf, sizeof(buf), "%s", e->symbol ? e->symbol : "");
+		else if (as_sorted && !strcmp(v->keys[k], "dso"))
+			snprintf(buf, sizeof(buf), "%s", e->dso ? pv_report_basename(e->dso) : "");
+		else
+			pv_report_column(e, v->keys[k], buf, sizeof(buf));
+		pv_buf_printf(&b, "%s\x1f", buf);
+	}
+	if (as_sorted)
+		pv_buf_printf(&b, "%llu", (unsigned long long)e->self[PERFEV_VALUE_PERIOD]);
+	uint64_t h = pv_hash_bytes(b.data ? b.data : "", b.len);
+	pv_buf_free(&b);
+	return h;
+}
+
+struct srcline_row {
+	uint64_t filed, sorted; /* srcline_prefix's hashes */
+	const struct perfev_profile_entry *e;
+};
+
+static int cmp_filed(const void *a, const void *b)
+{
+	return cmp_u64(((const struct srcline_row *)a)->filed, ((const struct srcline_row *)b)->filed);
+}
+
+/* by sorting's ties, each tie in perf's filing order: the keys before
+ * srcline (cmp_collapse, the view's keys cut there), then srcline descending */
+static int cmp_sorted(const void *pa, const void *pb, void *arg)
+{
+	const struct srcline_row *a = pa, *b = pb;
+	int c = cmp_u64(a->sorted, b->sorted);
+	struct row ra = {.e = a->e}, rb = {.e = b->e};
+	if (!c)
+		c = cmp_collapse(&ra, &rb, arg);
+	if (!c) {
+		char la[4096], lb[4096];
+		pv_report_column(a->e, "srcline", la, sizeof(la));
+		pv_report_column(b->e, "srcline", lb, sizeof(lb));
+		c = strcmp(lb, la);
+	}
+	return c;
+}
+
+/* The Source:Line column's width over the rows perf names before it sizes
+ * the column (all of them when out of memory). */
+static size_t srcline_width(const struct pv_report_view *v, const struct row *rows, size_t nr, size_t width)
+{
+	struct srcline_row *sr = malloc((nr ? nr : 1) * sizeof(*sr));
+	bool *named = calloc(nr ? nr : 1, sizeof(*named));
+	struct pv_report_view before = *v; /* the keys before srcline */
+	for (before.nr_keys = 0; before.nr_keys < v->nr_keys && strcmp(v->keys[before.nr_keys], "srcline");)
+		before.nr_keys++;
+	for (size_t r = 0; sr && named && r < nr; r++) {
+		const struct perfev_profile_entry *e = rows[r].e;
+		sr[r] = (struct srcline_row){srcline_prefix(v, e, false), srcline_prefix(v, e, true), e};
+		uint64_t self = e->self[PERFEV_VALUE_SAMPLES], total = e->total[PERFEV_VALUE_SAMPLES];
+		named[r] = self > 1 || (v->children && (self || total > 1));
+	}
+	if (sr && named) {
+		qsort(sr, nr, sizeof(*sr), cmp_filed);
+		for (size_t r = 0; r < nr; r++) /* filed beside another: named at once */
+			if ((r > 0 && sr[r - 1].filed == sr[r].filed) || (r + 1 < nr && sr[r + 1].filed == sr[r].filed))
+				width = PV_MAX(width, pv_report_entry_width(v, "srcline", sr[r].e));
+		qsort_r(sr, nr, sizeof(*sr), cmp_sorted, &before);
+		for (size_t r = 1; r < nr; r++) /* sorted against one put in before it */
+			if (sr[r - 1].sorted == sr[r].sorted)
+				width = PV_MAX(width, pv_report_entry_width(v, "srcline", sr[r].e));
+	}
+	for (size_t r = 0; r < nr; r++)
+		if (!sr || !named || named[r])
+			width = PV_MAX(width, pv_report_entry_width(v, "srcline", rows[r].e));
+	free(sr);
+	free(named);
+	return width;
+}
+
 /* perf sizes the Command column by the length of each entry's thread's
  * name as it is at the end (thread__comm_len), so a name the thread had
  * before exec ("perf-exec") is cut to it. Here: each thread's name at the
@@ -486,6 +580,10 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 			width[c] = cw > width[c] ? cw : width[c];
 			continue;
 		}
+		if (!strcmp(col->key, "srcline")) {
+			width[c] = srcline_width(v, rows, nr, width[c]);
+			continue;
+		}
 		for (size_t r = 0; r < nr; r++)
 			width[c] = PV_MAX(width[c], pv_report_entry_width(v, col->key, rows[r].e));
 	}
@@ -542,8 +640,8 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 			if (col->type != PV_COL_KEY)
 				continue;
 			pv_report_column(w->e, col->key, buf, sizeof(buf));
-			if (!strcmp(col->key, "comm") && strlen(buf) > width[c])
-				buf[width[c]] = 0; /* perf: "%-*.*s", cut to the column */
+			if ((!strcmp(col->key, "comm") || !strcmp(col->key, "srcline")) && strlen(buf) > width[c])
+				buf[width[c]] = 0; /* perf: "%-*.*s", "%-.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */
 			/* (the time: "%-.*s" cuts it to the column, pads nothing) */
 			if (c == last && pv_report_unpadded(col->key))

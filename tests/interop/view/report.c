@@ -625,6 +625,9 @@ Test(interop_report, srcline_like_perf, .timeout = 120)
 	/* kernel addresses without vmlinux: perf's "symbol+offset" (one libc/ld.so line may name another file) */
 	report_expect_like_perf(data, "--no-children -g none --sort srcline", 6);
 	report_expect_like_perf(data, "--no-children -g none --sort dso,srcline", 6);
+	/* single-sample kernel symbols: perf names their lines after it sizes
+	 * the column, and cuts them to it */
+	report_expect_like_perf(data, "--no-children -g none --sort sym,srcline", 6);
 	free(data);
 }
 
