@@ -22,6 +22,14 @@ extern "C" {
 enum perfev_stat_aggr {
 	PERFEV_AGGR_GLOBAL, /* everything summed (perf stat's default) */
 	PERFEV_AGGR_PLACE,  /* one line per CPU (-A) or per thread (--per-thread) */
+	/* CPUs summed by where they sit (sysfs topology), as perf stat's
+	 * --per-core ("S0-D0-C3"), --per-die ("S0-D1"), --per-socket ("S1")
+	 * and --per-node ("N0"): one line per core, die, socket or NUMA node,
+	 * with the number of CPUs in it. Counts of CPUs only (-a, -C). */
+	PERFEV_AGGR_CORE,
+	PERFEV_AGGR_DIE,
+	PERFEV_AGGR_SOCKET,
+	PERFEV_AGGR_NODE,
 };
 
 struct perfev_stat;
@@ -128,8 +136,17 @@ struct perfev_stat_output {
 	 * vendor events: uncore_imc_0..5) prints a line per box, named "NAME
 	 * [PMU]", instead of one line of their sum */
 	bool no_merge;
+	/* perf's -n (null run, no default events): no blank line before the
+	 * elapsed time */
+	bool null_run;
+	/* perf's --table with runs > 1: each run's time and its distance from
+	 * the mean before the final result */
+	bool table;
+	/* perf's -B (its default in text): counts with the locale's thousands
+	 * separator (printf's ' flag; the caller sets LC_NUMERIC) */
+	bool big_num;
 };
-#define perfev_stat_output__last_field no_merge
+#define perfev_stat_output__last_field big_num
 
 /* Prints the collected figures in perf stat's layout. 0 or -errno. */
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,

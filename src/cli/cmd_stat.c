@@ -49,10 +49,26 @@ static void usage(FILE *f)
 		"      --no-merge      an event on many boxes of a PMU (uncore): a line per box\n"
 		"  -d, --detailed      add L1 and last-level cache events; -dd adds TLB and\n"
 		"                      instruction cache events, -ddd prefetches\n"
-		"      --topdown       the TopdownL1 metrics, metric-only; --td-level 2 adds level 2\n");
+		"      --topdown       the TopdownL1 metrics, metric-only; --td-level 2 adds level 2\n"
+		"      --per-core, --per-die, --per-socket, --per-node  one line per core, die,\n"
+		"                      socket or NUMA node of the CPUs counted (with -a or -C)\n"
+		"  -n, --null          no default events (only -e's; none: the time alone)\n"
+		"      --timeout MS    stop after MS milliseconds, ending COMMAND (SIGTERM)\n"
+		"      --interval-count N  with -I: stop after N intervals\n"
+		"  -D, --delay MS      start counting MS milliseconds after COMMAND starts\n"
+		"  -B, --big-num       counts with the locale's thousands separator (the\n"
+		"                      default in text; --no-big-num: without)\n"
+		"  -r N --table        with -r: each run's time before the mean\n"
+		"      --pre CMD, --post CMD  shell commands run before and after each run\n"
+		"  -q, --quiet         print no counts (the exit status is the command's)\n"
+		"  -v, --verbose       each event's raw count, enabled and running ns\n");
 }
 
-enum { OPT_PER_THREAD = 256, OPT_FILTER, OPT_METRIC_ONLY, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_NO_MERGE };
+enum {
+	OPT_PER_THREAD = 256, OPT_FILTER, OPT_METRIC_ONLY, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_NO_MERGE,
+	OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_NODE, OPT_PER_CACHE, OPT_TIMEOUT,
+	OPT_INTERVAL_COUNT, OPT_NO_BIG_NUM, OPT_PRE, OPT_POST, OPT_TABLE,
+};
 static const struct option longopts[] = {
 	{"event", required_argument, NULL, 'e'},
 	{"all-cpus", no_argument, NULL, 'a'},
@@ -75,9 +91,38 @@ static const struct option longopts[] = {
 	{"detailed", no_argument, NULL, 'd'},
 	{"topdown", no_argument, NULL, OPT_TOPDOWN},
 	{"td-level", required_argument, NULL, OPT_TD_LEVEL},
+	{"per-core", no_argument, NULL, OPT_PER_CORE},
+	{"per-die", no_argument, NULL, OPT_PER_DIE},
+	{"per-socket", no_argument, NULL, OPT_PER_SOCKET},
+	{"per-node", no_argument, NULL, OPT_PER_NODE},
+	{"per-cache", optional_argument, NULL, OPT_PER_CACHE},
+	{"null", no_argument, NULL, 'n'},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"interval-count", required_argument, NULL, OPT_INTERVAL_COUNT},
+	{"delay", required_argument, NULL, 'D'},
+	{"big-num", no_argument, NULL, 'B'},
+	{"no-big-num", no_argument, NULL, OPT_NO_BIG_NUM},
+	{"quiet", no_argument, NULL, 'q'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"pre", required_argument, NULL, OPT_PRE},
+	{"post", required_argument, NULL, OPT_POST},
+	{"table", no_argument, NULL, OPT_TABLE},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
+
+/* A whole number of milliseconds (or a count) of at least min for option
+ * name; 0, or 1 after saying what is wrong. */
+static int parse_long(const char *name, const char *arg, long min, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (*end || end == arg || errno || v < min)
+		return cli_error("stat", "%s needs a whole number of at least %ld (got '%s')", name, min, arg);
+	*out = v;
+	return 0;
+}
 
 /* One option c (its value optarg); 0, or 1 after saying what is wrong. */
 static int parse_opt(void *ctx, int c)
@@ -140,6 +185,28 @@ static int parse_opt(void *ctx, int c)
 	case OPT_NO_MERGE: o->no_merge = true; break;
 	case 'd': o->detailed++; break;
 	case OPT_TOPDOWN: o->topdown = o->topdown ? o->topdown : 1; break;
+	case OPT_PER_CORE: o->aggr = PERFEV_AGGR_CORE; break;
+	case OPT_PER_DIE: o->aggr = PERFEV_AGGR_DIE; break;
+	case OPT_PER_SOCKET: o->aggr = PERFEV_AGGR_SOCKET; break;
+	case OPT_PER_NODE: o->aggr = PERFEV_AGGR_NODE; break;
+	case OPT_PER_CACHE:
+		return cli_error("stat", "--per-cache is not a perf 6.1 option (perf 6.5 added it): use "
+				 "--per-core, --per-die or --per-socket, or -A for each CPU");
+	case 'n': o->null_run = true; break;
+	case OPT_TIMEOUT: return parse_long("--timeout", optarg, 10, &o->timeout_ms);
+	case OPT_INTERVAL_COUNT: return parse_long("--interval-count", optarg, 1, &o->interval_count);
+	case 'D':
+		if (!strcmp(optarg, "-1"))
+			return cli_error("stat", "-D -1 starts with the events disabled for --control to enable, "
+					 "which perfev stat does not have: give a delay in ms");
+		return parse_long("-D", optarg, 0, &o->delay_ms);
+	case 'B': o->big_num = 1; break;
+	case OPT_NO_BIG_NUM: o->big_num = 0; break;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose = true; break;
+	case OPT_PRE: o->pre = optarg; break;
+	case OPT_POST: o->post = optarg; break;
+	case OPT_TABLE: o->table = true; break;
 	case OPT_TD_LEVEL:
 		o->topdown = (int)strtol(optarg, &end, 10);
 		if (*end || o->topdown < 1 || o->topdown > 2)
@@ -175,6 +242,20 @@ static int check_opts(struct stat_opts *o)
 		return cli_error("stat", "--metric-only prints metrics: give them with -M (or --topdown)");
 	if (o->detailed > 3)
 		return cli_error("stat", "-d goes up to -ddd");
+	if (o->aggr && !o->system_wide && !o->cpus)
+		return cli_error("stat", "--per-core, --per-die, --per-socket and --per-node sum CPUs: "
+				 "use them with -a or -C");
+	if (o->aggr && (o->per_place || o->cgroup))
+		return cli_error("stat", "--per-%s and %s are two layouts: choose one",
+				 o->aggr == PERFEV_AGGR_CORE ? "core" : o->aggr == PERFEV_AGGR_DIE ? "die"
+				 : o->aggr == PERFEV_AGGR_SOCKET ? "socket" : "node",
+				 o->cgroup ? "-G" : o->per_thread ? "--per-thread" : "-A");
+	if (o->interval_count && !o->interval_ms)
+		return cli_error("stat", "--interval-count counts -I intervals: give -I MS too");
+	if (o->table && o->repeat < 2)
+		return cli_error("stat", "--table shows each run of -r: give -r N (N >= 2)");
+	if (o->big_num == 1 && o->format == PERFEV_STAT_CSV)
+		return cli_error("stat", "-B and -x do not go together (perf: big-num is for text): drop -B");
 	if (!o->repeat)
 		o->repeat = 1;
 	return 0;
@@ -182,7 +263,8 @@ static int check_opts(struct stat_opts *o)
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
-	int r = cli_parse("stat", argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAhM:d", longopts, usage, parse_opt, o);
+	o->big_num = -1;
+	int r = cli_parse("stat", argc, argv, "+:e:aC:p:t:G:I:r:x:jo:iAhM:dnD:Bqv", longopts, usage, parse_opt, o);
 	if (r)
 		return r;
 	if (optind < argc)
@@ -218,7 +300,7 @@ static int build_events(const struct stat_opts *o, struct stat_run *r)
 			return 1;
 	} else if (o->nr_filters) {
 		return cli_error("stat", "--filter must follow a -e tracepoint");
-	} else if (!o->metrics && !o->topdown && perfev_stat_default_events(r->list) < 0) {
+	} else if (!o->metrics && !o->topdown && !o->null_run && perfev_stat_default_events(r->list) < 0) {
 		return cli_error("stat", "%s", perfev_errmsg());
 	}
 	if (o->detailed && perfev_stat_detailed_events(r->list, o->detailed) < 0)
@@ -284,7 +366,7 @@ static int cmd_stat(int argc, char **argv)
 	if ((status = build_events(&o, &r)) || (status = parse_cpus(&o, &r)) || (status = open_output(&o, &r)))
 		goto out;
 	r.what = stat_describe(&o);
-	r.stat = perfev_stat_new(r.list, o.per_place ? PERFEV_AGGR_PLACE : PERFEV_AGGR_GLOBAL);
+	r.stat = perfev_stat_new(r.list, o.aggr ? o.aggr : o.per_place ? PERFEV_AGGR_PLACE : PERFEV_AGGR_GLOBAL);
 	if (!r.stat || !r.what) {
 		status = cli_error("stat", "out of memory");
 		goto out;

@@ -26,6 +26,16 @@ struct stat_opts {
 	bool no_merge;         /* --no-merge */
 	int detailed;          /* -d, -dd, -ddd */
 	int topdown;           /* --topdown: the TMA level (--td-level) */
+	enum perfev_stat_aggr aggr; /* --per-core, --per-die, --per-socket, --per-node (else by -A) */
+	bool null_run;         /* -n: no default events */
+	long timeout_ms;       /* --timeout: stop (and end the command) after it */
+	long interval_count;   /* --interval-count: stop after that many -I intervals */
+	long delay_ms;         /* -D: enable the counters that long after the start */
+	int big_num;           /* -B 1, --no-big-num 0, else -1: perf's default (text: on) */
+	bool quiet;            /* --quiet: print no counts */
+	bool verbose;          /* -v: each event's raw count, enabled and running time */
+	const char *pre, *post; /* --pre, --post: shell commands around each run */
+	bool table;            /* --table: each run's time (with -r) */
 };
 
 /* One perfev stat: what it counts and where the counts go. */
@@ -39,6 +49,7 @@ struct stat_run {
 	char *what; /* perf's "Performance counter stats for WHAT" (stat_describe) */
 	int exit_code;
 	bool first_interval;
+	bool ended_early; /* perfev ended the command (--timeout) */
 };
 
 /* What o counts, as perf's header names it: "'cmd args'", "process id

@@ -10,6 +10,7 @@
 #include "perfev.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,20 +91,61 @@ char *stat_describe(const struct stat_opts *o)
 	return s;
 }
 
+/* How the counts print (the interval's fields aside). */
+static struct perfev_stat_output output_opts(const struct stat_run *r)
+{
+	const struct stat_opts *o = r->o;
+	struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what};
+	so.metrics = r->metrics;
+	so.metric_only = o->metric_only || o->topdown;
+	so.no_merge = o->no_merge;
+	so.null_run = o->null_run;
+	so.table = o->table;
+	/* perf: thousands separators by default in text, as the locale has them */
+	so.big_num = o->big_num < 0 ? o->format == PERFEV_STAT_TEXT : o->big_num;
+	return so;
+}
+
+/* -v: each event's raw count, enabled and running time, summed over the
+ * places, as perf stat -v prints them on stderr */
+static void print_raw(const struct stat_run *r, const struct perfev_counters *c)
+{
+	if (!r->o->verbose)
+		return;
+	for (size_t ev = 0; ev < perfev_evlist_count(r->list); ev++) {
+		struct perfev_count sum = {0}, v;
+		for (size_t pl = 0; pl < perfev_counters_nr_places(c); pl++)
+			if (perfev_counters_get(c, ev, pl, &v) == 0)
+				sum.val += v.val, sum.ena += v.ena, sum.run += v.run;
+		fprintf(stderr, "%s: %llu %llu %llu\n", perfev_evsel_name(perfev_evlist_at(r->list, ev)),
+			(unsigned long long)sum.val, (unsigned long long)sum.ena, (unsigned long long)sum.run);
+	}
+}
+
 /* -I: the counts of the interval that ended at t (since last) */
 static void print_interval(struct stat_run *r, struct perfev_counters *c, uint64_t t, uint64_t last,
 			   uint64_t start)
 {
-	const struct stat_opts *o = r->o;
 	perfev_counters_read(c);
+	print_raw(r, c);
 	perfev_stat_add_interval(r->stat, c, t - last);
-	struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what, true,
-					(double)(t - start) / 1e9, r->first_interval};
-	so.metrics = r->metrics;
-	so.metric_only = o->metric_only || o->topdown;
-	so.no_merge = o->no_merge;
-	perfev_stat_print(r->stat, r->out, &so);
+	struct perfev_stat_output so = output_opts(r);
+	so.interval = true;
+	so.interval_ts = (double)(t - start) / 1e9;
+	so.interval_header = r->first_interval;
+	if (!r->o->quiet)
+		perfev_stat_print(r->stat, r->out, &so);
 	r->first_interval = false;
+}
+
+/* --timeout: the command is ended (SIGTERM, as perf), the counting stops
+ * when it has; the run is not a failure */
+static void end_command(struct stat_run *r, struct perfev_child *ch, bool *ending)
+{
+	if (ch && !*ending)
+		kill(perfev_child_pid(ch), SIGTERM);
+	*ending = true;
+	r->ended_early = true;
 }
 
 /* Waits for the command to end (or Ctrl-C, or the target process to end),
@@ -113,7 +155,11 @@ static int wait_loop(struct stat_run *r, struct perfev_counters *c, struct perfe
 {
 	sigset_t none;
 	sigemptyset(&none);
-	uint64_t iv = (uint64_t)r->o->interval_ms * 1000000ULL, next = start + iv, last = start;
+	const struct stat_opts *o = r->o;
+	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = start + iv, last = start;
+	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
+	long intervals = 0;
+	bool ending = false; /* the command was told to end (--timeout, --interval-count) */
 	for (;;) {
 		if (ch) {
 			int w = perfev_child_poll(ch, wstatus, ru);
@@ -121,18 +167,31 @@ static int wait_loop(struct stat_run *r, struct perfev_counters *c, struct perfe
 				break;
 			if (w != -EAGAIN)
 				return cli_error("stat", "%s", perfev_errmsg());
-		} else if (interrupted || perfev_target_ended(target)) {
+		} else if (interrupted || perfev_target_ended(target) || ending) {
 			break;
 		}
 		long timeout_ms = ch ? -1 : 100;
 		uint64_t t = now_ns();
-		if (iv) {
+		if (deadline && !ending) {
+			if (t >= deadline) {
+				end_command(r, ch, &ending);
+				continue;
+			}
+			long ms = (long)((deadline - t + 999999) / 1000000);
+			timeout_ms = timeout_ms < 0 || ms < timeout_ms ? ms : timeout_ms;
+		}
+		if (iv && !ending) {
 			if (t >= next) {
 				print_interval(r, c, t, last, start);
 				last = t;
 				next += iv;
 				if (next <= t)
 					next = t + iv;
+				if (o->interval_count && ++intervals == o->interval_count) {
+					/* perf prints no more, and waits for the command */
+					iv = 0; /* (no last, partial interval) */
+					ending = !ch;
+				}
 				continue;
 			}
 			long ms = (long)((next - t + 999999) / 1000000);
@@ -182,9 +241,11 @@ static int collect(struct stat_run *r, struct perfev_counters *c, struct perfev_
 		perfev_counters_disable(c);
 		if (perfev_counters_read(c) < 0 || perfev_stat_add(r->stat, c, elapsed) < 0)
 			return cli_error("stat", "%s", perfev_errmsg());
+		print_raw(r, c);
 	}
 	if (ch) {
-		r->exit_code = perfev_exit_code(ws);
+		/* ended by --timeout: perf's status is 0 */
+		r->exit_code = r->ended_early && WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM ? 0 : perfev_exit_code(ws);
 		perfev_stat_set_rusage(r->stat, ru);
 		if (WIFSIGNALED(ws) && WTERMSIG(ws) != SIGINT)
 			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(ws)));
@@ -192,13 +253,45 @@ static int collect(struct stat_run *r, struct perfev_counters *c, struct perfev_
 	return 0;
 }
 
+/* -D: waits the delay out; 1 when it passed, 0 when the command (or the
+ * target, or Ctrl-C) ended first, -1 after saying what failed. */
+static int delay(struct stat_run *r, struct perfev_child *ch, const struct perfev_target *t, int *ws,
+		 struct rusage *ru)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	uint64_t until = now_ns() + (uint64_t)r->o->delay_ms * 1000000ULL;
+	for (uint64_t now; (now = now_ns()) < until;) {
+		if (ch) {
+			int w = perfev_child_poll(ch, ws, ru);
+			if (w == 0)
+				return 0;
+			if (w != -EAGAIN) {
+				cli_error("stat", "%s", perfev_errmsg());
+				return -1;
+			}
+		} else if (interrupted || perfev_target_ended(t)) {
+			return 0;
+		}
+		uint64_t left = until - now;
+		struct timespec ts = {(time_t)(left / 1000000000ULL), (long)(left % 1000000000ULL)};
+		if (!ch && left > 100000000ULL)
+			ts = (struct timespec){0, 100000000L};
+		ppoll(NULL, 0, &ts, &none);
+	}
+	return 1;
+}
+
 /* Counts from c's open to the end of the command or target (ch: the command,
  * or NULL), then collects. */
 static int count(struct stat_run *r, struct perfev_counters *c, struct perfev_child *ch,
 		 const struct perfev_target *t)
 {
+	const struct stat_opts *o = r->o;
 	uint64_t start = now_ns();
-	if (t->kind != PERFEV_TARGET_CHILD && perfev_counters_enable(c) < 0)
+	if (o->delay_ms)
+		fprintf(stderr, "Events disabled\n");
+	else if (t->kind != PERFEV_TARGET_CHILD && perfev_counters_enable(c) < 0)
 		return cli_error("stat", "%s", perfev_errmsg());
 	if (ch) {
 		forward_pid = perfev_child_pid(ch);
@@ -212,6 +305,19 @@ static int count(struct stat_run *r, struct perfev_counters *c, struct perfev_ch
 	}
 	int ws = 0;
 	struct rusage ru;
+	if (o->delay_ms) { /* -D: counting starts (and the time with it) after the delay */
+		int w = delay(r, ch, t, &ws, &ru);
+		if (w < 0)
+			return 1;
+		if (w == 0) { /* the command ended before the delay: nothing counted */
+			forward_pid = 0;
+			return collect(r, c, ch, ws, &ru, 0);
+		}
+		if (perfev_counters_enable(c) < 0)
+			return cli_error("stat", "%s", perfev_errmsg());
+		fprintf(stderr, "Events enabled\n");
+		start = now_ns();
+	}
 	if (wait_loop(r, c, ch, t, start, &ws, &ru))
 		return 1;
 	forward_pid = 0;
@@ -230,6 +336,9 @@ static int run_once(struct stat_run *r)
 			return cli_error("stat", "%s", perfev_errmsg());
 		if (t.kind == PERFEV_TARGET_CHILD)
 			t.pid = perfev_child_pid(ch);
+		/* -D: the command's counters start disabled, not at its exec */
+		if (t.kind == PERFEV_TARGET_CHILD && o->delay_ms)
+			t.kind = PERFEV_TARGET_PROCESS;
 	}
 	struct perfev_counters *c = perfev_counters_open(r->list, &t);
 	if (!c && (errno == EACCES || errno == EPERM) && perfev_stat_user_fallback(r->list, &t))
@@ -271,26 +380,47 @@ static void vendor_notes(const struct stat_run *r)
 			failed > 1 ? " and others: " : ": ", failed, failed > 1 ? "s" : "", why);
 }
 
+/* --pre/--post: the shell command, which must succeed; 0, or 1 after
+ * saying how it failed (the runs stop there) */
+static int shell_step(const char *opt, const char *cmd)
+{
+	if (!cmd)
+		return 0;
+	fflush(NULL);
+	int ws = system(cmd);
+	if (ws == -1)
+		return cli_error("stat", "%s '%s': cannot run the shell: %s", opt, cmd, strerror(errno));
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+		return 0;
+	if (WIFSIGNALED(ws))
+		return cli_error("stat", "%s '%s' was killed by %s: the runs stop here", opt, cmd,
+				 strsignal(WTERMSIG(ws)));
+	return cli_error("stat", "%s '%s' exited with %d: the runs stop here", opt, cmd, WEXITSTATUS(ws));
+}
+
 int stat_run(struct stat_run *r)
 {
 	const struct stat_opts *o = r->o;
 	int status = 0;
 	catch_signals();
+	struct perfev_stat_output so = output_opts(r);
+	if (so.big_num)
+		setlocale(LC_NUMERIC, ""); /* (the separator is the locale's, as perf's) */
 	for (int i = 0; i < o->repeat && !status; i++) {
+		if (o->verbose && o->repeat > 1)
+			fprintf(stderr, "[ perfev stat: executing run #%d ... ]\n", i + 1);
+		if ((status = shell_step("--pre", o->pre)))
+			break;
 		status = run_once(r);
+		if (!status)
+			status = shell_step("--post", o->post);
 		if (interrupted)
 			break;
 	}
 	if (!status)
 		vendor_notes(r);
-	if (!status && !o->interval_ms) {
-		struct perfev_stat_output so = {sizeof(so), o->format, o->sep, r->what};
-		so.metrics = r->metrics;
-		so.metric_only = o->metric_only || o->topdown;
-	so.no_merge = o->no_merge;
-		if (perfev_stat_print(r->stat, r->out, &so) < 0)
-			status = cli_error("stat", "%s", perfev_errmsg());
-	}
+	if (!status && !o->interval_ms && !o->quiet && perfev_stat_print(r->stat, r->out, &so) < 0)
+		status = cli_error("stat", "%s", perfev_errmsg());
 	if (!status && o->argv)
 		status = r->exit_code;
 	else if (status && r->exit_code)

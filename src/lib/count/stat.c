@@ -7,6 +7,7 @@
 #include "core/internal.h"
 #include "count/stat_int.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,8 @@ double pv_stat_scale(const struct perfev_evsel *e, const char **unit)
 PERFEV_API struct perfev_stat *perfev_stat_new(const struct perfev_evlist *list,
 					       enum perfev_stat_aggr aggr)
 {
+	if ((unsigned)aggr > PERFEV_AGGR_NODE)
+		return pv_error_null(EINVAL, "stat: unknown aggregation %d", (int)aggr);
 	struct perfev_stat *s = calloc(1, sizeof(*s));
 	if (!s)
 		return pv_error_null(ENOMEM, "out of memory");
@@ -69,9 +72,13 @@ static void free_lines(struct perfev_stat *s)
 	free(s->comm);
 	free(s->acc);
 	free(s->labels);
+	free(s->topo);
+	free(s->topo_cpus);
 	s->comm = NULL;
 	s->acc = NULL;
 	s->labels = NULL;
+	s->topo = NULL;
+	s->topo_cpus = NULL;
 	s->nlines = 0;
 }
 
@@ -82,6 +89,7 @@ PERFEV_API void perfev_stat_free(struct perfev_stat *s)
 	free_lines(s);
 	free(s->status);
 	free(s->prev);
+	free(s->run_ns);
 	free(s);
 }
 
@@ -110,9 +118,112 @@ static void comms_from(struct perfev_stat *s, const struct perfev_counters *c)
 	}
 }
 
-static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces)
+/* Where cpu sits, from sysfs: perf's cpu__get_socket_id, _die_id,
+ * _core_id, and its NUMA node (the cpu's nodeN link); -1 where unknown. */
+static void cpu_topo(int cpu, struct pv_cpu_topo *t)
+{
+	static const char *const files[] = {"physical_package_id", "die_id", "core_id"};
+	int *out[] = {&t->socket, &t->die, &t->core};
+	char path[128];
+	for (size_t i = 0; i < PV_ARRAY_SIZE(files); i++) {
+		int64_t v;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, files[i]);
+		*out[i] = pv_read_i64(path, &v) == 0 ? (int)v : -1;
+	}
+	t->node = -1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	DIR *d = opendir(path);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		char *end;
+		long n = !strncmp(de->d_name, "node", 4) ? strtol(de->d_name + 4, &end, 10) : -1;
+		if (n >= 0 && end != de->d_name + 4 && !*end) {
+			t->node = (int)n;
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/* cpu's place in the aggregation: the parts of its topology that count */
+static struct pv_cpu_topo topo_key(enum perfev_stat_aggr aggr, int cpu)
+{
+	struct pv_cpu_topo t;
+	cpu_topo(cpu, &t);
+	if (aggr == PERFEV_AGGR_NODE)
+		return (struct pv_cpu_topo){-1, -1, -1, t.node};
+	t.node = -1;
+	if (aggr != PERFEV_AGGR_CORE)
+		t.core = -1;
+	if (aggr == PERFEV_AGGR_SOCKET)
+		t.die = -1;
+	return t;
+}
+
+static int cmp_topo(const void *pa, const void *pb)
+{
+	const struct pv_cpu_topo *a = pa, *b = pb;
+	int c = (a->socket > b->socket) - (a->socket < b->socket);
+	c = c ? c : (a->die > b->die) - (a->die < b->die);
+	c = c ? c : (a->core > b->core) - (a->core < b->core);
+	return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* By topology: each place's line (line_of), the lines' keys and CPU counts
+ * on the first run (perf's order: socket, die, core; node). 0 or -errno. */
+static int topo_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces, size_t *line_of)
+{
+	if (!cpus || !labels)
+		return pv_error(EINVAL, "stat: --per-core, --per-die, --per-socket and --per-node sum CPUs: "
+				"count CPUs (-a or -C), not threads");
+	struct pv_cpu_topo *key = calloc(nplaces + 1, sizeof(*key)), *uniq = calloc(nplaces + 1, sizeof(*uniq));
+	if (!key || !uniq) {
+		free(key);
+		free(uniq);
+		return pv_error(ENOMEM, "out of memory");
+	}
+	for (size_t pl = 0; pl < nplaces; pl++)
+		uniq[pl] = key[pl] = topo_key(s->aggr, labels[pl]);
+	qsort(uniq, nplaces, sizeof(*uniq), cmp_topo);
+	size_t n = 0;
+	for (size_t i = 0; i < nplaces; i++)
+		if (!n || cmp_topo(&uniq[n - 1], &uniq[i]))
+			uniq[n++] = uniq[i];
+	int r = 0;
+	if (!s->topo) {
+		s->topo = uniq;
+		s->topo_cpus = calloc(n + 1, sizeof(*s->topo_cpus));
+		uniq = NULL;
+		if (!s->topo_cpus)
+			r = pv_error(ENOMEM, "out of memory");
+	}
+	for (size_t pl = 0; pl < nplaces && !r; pl++) {
+		struct pv_cpu_topo *at = bsearch(&key[pl], s->topo, s->nlines ? s->nlines : n, sizeof(*key), cmp_topo);
+		if (!at) {
+			r = pv_error(EINVAL, "stat: CPU %d is in no core, die, socket or node of the first run", labels[pl]);
+			break;
+		}
+		line_of[pl] = (size_t)(at - s->topo);
+		if (!s->nlines)
+			s->topo_cpus[line_of[pl]]++;
+	}
+	free(key);
+	free(uniq);
+	return r < 0 ? r : (int)n;
+}
+
+static int setup_lines(struct perfev_stat *s, const int *labels, bool cpus, size_t nplaces, size_t *line_of)
 {
 	size_t n = s->aggr == PERFEV_AGGR_GLOBAL ? 1 : nplaces;
+	if (pv_stat_by_topo(s->aggr)) {
+		int r = topo_lines(s, labels, cpus, nplaces, line_of);
+		if (r < 0)
+			return r;
+		n = (size_t)r;
+	} else {
+		for (size_t pl = 0; pl < nplaces; pl++)
+			line_of[pl] = s->aggr == PERFEV_AGGR_GLOBAL ? 0 : pl;
+	}
 	if (s->nlines) {
 		if (s->nlines != n)
 			return pv_error(EINVAL, "the number of CPUs/threads changed between runs "
@@ -142,30 +253,38 @@ PERFEV_API int perfev_stat_add_counts(struct perfev_stat *s, const struct perfev
 				      const int *labels, bool labels_are_cpus, size_t nplaces,
 				      const int *status, uint64_t elapsed_ns)
 {
-	int r = setup_lines(s, labels, labels_are_cpus, nplaces);
-	if (r < 0)
-		return r;
-	for (size_t ev = 0; ev < s->nev; ev++) {
+	size_t *line_of = calloc(nplaces + 1, sizeof(*line_of));
+	struct perfev_count *sum = calloc(s->nlines ? s->nlines : nplaces + 1, sizeof(*sum));
+	double *runs = realloc(s->run_ns, (s->nruns + 1) * sizeof(*runs));
+	if (runs)
+		s->run_ns = runs;
+	int r = !line_of || !sum || !runs ? pv_error(ENOMEM, "out of memory")
+					  : setup_lines(s, labels, labels_are_cpus, nplaces, line_of);
+	for (size_t ev = 0; ev < s->nev && r == 0; ev++) {
 		if (status)
 			s->status[ev] = status[ev];
+		memset(sum, 0, s->nlines * sizeof(*sum));
+		for (size_t pl = 0; pl < nplaces; pl++) {
+			const struct perfev_count *v = &counts[ev * nplaces + pl];
+			struct perfev_count *to = &sum[line_of[pl]];
+			to->val += v->val;
+			to->ena += v->ena;
+			to->run += v->run;
+		}
 		for (size_t line = 0; line < s->nlines; line++) {
-			struct perfev_count sum = {0};
-			size_t from = s->aggr == PERFEV_AGGR_GLOBAL ? 0 : line;
-			size_t to = s->aggr == PERFEV_AGGR_GLOBAL ? nplaces : line + 1;
-			for (size_t pl = from; pl < to; pl++) {
-				const struct perfev_count *v = &counts[ev * nplaces + pl];
-				sum.val += v->val;
-				sum.ena += v->ena;
-				sum.run += v->run;
-			}
 			struct pv_acc *a = &s->acc[ev * s->nlines + line];
-			pv_acc_add(a, perfev_count_scaled(&sum, NULL));
-			a->run += (double)sum.run;
-			a->ena += (double)sum.ena;
+			pv_acc_add(a, perfev_count_scaled(&sum[line], NULL));
+			a->run += (double)sum[line].run;
+			a->ena += (double)sum[line].ena;
 		}
 	}
-	pv_acc_add(&s->elapsed, (double)elapsed_ns);
-	return 0;
+	if (r == 0) {
+		pv_acc_add(&s->elapsed, (double)elapsed_ns);
+		s->run_ns[s->nruns++] = (double)elapsed_ns;
+	}
+	free(line_of);
+	free(sum);
+	return r;
 }
 
 static struct perfev_count *reading(const struct perfev_counters *c, size_t nev, int *labels,
@@ -221,6 +340,7 @@ static int add_from(struct perfev_stat *s, const struct perfev_counters *c, uint
 		for (size_t i = 0; i < s->nev * s->nlines; i++)
 			s->acc[i] = (struct pv_acc){0};
 		s->elapsed = (struct pv_acc){0};
+		s->nruns = 0;
 	}
 	r = perfev_stat_add_counts(s, v, labels, cpus, np, status, ns);
 	if (r == 0)

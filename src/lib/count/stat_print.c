@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COUNTS_LEN 18
@@ -27,6 +28,20 @@ static const char *metric_fmt(const char *unit)
 	if (!strncmp(unit, "of all", 6) || strstr(unit, "cycles idle"))
 		return "%7.2f%%";
 	return "%8.3f";
+}
+
+/* A topology line's name, as perf's aggr_printout: "S0-D0-C3", "S0-D1", "S1", "N0". */
+static void topo_name(const struct perfev_stat *s, size_t line, char *buf, size_t len)
+{
+	const struct pv_cpu_topo *t = &s->topo[line];
+	if (s->aggr == PERFEV_AGGR_CORE)
+		snprintf(buf, len, "S%d-D%d-C%d", t->socket, t->die, t->core);
+	else if (s->aggr == PERFEV_AGGR_DIE)
+		snprintf(buf, len, "S%d-D%d", t->socket, t->die);
+	else if (s->aggr == PERFEV_AGGR_SOCKET)
+		snprintf(buf, len, "S%d", t->socket);
+	else
+		snprintf(buf, len, "N%d", t->node);
 }
 
 struct ctx {
@@ -48,6 +63,17 @@ static void prefix(struct ctx *c, size_t line)
 		if (ns >= 1000000000UL)
 			sec++, ns -= 1000000000UL;
 		pv_buf_printf(c->b, "%6lu.%09lu%s", sec, ns, c->sep);
+	}
+	if (pv_stat_by_topo(s->aggr)) {
+		char id[64];
+		topo_name(s, line, id, sizeof(id));
+		/* perf: "S%d-D%d-C%*d", "S%d-D%*d", "S%*d", "N%*d" (the last part
+		 * left-aligned in 8 or 5), then the CPUs "%*d" in 4; CSV: no padding */
+		int pad = s->aggr == PERFEV_AGGR_CORE || s->aggr == PERFEV_AGGR_DIE ? 8 : 5;
+		const char *last = strrchr(id, '-') ? strrchr(id, '-') + 2 : id + 1;
+		pv_buf_printf(c->b, "%-*s%s%*d%s", csv ? 0 : (int)(last - id) + pad, id, c->sep, csv ? 0 : 4,
+			      s->topo_cpus[line], c->sep);
+		return;
 	}
 	if (s->aggr != PERFEV_AGGR_PLACE)
 		return;
@@ -92,7 +118,10 @@ static void line_text(struct ctx *c, size_t ev, size_t line, const struct perfev
 	}
 	double scale = v->raw != 0 ? v->val / v->raw : 1;
 	bool frac = floor(scale) != scale;
-	pv_buf_printf(b, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v->val);
+	if (c->o->big_num)
+		pv_buf_printf(b, frac ? "%'*.2f " : "%'*.0f ", COUNTS_LEN, v->val);
+	else
+		pv_buf_printf(b, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v->val);
 	pv_buf_printf(b, "%-*s %-*s", c->unit_width, v->unit, NAME_LEN, name);
 	if (has_metric) {
 		char num[64];
@@ -145,7 +174,14 @@ static void line_json(struct ctx *c, size_t ev, size_t line, const struct perfev
 	pv_buf_putc(b, '{');
 	if (c->o->interval)
 		pv_buf_printf(b, "\"interval\" : %.9f, ", c->o->interval_ts);
-	if (s->aggr == PERFEV_AGGR_PLACE && s->labels_cpus)
+	if (pv_stat_by_topo(s->aggr)) {
+		static const char *const key[] = {[PERFEV_AGGR_CORE] = "core", [PERFEV_AGGR_DIE] = "die",
+						  [PERFEV_AGGR_SOCKET] = "socket", [PERFEV_AGGR_NODE] = "node"};
+		char id[64];
+		topo_name(s, line, id, sizeof(id));
+		pv_buf_printf(b, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", key[s->aggr], id,
+			      s->topo_cpus[line]);
+	} else if (s->aggr == PERFEV_AGGR_PLACE && s->labels_cpus)
 		pv_buf_printf(b, "\"cpu\" : \"%d\", ", s->labels[line]);
 	else if (s->aggr == PERFEV_AGGR_PLACE) {
 		char th[96];
@@ -183,10 +219,18 @@ static void header(struct ctx *c)
 {
 	const struct perfev_stat *s = c->s;
 	if (c->o->interval) {
+		/* perf's aggr_header_std */
+		static const char *const aggr[] = {[PERFEV_AGGR_CORE] = "core            cpus ",
+						   [PERFEV_AGGR_DIE] = "die          cpus ",
+						   [PERFEV_AGGR_SOCKET] = "socket cpus ",
+						   [PERFEV_AGGR_NODE] = "node   cpus "};
+		const char *what = pv_stat_by_topo(s->aggr) ? aggr[s->aggr]
+				   : s->aggr != PERFEV_AGGR_PLACE ? ""
+				   : s->labels_cpus		  ? "CPU        "
+								  : "            comm-pid      ";
 		if (c->o->interval_header)
-			pv_buf_printf(c->b, "#           time %s            counts %*s events\n",
-				      s->aggr == PERFEV_AGGR_PLACE ? (s->labels_cpus ? "CPU        " : "            comm-pid      ") : "",
-				      c->unit_width, "unit");
+			pv_buf_printf(c->b, "#           time %s            counts %*s events\n", what, c->unit_width,
+				      "unit");
 		return;
 	}
 	unsigned runs = s->elapsed.n;
@@ -196,16 +240,40 @@ static void header(struct ctx *c)
 	pv_buf_puts(c->b, ":\n\n");
 }
 
+/* perf's --table: each run's time, its distance from the mean, and a bar
+ * of one '#' per 5% of that distance (print_table) */
+static void run_table(struct ctx *c, int p, double avg)
+{
+	char tmp[64];
+	int indent = 0;
+	snprintf(tmp, sizeof(tmp), " %17.*f", p, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	pv_buf_printf(c->b, "%*s# Table of individual measurements:\n", indent, "");
+	for (size_t i = 0; i < c->s->nruns; i++) {
+		double run = c->s->run_ns[i] / 1e9;
+		int n = run > 0 ? 1 + abs((int)(100.0 * (run - avg) / run) / 5) : 1;
+		pv_buf_printf(c->b, " %17.*f (%+.*f) ", p, run, p, run - avg);
+		for (int h = 0; h < n; h++)
+			pv_buf_putc(c->b, '#');
+		pv_buf_putc(c->b, '\n');
+	}
+	pv_buf_printf(c->b, "\n%*s# Final result:\n", indent, "");
+}
+
 static void footer(struct ctx *c)
 {
 	const struct perfev_stat *s = c->s;
 	if (c->o->interval)
 		return;
 	double avg = s->elapsed.mean / 1e9;
-	pv_buf_putc(c->b, '\n');
+	if (!c->o->null_run)
+		pv_buf_putc(c->b, '\n');
 	if (s->elapsed.n > 1) {
 		double sd = pv_acc_stddev_mean(&s->elapsed) / 1e9;
 		int p = precision(sd) + 2;
+		if (c->o->table)
+			run_table(c, p, avg);
 		pv_buf_printf(c->b, " %17.*f +- %.*f seconds time elapsed", p, avg, p, sd);
 		pv_buf_printf(c->b, "  ( +-%6.2f%% )\n", avg ? 100.0 * sd / avg : 0.0);
 	} else {
@@ -287,6 +355,29 @@ static void boxes_value(const struct perfev_stat *s, size_t ev, size_t end, size
 	v->pcnt_running = v->ena > 0 ? 100.0 * v->run / v->ena : 100.0;
 }
 
+/* The line of events [ev, next) (their boxes summed) at line. */
+static void print_value(struct ctx *c, size_t ev, size_t next, size_t line, const char *name)
+{
+	struct perfev_stat_value v;
+	double first_raw;
+	boxes_value(c->s, ev, next, line, &v, &first_raw);
+	double mval = 0;
+	const char *munit = "";
+	bool has = perfev_stat_metric(c->s, ev, line, &mval, &munit);
+	double per_sec;
+	if (has && next > ev + 1) { /* the sum's rate: the first box's, scaled to the sum */
+		has = first_raw != 0 && pv_stat_rate_of(mval, munit, &per_sec);
+		if (has)
+			pv_stat_rate(per_sec * v.raw / first_raw, &mval, &munit);
+	}
+	if (c->o->format == PERFEV_STAT_CSV)
+		line_csv(c, ev, line, &v, name, has, mval, munit);
+	else if (c->o->format == PERFEV_STAT_JSON)
+		line_json(c, ev, line, &v, name, has, mval, munit);
+	else
+		line_text(c, ev, line, &v, name, has, mval, munit);
+}
+
 PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 				 const struct perfev_stat_output *o)
 {
@@ -305,36 +396,22 @@ PERFEV_API int perfev_stat_print(const struct perfev_stat *s, FILE *f,
 	}
 	if (o->format == PERFEV_STAT_TEXT)
 		header(&c);
-	/* perf orders -A output by event, then CPU/thread */
-	size_t run_start = 0, run_end = 0; /* the event's boxes: [run_start, run_end) */
-	for (size_t ev = 0, next; ev < s->nev && !(o->metrics && o->metric_only); ev = next) {
-		if (ev >= run_end) {
-			run_start = ev;
-			run_end = boxes_end(s->list, ev);
-		}
-		next = o->no_merge ? ev + 1 : run_end;
-		char boxed[256];
-		const char *name = box_name(perfev_evlist_at(s->list, ev), o->no_merge && run_end - run_start > 1,
-					    boxed, sizeof(boxed));
-		for (size_t line = 0; line < s->nlines; line++) {
-			struct perfev_stat_value v;
-			double first_raw;
-			boxes_value(s, ev, next, line, &v, &first_raw);
-			double mval = 0;
-			const char *munit = "";
-			bool has = perfev_stat_metric(s, ev, line, &mval, &munit);
-			double per_sec;
-			if (has && next > ev + 1) { /* the sum's rate: the first box's, scaled to the sum */
-				has = first_raw != 0 && pv_stat_rate_of(mval, munit, &per_sec);
-				if (has)
-					pv_stat_rate(per_sec * v.raw / first_raw, &mval, &munit);
+	/* perf orders -A output by event, then CPU/thread; --per-core and the
+	 * like by core (die, socket, node), then event (print_aggr) */
+	bool by_line = pv_stat_by_topo(s->aggr);
+	for (size_t outer = 0; outer < (by_line ? s->nlines : 1); outer++) {
+		size_t run_start = 0, run_end = 0; /* the event's boxes: [run_start, run_end) */
+		for (size_t ev = 0, next; ev < s->nev && !(o->metrics && o->metric_only); ev = next) {
+			if (ev >= run_end) {
+				run_start = ev;
+				run_end = boxes_end(s->list, ev);
 			}
-			if (o->format == PERFEV_STAT_CSV)
-				line_csv(&c, ev, line, &v, name, has, mval, munit);
-			else if (o->format == PERFEV_STAT_JSON)
-				line_json(&c, ev, line, &v, name, has, mval, munit);
-			else
-				line_text(&c, ev, line, &v, name, has, mval, munit);
+			next = o->no_merge ? ev + 1 : run_end;
+			char boxed[256];
+			const char *name = box_name(perfev_evlist_at(s->list, ev),
+						    o->no_merge && run_end - run_start > 1, boxed, sizeof(boxed));
+			for (size_t line = by_line ? outer : 0; line < (by_line ? outer + 1 : s->nlines); line++)
+				print_value(&c, ev, next, line, name);
 		}
 	}
 	pv_metrics_format(o->metrics, s, &b, o, o->metric_only, c.sep);

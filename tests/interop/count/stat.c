@@ -5,6 +5,7 @@
 #include "support.h"
 #include "support_stat.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +170,9 @@ Test(interop_stat, json_keys_match)
 
 /* -I and -A prefix each CSV line with the time and the CPU, as perf does:
  * the same number of fields, the same labels, units and events. */
-static void shape(const char *csv, char *out, size_t len)
+/* Each CSV line's fields that do not change run to run, as
+ * "N:f[a]:f[b]...;" for the field numbers in keep (ended by -1). */
+static void csv_shape(const char *csv, const int *keep, char *out, size_t len)
 {
 	out[0] = 0;
 	char *copy = strdup(csv), *save;
@@ -178,13 +181,22 @@ static void shape(const char *csv, char *out, size_t len)
 		int n = 0;
 		while (n < 16 && (f[n] = strsep(&p, ",")))
 			n++;
-		if (n < 5)
+		if (n < 6)
 			continue;
-		char row[128];
-		snprintf(row, sizeof(row), "%d:%s:%s:%s;", n, f[1], f[3], f[4]);
-		strncat(out, row, len - strlen(out) - 1);
+		char row[256];
+		int at = snprintf(row, sizeof(row), "%d", n);
+		for (const int *k = keep; *k >= 0 && at < (int)sizeof(row); k++)
+			at += snprintf(row + at, sizeof(row) - (size_t)at, ":%s", f[*k] ? f[*k] : "");
+		strncat(out, row, len - strlen(out) - 2);
+		strcat(out, ";");
 	}
 	free(copy);
+}
+
+static void shape(const char *csv, char *out, size_t len)
+{
+	static const int keep[] = {1, 3, 4, -1};
+	csv_shape(csv, keep, out, len);
 }
 
 Test(interop_stat, interval_per_cpu_csv_layout_matches)
@@ -210,4 +222,96 @@ Test(interop_stat, interval_per_cpu_csv_layout_matches)
 	cr_assert_str_eq(sa, sb, "perfev:\n%s\nperf:\n%s", a.err, b.err);
 	run_result_free(&a);
 	run_result_free(&b);
+}
+
+/* the line's name and CPU number (per core, die, socket, node), unit, event */
+static void topo_csv_shape(const char *csv, char *out, size_t len)
+{
+	static const int keep[] = {0, 1, 3, 4, -1};
+	csv_shape(csv, keep, out, len);
+}
+
+/* The text lines' names, CPU counts and where the event name starts. */
+static void topo_text_shape(const char *text, char *out, size_t len)
+{
+	out[0] = 0;
+	char *copy = strdup(text), *save;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *ev = strstr(line, " cpu-clock");
+		ev = ev ? ev : strstr(line, " context-switches");
+		char id[64] = "", nr[16] = "";
+		if (!ev || sscanf(line, "%63s %15s", id, nr) != 2)
+			continue;
+		char row[160];
+		snprintf(row, sizeof(row), "%s:%s:%d;", id, nr, (int)(ev - line));
+		strncat(out, row, len - strlen(out) - 1);
+	}
+	free(copy);
+}
+
+/* --per-core, --per-die, --per-socket, --per-node: the same lines, in the
+ * same order, named and laid out alike (CSV and text) */
+Test(interop_stat, per_core_die_socket_node_lines_match, .timeout = 60)
+{
+	require_perf_tool();
+	require_root();
+	const char *modes[] = {"--per-core", "--per-die", "--per-socket", "--per-node"};
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (int csv = 0; csv < 2; csv++) {
+			char args[256];
+			snprintf(args, sizeof(args), "%s -a %s -e cpu-clock,context-switches -- sleep 0.1", modes[m],
+				 csv ? "-x," : "");
+			struct run_result a = run_cmd("%s stat %s", PERFEV_BIN, args);
+			struct run_result b = run_cmd("perf stat %s", args);
+			cr_assert_eq(a.status, 0, "%s", a.err);
+			char sa[4096], sb[4096];
+			(csv ? topo_csv_shape : topo_text_shape)(a.err, sa, sizeof(sa));
+			(csv ? topo_csv_shape : topo_text_shape)(b.err, sb, sizeof(sb));
+			cr_assert(strlen(sa) > 0, "%s: no lines:\n%s", args, a.err);
+			cr_assert_str_eq(sa, sb, "%s\nperfev:\n%s\nperf:\n%s", args, a.err, b.err);
+			run_result_free(&a);
+			run_result_free(&b);
+		}
+	}
+}
+
+/* Lines as they look whatever the numbers: digits one 9, a sign before a
+ * number ±, a bar of #s one #, blanks one. */
+static void text_shape(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *p = in; *p && o + 4 < len; p++) {
+		char ch = *p;
+		if (isdigit((unsigned char)ch)) {
+			while (isdigit((unsigned char)p[1]) || (p[1] == '.' && isdigit((unsigned char)p[2])))
+				p++;
+			ch = '9';
+		} else if ((ch == '+' || ch == '-') && isdigit((unsigned char)p[1])) {
+			ch = '~';
+		} else if (ch == '#' || ch == ' ') {
+			while (p[1] == ch)
+				p++;
+		}
+		out[o++] = ch;
+	}
+	out[o] = 0;
+}
+
+/* -n, --table with -r, --timeout: perf's lines (numbers aside) */
+Test(interop_stat, null_run_table_and_timeout_look_like_perfs, .timeout = 60)
+{
+	require_perf_tool();
+	const char *cases[] = {"-n -- true", "-n -r 3 -- true", "-n -e task-clock -- true",
+			       "-r 3 --table -e task-clock -- true", "--timeout 100 -e task-clock -- sleep 3"};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result a = run_cmd("%s stat %s", PERFEV_BIN, cases[i]);
+		struct run_result b = run_cmd("perf stat %s", cases[i]);
+		cr_assert_eq(a.status, b.status, "%s: perfev %d, perf %d\n%s", cases[i], a.status, b.status, a.err);
+		char sa[4096], sb[4096];
+		text_shape(a.err, sa, sizeof(sa));
+		text_shape(b.err, sb, sizeof(sb));
+		cr_assert_str_eq(sa, sb, "%s\nperfev:\n%s\nperf:\n%s", cases[i], a.err, b.err);
+		run_result_free(&a);
+		run_result_free(&b);
+	}
 }

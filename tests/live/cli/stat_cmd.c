@@ -270,3 +270,64 @@ Test(live_stat, perfev_binary_loads_only_libc)
 	free(copy);
 	run_result_free(&r);
 }
+
+/* perf stat's everyday options: -D, --pre/--post, -v, --quiet,
+ * --interval-count, and the refusals that say what to use instead */
+Test(live_stat, delay_pre_post_verbose_quiet_interval_count, .timeout = 60)
+{
+	struct run_result r = run_cmd("%s stat -D 50 -e task-clock -- sleep 0.3", PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const char *dis = strstr(r.err, "Events disabled\n"), *en = strstr(r.err, "Events enabled\n");
+	cr_assert(dis && en && dis < en && strstr(en, "task-clock"), "%s", r.err);
+	run_result_free(&r);
+
+	r = run_cmd("%s stat -r 2 --pre 'echo pre' --post 'echo post' -e task-clock -- true", PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(r.out, "pre\npost\npre\npost\n");
+	cr_assert(strstr(r.err, "(2 runs)"), "%s", r.err);
+	run_result_free(&r);
+	r = run_cmd("%s stat --pre 'exit 3' -e task-clock -- true", PERFEV);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "--pre 'exit 3' exited with 3") && !strstr(r.err, "task-clock"), "%s", r.err);
+	run_result_free(&r);
+
+	r = run_cmd("%s stat -v -r 2 -e task-clock,page-faults -- true", PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	unsigned long long v, e, n;
+	const char *raw = strstr(r.err, "\npage-faults: ");
+	cr_assert(raw && sscanf(raw, "\npage-faults: %llu %llu %llu", &v, &e, &n) == 3 && v > 0 && e == n && e > 0,
+		  "%s", r.err);
+	cr_assert(strstr(r.err, "[ perfev stat: executing run #2 ... ]"), "%s", r.err);
+	run_result_free(&r);
+
+	r = run_cmd("%s stat --quiet -e task-clock -- sh -c 'exit 4'", PERFEV);
+	cr_assert_eq(r.status, 4);
+	cr_assert_str_eq(r.err, "");
+	run_result_free(&r);
+
+	/* perf prints that many intervals, then waits for the command */
+	r = run_cmd("%s stat -I 100 --interval-count 2 -x, -e task-clock -- sleep 0.6", PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	size_t lines = 0;
+	for (const char *p = r.err; (p = strstr(p, ",task-clock,")); p++)
+		lines++;
+	cr_assert_eq(lines, 2, "%s", r.err);
+	run_result_free(&r);
+
+	const char *refused[][2] = {
+		{"--per-cache -a -- true", "perf 6.5 added it"},
+		{"-D -1 -- true", "--control"},
+		{"--table -- true", "give -r N"},
+		{"--interval-count 2 -- true", "give -I MS"},
+		{"--per-socket -- true", "with -a or -C"},
+		{"--per-core -a -A -- true", "choose one"},
+		{"--timeout 5 -- true", "at least 10"},
+		{"-B -x, -- true", "drop -B"},
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		r = run_cmd("%s stat %s", PERFEV, refused[i][0]);
+		cr_assert_eq(r.status, 1, "%s: %d", refused[i][0], r.status);
+		cr_assert(strstr(r.err, refused[i][1]), "%s: %s", refused[i][0], r.err);
+		run_result_free(&r);
+	}
+}

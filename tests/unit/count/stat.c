@@ -128,15 +128,20 @@ Test(unit_stat, metrics)
 	perfev_evlist_free(l);
 }
 
-static char *print(struct perfev_stat *s, enum perfev_stat_format fmt, const char *sep)
+static char *print_with(struct perfev_stat *s, const struct perfev_stat_output *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct perfev_stat_output o = {sizeof(o), fmt, sep, "'true'"};
-	cr_assert_eq(perfev_stat_print(s, f, &o), 0);
+	cr_assert_eq(perfev_stat_print(s, f, o), 0);
 	fclose(f);
 	return buf;
+}
+
+static char *print(struct perfev_stat *s, enum perfev_stat_format fmt, const char *sep)
+{
+	struct perfev_stat_output o = {sizeof(o), fmt, sep, "'true'"};
+	return print_with(s, &o);
 }
 
 Test(unit_stat, text_layout_is_perfs)
@@ -433,5 +438,102 @@ Test(unit_stat, uncore_boxes_merge_into_one_line)
 	cr_assert(strstr(text, ",task-clock,"), "%s", text);
 	free(text);
 	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+/* perf's --table: each run, its distance from the mean and one '#' per 5%
+ * of it (print_table), then the final result; runs of 10, 20 and 30 ms:
+ * mean 0.02, deviation of the mean 0.00577 (5 decimals, as perf). */
+Test(unit_stat, table_of_each_run_as_perfs)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	for (int i = 1; i <= 3; i++)
+		cr_assert_eq(perfev_stat_add_counts(s, NULL, NULL, false, 0, NULL, 10000000ull * i), 0);
+	struct perfev_stat_output o = {sizeof(o), PERFEV_STAT_TEXT, NULL, "'true'"};
+	o.table = o.null_run = true;
+	char *buf = print_with(s, &o);
+	cr_assert_str_eq(buf, "\n Performance counter stats for 'true' (3 runs):\n\n"
+			      "           # Table of individual measurements:\n"
+			      "           0.01000 (-0.01000) #####################\n"
+			      "           0.02000 (+0.00000) #\n"
+			      "           0.03000 (+0.01000) #######\n"
+			      "\n           # Final result:\n"
+			      "           0.02000 +- 0.00577 seconds time elapsed  ( +- 28.87% )\n\n");
+	free(buf);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+/* perf's -n: no events; the elapsed time follows the header directly */
+Test(unit_stat, null_run_has_no_blank_before_the_time)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_GLOBAL);
+	cr_assert_eq(perfev_stat_add_counts(s, NULL, NULL, false, 0, NULL, 7771368), 0);
+	struct perfev_stat_output o = {sizeof(o), PERFEV_STAT_TEXT, NULL, "'true'"};
+	o.null_run = true;
+	char *buf = print_with(s, &o);
+	cr_assert_str_eq(buf, "\n Performance counter stats for 'true':\n\n       0.007771368 seconds time elapsed\n\n");
+	free(buf);
+	perfev_stat_free(s);
+	perfev_evlist_free(l);
+}
+
+static int sysfs_id(int cpu, const char *file)
+{
+	char path[128], line[32];
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, file);
+	FILE *f = fopen(path, "r");
+	int v = -1;
+	if (f && fgets(line, sizeof(line), f))
+		v = atoi(line);
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* --per-core, --per-socket...: CPUs summed by where sysfs puts them, each
+ * line named and laid out as perf's aggr_printout; CPU 0 counted twice is
+ * one core, die and socket of 2 CPUs on any machine. */
+Test(unit_stat, topology_lines_sum_cpus_as_perf_names_them)
+{
+	struct perfev_evlist *l = perfev_evlist_new();
+	struct perfev_attr a = attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	perfev_evlist_add(l, &a, "cs");
+	int socket = sysfs_id(0, "physical_package_id"), die = sysfs_id(0, "die_id"), core = sysfs_id(0, "core_id");
+	struct perfev_count c[2] = {{17, 5, 5, 0}, {22, 5, 5, 0}};
+	int cpus[2] = {0, 0};
+	char want[128];
+	struct perfev_stat *s = perfev_stat_new(l, PERFEV_AGGR_CORE);
+	cr_assert_eq(perfev_stat_add_counts(s, c, cpus, true, 2, NULL, 100), 0, "%s", perfev_errmsg());
+	cr_assert_eq(perfev_stat_nr_lines(s), 1);
+	char *t = print(s, PERFEV_STAT_TEXT, NULL);
+	char id[64];
+	snprintf(id, sizeof(id), "S%d-D%d-C%d", socket, die, core);
+	snprintf(want, sizeof(want), "%-*s    2                 39      cs ", (int)strlen(id) - 1 + 8, id);
+	cr_assert(strstr(t, want), "no '%s' in:\n%s", want, t);
+	free(t);
+	t = print(s, PERFEV_STAT_CSV, ",");
+	snprintf(want, sizeof(want), "%s,2,39,,cs,10,100.00,,\n", id);
+	cr_assert_str_eq(t, want);
+	free(t);
+	t = print(s, PERFEV_STAT_JSON, NULL);
+	snprintf(want, sizeof(want), "{\"core\" : \"%s\", \"aggregate-number\" : 2, \"counter-value\" : \"39.000000\"", id);
+	cr_assert(strstr(t, want), "no '%s' in:\n%s", want, t);
+	free(t);
+	perfev_stat_free(s);
+	s = perfev_stat_new(l, PERFEV_AGGR_SOCKET);
+	cr_assert_eq(perfev_stat_add_counts(s, c, cpus, true, 2, NULL, 100), 0, "%s", perfev_errmsg());
+	t = print(s, PERFEV_STAT_TEXT, NULL);
+	snprintf(id, sizeof(id), "S%d", socket);
+	snprintf(want, sizeof(want), "%-6s    2                 39      cs ", id);
+	cr_assert(strstr(t, want), "no '%s' in:\n%s", want, t);
+	free(t);
+	/* threads are not CPUs */
+	cr_assert_lt(perfev_stat_add_counts(s, c, cpus, false, 2, NULL, 100), 0);
+	cr_assert(strstr(perfev_errmsg(), "-a or -C"), "%s", perfev_errmsg());
+	perfev_stat_free(s);
+	cr_assert_null(perfev_stat_new(l, (enum perfev_stat_aggr)99));
 	perfev_evlist_free(l);
 }
