@@ -75,8 +75,19 @@ struct perfev_trace_opts {
 	pid_t pid;             /* follow the threads this process has now (-p) */
 	char *const *argv;     /* or run this command (and what it forks) */
 	size_t mmap_pages;     /* data pages per ring, a power of two (0: 512, or what mlock allows) */
+	/* The calls to trace (perf trace -e): names of this architecture's
+	 * system calls separated by commas ("openat,close"); NULL: all. The
+	 * summary counts these alone. */
+	const char *syscalls;
+	/* Each call as perf trace prints it, to this stream as the tracing
+	 * goes (in time order, a poll round behind):
+	 * "   0.532 ( 0.013 ms): cat/32126 openat(dfd: CWD, filename:
+	 * 0x64d890b1, flags: RDONLY|CLOEXEC)         = 3". NULL: none. */
+	FILE *stream;
+	double min_duration_ms; /* stream only calls that took at least this long (--duration) */
+	bool all_cpus;          /* every process on every CPU (-a), instead of pid or argv */
 };
-#define perfev_trace_opts__last_field mmap_pages
+#define perfev_trace_opts__last_field all_cpus
 
 struct perfev_tracer;
 

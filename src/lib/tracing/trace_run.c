@@ -1,10 +1,13 @@
 /*
  * trace_run.c — the live syscall tracer: raw_syscalls:sys_enter/sys_exit
- * opened on a command (per CPU, inherited by what it forks) or on the
- * threads of a process, one ring per CPU or thread with the exit event's
- * records sent into the enter event's ring; the records are gathered, put
- * in time order (a thread may enter on one CPU and leave on another) and
- * fed to the summary.
+ * opened on a command (per CPU, inherited by what it forks), on the
+ * threads of a process or on every CPU, one ring per CPU or thread with the
+ * exit event's records sent into the enter event's ring (a filter on the
+ * syscall id keeps the calls asked for); the records are gathered, put in
+ * time order (a thread may enter on one CPU and leave on another: each
+ * poll round's records are held until the next round is read, as perf's
+ * ordered events) and fed to the summary and the line per call
+ * (trace_stream.c).
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
@@ -16,6 +19,7 @@
 #include "perfev/tracepoint.h"
 #include "perfev/trace.h"
 #include "tracing/tp_int.h"
+#include "tracing/trace_int.h"
 
 #include <dirent.h>
 #include <poll.h>
@@ -31,6 +35,7 @@ struct sc_event {
 	long nr;
 	int64_t ret;
 	bool exit;
+	uint64_t args[6]; /* an entry's */
 };
 
 struct perfev_tracer {
@@ -44,9 +49,13 @@ struct perfev_tracer {
 	struct perfev_decoder *dec;
 	uint64_t enter_id, exit_id;
 	int id_off, ret_off; /* raw_syscalls' long id and long ret (8 bytes each) */
-	struct sc_event *ev;
+	int args_off;        /* sys_enter's unsigned long args[6] */
+	char *filter;        /* the id filter of opts.syscalls, or NULL */
+	struct sc_event *ev; /* read, not yet delivered */
 	size_t nr_ev, cap_ev;
+	uint64_t round_end;  /* the last time of the previous poll round */
 	struct perfev_sctrace *sum;
+	struct pv_sc_stream *stream;
 	volatile sig_atomic_t stop;
 	int status;
 	uint64_t lost;
@@ -93,6 +102,9 @@ static int open_pair(struct perfev_tracer *tr, pid_t pid, int cpu, bool child)
 			return fd[i];
 		if (add_fd(tr, fd[i]) < 0)
 			return -ENOMEM;
+		if (tr->filter && perfev_ioc_set_filter(fd[i], tr->filter) < 0)
+			return pv_error(errno, "the kernel refused the filter '%s' on raw_syscalls: %s",
+					tr->filter, strerror(errno));
 	}
 	int fe = fd[0], fx = fd[1];
 	if (pv_grow(&tr->rings, &tr->cap_rings, tr->nr_rings + 1, sizeof(*tr->rings)) < 0)
@@ -133,12 +145,41 @@ static int open_process(struct perfev_tracer *tr, pid_t pid)
 	return r;
 }
 
+/* opts.syscalls as the tracepoint filter "id == 257 || id == 3"; 0 or -errno */
+static int id_filter(struct perfev_tracer *tr, const char *list)
+{
+	struct pv_buf b = PV_BUF_INIT;
+	char *copy = strdup(list), *save = NULL;
+	int r = copy ? 0 : pv_error(ENOMEM, "out of memory");
+	for (char *n = copy ? strtok_r(copy, ",", &save) : NULL; n && r == 0; n = strtok_r(NULL, ",", &save)) {
+		long nr = perfev_syscall_nr(n);
+		if (nr < 0)
+			r = pv_error(EINVAL, "'%s' is not a system call of this machine (see "
+				     "/sys/kernel/tracing/events/syscalls for their names)", n);
+		else
+			pv_buf_printf(&b, "%sid == %ld", b.len ? " || " : "", nr);
+	}
+	free(copy);
+	if (r == 0 && !b.len)
+		r = pv_error(EINVAL, "an empty list of system calls: give names, e.g. openat,close");
+	if (r == 0 && b.oom)
+		r = pv_error(ENOMEM, "out of memory");
+	if (r == 0)
+		tr->filter = strdup(b.data);
+	pv_buf_free(&b);
+	return r == 0 && !tr->filter ? pv_error(ENOMEM, "out of memory") : r;
+}
+
 PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opts *opts)
 {
 	if (!PV_OPTS_VALID(opts, perfev_trace_opts))
 		return NULL;
-	if (!opts || (!PV_OPTS_GET(opts, pid, 0) && !PV_OPTS_GET(opts, argv, NULL)))
-		return pv_error_null(EINVAL, "trace: give a command or a process id (-p)");
+	int targets = !!PV_OPTS_GET(opts, pid, 0) + !!PV_OPTS_GET(opts, argv, NULL) + PV_OPTS_GET(opts, all_cpus, false);
+	if (!opts || targets == 0)
+		return pv_error_null(EINVAL, "trace: give a command, a process id (-p) or every CPU (-a)");
+	if (targets > 1 && !(PV_OPTS_GET(opts, all_cpus, false) && PV_OPTS_GET(opts, argv, NULL) &&
+			     !PV_OPTS_GET(opts, pid, 0)))
+		return pv_error_null(EINVAL, "trace: give one of a command, a process id (-p), every CPU (-a)");
 	struct perfev_tracer *tr = calloc(1, sizeof(*tr));
 	if (!tr)
 		return pv_error_null(ENOMEM, "out of memory");
@@ -160,24 +201,33 @@ PERFEV_API struct perfev_tracer *perfev_tracer_new(const struct perfev_trace_opt
 		       perfev_tp_load(tr->tp, "raw_syscalls", "sys_exit") < 0))
 		r = -errno;
 	int sz1 = 0, sz2 = 0, off;
+	int sz3 = 0;
 	if (r >= 0 && (pv_tp_field_loc(tr->tp, tr->enter_id, "id", &tr->id_off, &sz1) < 0 ||
 		       pv_tp_field_loc(tr->tp, tr->exit_id, "id", &off, &sz2) < 0 || off != tr->id_off ||
 		       pv_tp_field_loc(tr->tp, tr->exit_id, "ret", &tr->ret_off, &sz2) < 0 ||
-		       sz1 != 8 || sz2 != 8))
+		       pv_tp_field_loc(tr->tp, tr->enter_id, "args", &tr->args_off, &sz3) < 0 ||
+		       sz1 != 8 || sz2 != 8 || sz3 != 48))
 		r = pv_error(EINVAL, "raw_syscalls' formats are not the ones perfev knows (long id at "
-			     "the same offset in sys_enter and sys_exit, long ret)");
+			     "the same offset in sys_enter and sys_exit, long ret, unsigned long args[6])");
+	if (r >= 0 && tr->opts.syscalls)
+		r = id_filter(tr, tr->opts.syscalls);
+	if (r >= 0 && tr->opts.stream &&
+	    !(tr->stream = pv_sc_stream_new(tr->tp, tr->opts.stream, tr->opts.min_duration_ms)))
+		r = -ENOMEM;
 	if (r >= 0) {
 		struct perfev_attr a;
 		base_attr(&a, tr->enter_id, true);
 		perfev_decoder_add_attr(tr->dec, &a, NULL, 0);
 	}
-	if (r >= 0 && tr->opts.argv) {
-		tr->child = perfev_child_new(tr->opts.argv);
-		struct perfev_cpus *cpus = tr->child ? perfev_cpus_online() : NULL;
+	if (r >= 0 && (tr->opts.argv || tr->opts.all_cpus)) {
+		/* a command: its tasks on every CPU, from its exec; -a: every task now */
+		tr->child = tr->opts.argv ? perfev_child_new(tr->opts.argv) : NULL;
+		struct perfev_cpus *cpus = tr->child || !tr->opts.argv ? perfev_cpus_online() : NULL;
 		if (!cpus)
 			r = -errno;
 		for (size_t i = 0; r >= 0 && i < perfev_cpus_count(cpus); i++)
-			r = open_pair(tr, perfev_child_pid(tr->child), perfev_cpus_at(cpus, i), true);
+			r = open_pair(tr, tr->opts.all_cpus ? -1 : perfev_child_pid(tr->child), perfev_cpus_at(cpus, i),
+				      !tr->opts.all_cpus);
 		perfev_cpus_free(cpus);
 	} else if (r >= 0) {
 		r = open_process(tr, tr->opts.pid);
@@ -200,6 +250,8 @@ static int on_record(void *ctx, const void *bytes, size_t size)
 	if (rec.type == PERF_RECORD_COMM) {
 		perfev_sctrace_comm(tr->sum, (pid_t)rec.u.comm.pid, (pid_t)rec.u.comm.tid,
 				    rec.u.comm.comm);
+		if (tr->stream)
+			pv_sc_stream_comm(tr->stream, (pid_t)rec.u.comm.tid, rec.u.comm.comm);
 		return 0;
 	}
 	if (rec.type == PERF_RECORD_LOST) {
@@ -216,6 +268,8 @@ static int on_record(void *ctx, const void *bytes, size_t size)
 	if ((!exit && (uint64_t)id != tr->enter_id) || s->raw_size < (size_t)tr->id_off + 8 ||
 	    (exit && s->raw_size < (size_t)tr->ret_off + 8))
 		return 0;
+	if (!exit && s->raw_size < (size_t)tr->args_off + 48)
+		return 0;
 	memcpy(&nr, (const char *)s->raw + tr->id_off, 8);
 	if (exit)
 		memcpy(&ret, (const char *)s->raw + tr->ret_off, 8);
@@ -223,15 +277,11 @@ static int on_record(void *ctx, const void *bytes, size_t size)
 		tr->err = -ENOMEM;
 		return 1;
 	}
-	tr->ev[tr->nr_ev++] = (struct sc_event){s->time, (pid_t)s->pid, (pid_t)s->tid,
-						(long)nr, (int64_t)ret, exit};
+	struct sc_event *e = &tr->ev[tr->nr_ev++];
+	*e = (struct sc_event){s->time, (pid_t)s->pid, (pid_t)s->tid, (long)nr, (int64_t)ret, exit, {0}};
+	if (!exit)
+		memcpy(e->args, (const char *)s->raw + tr->args_off, 48);
 	return 0;
-}
-
-static void drain_all(struct perfev_tracer *tr)
-{
-	for (size_t i = 0; i < tr->nr_rings; i++)
-		perfev_ring_drain(tr->rings[i], on_record, tr);
 }
 
 static int cmp_time(const void *a, const void *b)
@@ -240,6 +290,41 @@ static int cmp_time(const void *a, const void *b)
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return (int)x->exit - (int)y->exit; /* same instant: enter first */
+}
+
+/* Hands the events read up to `upto` (all: UINT64_MAX) to the summary and
+ * the stream, in time order; keeps the rest. 0 or -errno. */
+static int deliver(struct perfev_tracer *tr, uint64_t upto)
+{
+	qsort(tr->ev, tr->nr_ev, sizeof(*tr->ev), cmp_time);
+	size_t n = 0;
+	int r = 0;
+	for (; n < tr->nr_ev && tr->ev[n].time <= upto && r == 0; n++) {
+		const struct sc_event *e = &tr->ev[n];
+		r = e->exit ? perfev_sctrace_exit(tr->sum, e->pid, e->tid, e->time, e->nr, e->ret)
+			    : perfev_sctrace_enter(tr->sum, e->pid, e->tid, e->time, e->nr);
+		if (r == 0 && tr->stream)
+			r = e->exit ? pv_sc_stream_exit(tr->stream, e->tid, e->time, e->nr, e->ret)
+				    : pv_sc_stream_enter(tr->stream, e->tid, e->time, e->nr, e->args);
+	}
+	memmove(tr->ev, tr->ev + n, (tr->nr_ev - n) * sizeof(*tr->ev));
+	tr->nr_ev -= n;
+	if (tr->stream)
+		fflush(tr->opts.stream);
+	return r;
+}
+
+/* One poll round: every ring read; what the previous round read is now in
+ * order with everything that can still come (perf's rounds) and goes out. */
+static int drain_all(struct perfev_tracer *tr)
+{
+	for (size_t i = 0; i < tr->nr_rings; i++)
+		perfev_ring_drain(tr->rings[i], on_record, tr);
+	uint64_t upto = tr->round_end, last = 0;
+	for (size_t i = 0; i < tr->nr_ev; i++)
+		last = tr->ev[i].time > last ? tr->ev[i].time : last;
+	tr->round_end = last > tr->round_end ? last : tr->round_end;
+	return upto ? deliver(tr, upto) : 0;
 }
 
 static bool target_alive(struct perfev_tracer *tr)
@@ -252,6 +337,8 @@ static bool target_alive(struct perfev_tracer *tr)
 		}
 		return true;
 	}
+	if (!tr->opts.pid) /* -a: until stopped */
+		return true;
 	return kill(tr->opts.pid, 0) == 0 || errno != ESRCH;
 }
 
@@ -267,23 +354,17 @@ PERFEV_API int perfev_tracer_run(struct perfev_tracer *tr)
 		return pv_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < tr->nr_rings; i++)
 		pfd[i] = (struct pollfd){perfev_ring_fd(tr->rings[i]), POLLIN, 0};
-	while (!tr->stop && !tr->err && target_alive(tr)) {
+	int r = 0;
+	while (r == 0 && !tr->stop && !tr->err && target_alive(tr)) {
 		poll(pfd, tr->nr_rings, 100);
-		drain_all(tr);
+		r = drain_all(tr);
 	}
 	free(pfd);
-	drain_all(tr);
+	if (r == 0)
+		r = drain_all(tr);
 	if (tr->err)
 		return tr->err;
-	qsort(tr->ev, tr->nr_ev, sizeof(*tr->ev), cmp_time);
-	for (size_t i = 0; i < tr->nr_ev; i++) {
-		const struct sc_event *e = &tr->ev[i];
-		int r = e->exit ? perfev_sctrace_exit(tr->sum, e->pid, e->tid, e->time, e->nr, e->ret)
-				: perfev_sctrace_enter(tr->sum, e->pid, e->tid, e->time, e->nr);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return r < 0 ? r : deliver(tr, UINT64_MAX);
 }
 
 PERFEV_API void perfev_tracer_stop(struct perfev_tracer *tr) { tr->stop = 1; }
@@ -314,5 +395,7 @@ PERFEV_API void perfev_tracer_free(struct perfev_tracer *tr)
 	perfev_tp_free(tr->tp);
 	perfev_decoder_free(tr->dec);
 	perfev_sctrace_free(tr->sum);
+	pv_sc_stream_free(tr->stream);
+	free(tr->filter);
 	free(tr);
 }

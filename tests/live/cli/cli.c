@@ -221,7 +221,8 @@ Test(live_cli, trace_without_a_target)
 {
 	struct run_result r = run_cmd("%s trace -s", PERFEV);
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.err, "nothing to trace: give -p PID or a command"), "%s", r.err);
+	cr_assert(strstr(r.err, "nothing to trace: give a command (perfev trace -- CMD ARGS), -p PID or -a"),
+		  "%s", r.err);
 	cr_assert(strstr(r.err, "usage: perfev trace"), "%s", r.err);
 	run_result_free(&r);
 	r = run_cmd("%s trace -s -o", PERFEV);
@@ -254,7 +255,7 @@ static const struct {
 	{"stat", false, {"-e", "--event", "-C", "--cpu", "-p", "--pid", "-t", "--tid", "-G", "--cgroup", "-I",
 			 "--interval-print", "-r", "--repeat", "-x", "--field-separator", "-o", "--output",
 			 "--filter"}},
-	{"trace", false, {"-p", "--pid", "-o", "--output"}},
+	{"trace", false, {"-p", "--pid", "-o", "--output", "-e", "--event", "--duration"}},
 	{"watch", false, {"--len"}},
 	{"version", true, {0}},
 };
@@ -285,7 +286,7 @@ Test(live_cli, every_command_refuses_a_bad_command_line, .timeout = 120)
 		assert_usage_error(&r, c, "'--bogus-option'");
 		run_result_free(&r);
 		r = run_cmd("cd %s && %s %s --help=yes", dir, PERFEV, c);
-		if (strcmp(c, "version") && strcmp(c, "attr") && strcmp(c, "list") && strcmp(c, "trace") &&
+		if (strcmp(c, "version") && strcmp(c, "attr") && strcmp(c, "list") &&
 		    strcmp(c, "watch")) /* getopt_long's commands */
 			assert_usage_error(&r, c, "option '--help' takes no value");
 		run_result_free(&r);

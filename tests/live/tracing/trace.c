@@ -128,12 +128,19 @@ Test(live_trace, follows_a_process_until_it_ends)
 
 Test(live_trace, usage_errors_say_what_to_do)
 {
-	struct run_result r = run_cmd("%s trace -- true", PERFEV_BIN);
-	cr_assert_neq(r.status, 0);
-	cr_assert(strstr(r.err, "-s"), "%s", r.err);
-	run_result_free(&r);
-	r = run_cmd("%s trace -s", PERFEV_BIN);
-	cr_assert_neq(r.status, 0);
-	cr_assert(strstr(r.err, "-p PID or a command"), "%s", r.err);
-	run_result_free(&r);
+	const char *bad[][2] = {
+		{"-s", "-p PID or -a"},
+		{"-s -S -- true", "give one"},
+		{"-s --duration 1 -- true", "drop one"},
+		{"-p 1 -- true", "not with a command"},
+		{"-e no_such_call -- true", "'no_such_call' is not a system call"},
+		{"-e , -- true", "empty list"},
+		{"--duration x -- true", "needs milliseconds"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct run_result r = run_cmd("%s trace %s", PERFEV_BIN, bad[i][0]);
+		cr_assert_eq(r.status, 1, "%s: %d %s", bad[i][0], r.status, r.err);
+		cr_assert(strstr(r.err, bad[i][1]), "%s: %s", bad[i][0], r.err);
+		run_result_free(&r);
+	}
 }
