@@ -70,8 +70,25 @@ struct perfev_record_opts {
 	 * without reading the file back. */
 	perfev_record_fn on_record;
 	void *on_record_ctx;
+	/* More in each sample, as perf record's options: PERF_SAMPLE_* bits
+	 * added to every event (-d ADDR|DATA_SRC, with the data maps' MMAP
+	 * records, --phys-data PHYS_ADDR,
+	 * --data-page-size DATA_PAGE_SIZE, --code-page-size CODE_PAGE_SIZE,
+	 * -W WEIGHT_STRUCT, --transaction TRANSACTION). The recorder's own
+	 * (IDENTIFIER, IP, TID, TIME, PERIOD, CPU) are always there. */
+	uint64_t sample_type;
+	/* -b / -j: the taken branches (PERF_SAMPLE_BRANCH_STACK) of this
+	 * branch_sample_type (PERF_SAMPLE_BRANCH_*); 0: none */
+	uint64_t branch_sample_type;
+	/* -I / --user-regs: the interrupted (PERF_SAMPLE_REGS_INTR) or user
+	 * (PERF_SAMPLE_REGS_USER) registers of this mask; 0: none (DWARF call
+	 * graphs take the user registers they need themselves) */
+	uint64_t sample_regs_intr, sample_regs_user;
+	bool no_inherit;     /* -i: not the tasks the command or process creates */
+	bool exclude_kernel; /* --all-user: every event in user space only */
+	bool exclude_user;   /* --all-kernel: every event in the kernel only */
 };
-#define perfev_record_opts__last_field on_record_ctx
+#define perfev_record_opts__last_field exclude_user
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

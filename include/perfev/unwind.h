@@ -55,6 +55,17 @@ enum perfev_arch {
 PERFEV_API uint64_t perfev_unwind_regs_mask(enum perfev_arch arch);
 
 /*
+ * A sample_regs_intr / sample_regs_user mask of this machine's registers
+ * by perf's names ("ax,bx,r15" on x86_64, "x0,lr,sp,pc" on arm64; any
+ * case): NULL names gives perf record -I's default, every general-purpose
+ * register the kernel samples. 0 with perfev_errmsg() naming the register
+ * it does not know (and the ones it does).
+ */
+PERFEV_API uint64_t perfev_regs_mask(const char *names);
+/* Those names, blank-separated, into out (len bytes); the length written. */
+PERFEV_API int perfev_regs_names(char *out, size_t len);
+
+/*
  * Maps perf's sample registers (the values of the bits set in mask, in
  * bit order, as PERF_SAMPLE_REGS_USER stores them) to DWARF register
  * numbers: dwarf[i] is DWARF register i (x86_64: rax=0 ... r15=15, the

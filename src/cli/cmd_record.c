@@ -44,7 +44,18 @@ static void usage(FILE *f)
 		"      --flame FILE.svg    also write a flame graph of the recording (as perfev report --flame),\n"
 		"                          built while recording (the recording is not read back)\n"
 		"      --pprof FILE.pb.gz  ... a pprof profile; --firefox FILE.json a Firefox Profiler one;\n"
-		"      --folded FILE       ... folded stacks\n");
+		"      --folded FILE       ... folded stacks\n"
+		"  -d, --data              the sampled data addresses (PERF_SAMPLE_ADDR)\n"
+		"      --phys-data, --data-page-size, --code-page-size  the physical data address,\n"
+		"                          the data and the code page sizes\n"
+		"  -W, --weight            the sample weight; --transaction the transaction flags\n"
+		"  -b, --branch-any        the taken branches (LBR); -j, --branch-filter MODES those of\n"
+		"                          any,any_call,any_ret,ind_call,call,ind_jmp,cond,u,k,hv,...\n"
+		"  -I, --intr-regs[=REGS]  the interrupted registers (default: the general ones);\n"
+		"      --user-regs[=REGS]  the user registers; REGS: ax,bx,... ('?' lists them)\n"
+		"  -i, --no-inherit        not the tasks the command or process creates\n"
+		"      --all-user, --all-kernel  every event in user space, or in the kernel, only\n"
+		"  -T, --timestamp, -P, --period, --sample-cpu  (always recorded)\n");
 }
 
 static struct perfev_recorder *volatile g_rec;
@@ -165,8 +176,78 @@ static const struct option longopts[] = {
 	{"firefox", required_argument, 0, 258},  {"folded", required_argument, 0, 259},
 	{"filter", required_argument, 0, 'f'},
 	{"clockid", required_argument, 0, 'k'},  {"quiet", no_argument, 0, 'q'},
+	{"data", no_argument, 0, 'd'},           {"phys-data", no_argument, 0, 260},
+	{"data-page-size", no_argument, 0, 261}, {"code-page-size", no_argument, 0, 262},
+	{"weight", no_argument, 0, 'W'},         {"transaction", no_argument, 0, 263},
+	{"branch-any", no_argument, 0, 'b'},     {"branch-filter", required_argument, 0, 'j'},
+	{"intr-regs", optional_argument, 0, 'I'}, {"user-regs", optional_argument, 0, 264},
+	{"no-inherit", no_argument, 0, 'i'},     {"all-user", no_argument, 0, 265},
+	{"all-kernel", no_argument, 0, 266},     {"timestamp", no_argument, 0, 'T'},
+	{"period", no_argument, 0, 'P'},         {"sample-cpu", no_argument, 0, 267},
 	{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 };
+
+/* -j's modes, as perf's parse_branch_stack names them */
+static const struct {
+	const char *name;
+	uint64_t bit;
+} branch_modes[] = {
+	{"u", PERF_SAMPLE_BRANCH_USER},		  {"k", PERF_SAMPLE_BRANCH_KERNEL},
+	{"hv", PERF_SAMPLE_BRANCH_HV},		  {"any", PERF_SAMPLE_BRANCH_ANY},
+	{"any_call", PERF_SAMPLE_BRANCH_ANY_CALL}, {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+	{"ind_call", PERF_SAMPLE_BRANCH_IND_CALL}, {"abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX},
+	{"in_tx", PERF_SAMPLE_BRANCH_IN_TX},	  {"no_tx", PERF_SAMPLE_BRANCH_NO_TX},
+	{"cond", PERF_SAMPLE_BRANCH_COND},	  {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+	{"call", PERF_SAMPLE_BRANCH_CALL},	  {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
+	{"stack", PERF_SAMPLE_BRANCH_CALL_STACK}, {"no_flags", PERF_SAMPLE_BRANCH_NO_FLAGS},
+	{"no_cycles", PERF_SAMPLE_BRANCH_NO_CYCLES},
+};
+
+/* -j MODES: perf's rule, only privilege levels given means any branch */
+static int parse_branch_filter(const char *list, uint64_t *out)
+{
+	char *copy = strdup(list), *save = NULL;
+	uint64_t m = 0;
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < sizeof(branch_modes) / sizeof(branch_modes[0]) && strcmp(branch_modes[i].name, t))
+			i++;
+		if (i == sizeof(branch_modes) / sizeof(branch_modes[0])) {
+			int r = cli_error("record", "-j: unknown branch filter '%s': any, any_call, any_ret, "
+					  "ind_call, call, ind_jmp, cond, in_tx, no_tx, abort_tx, save_type, stack, "
+					  "no_flags, no_cycles, u, k, hv", t);
+			free(copy);
+			return r;
+		}
+		m |= branch_modes[i].bit;
+	}
+	free(copy);
+	if (!(m & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)))
+		m |= PERF_SAMPLE_BRANCH_ANY;
+	*out = m;
+	return 0;
+}
+
+/* -I / --user-regs [REGS]: perf's names of this machine's registers */
+static int parse_regs(const char *opt, const char *list, uint64_t *out)
+{
+	uint64_t all = perfev_regs_mask(NULL);
+	if (!list) {
+		*out = all;
+		return 0;
+	}
+	if (!strcmp(list, "?")) {
+		char names[512];
+		perfev_regs_names(names, sizeof(names));
+		printf("available registers: %s\n", names);
+		return CLI_HELP;
+	}
+	uint64_t m = perfev_regs_mask(list);
+	if (!m)
+		return cli_error("record", "%s %s: %s", opt, list, perfev_errmsg());
+	*out = m;
+	return 0;
+}
 
 /* -z[N] */
 static int parse_compress(struct perfev_record_opts *o, const char *arg)
@@ -226,6 +307,20 @@ static int parse_opt(void *ctx, int c)
 		rc->quiet = rc->x.quiet = true;
 		cli_log_to_stderr("record", true); /* errors and warnings only */
 		break;
+	case 'd': o->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC; break;
+	case 260: o->sample_type |= PERF_SAMPLE_PHYS_ADDR; break;
+	case 261: o->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE; break;
+	case 262: o->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE; break;
+	case 'W': o->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT; break;
+	case 263: o->sample_type |= PERF_SAMPLE_TRANSACTION; break;
+	case 'b': o->branch_sample_type = PERF_SAMPLE_BRANCH_ANY; break;
+	case 'j': return parse_branch_filter(optarg, &o->branch_sample_type);
+	case 'I': return parse_regs("-I", optarg, &o->sample_regs_intr);
+	case 264: return parse_regs("--user-regs", optarg, &o->sample_regs_user);
+	case 'i': o->no_inherit = true; break;
+	case 265: o->exclude_kernel = true; break;
+	case 266: o->exclude_user = true; break;
+	case 'T': case 'P': case 267: break; /* the recorder always records the time, period and CPU */
 	case 256: rc->x.flame = optarg; break;
 	case 257: rc->x.pprof = optarg; break;
 	case 258: rc->x.firefox = optarg; break;
@@ -342,7 +437,8 @@ static int cmd_record(int argc, char **argv)
 	int ret = 1;
 	if (!(rc.events = perfev_evlist_new()))
 		return cli_error("record", "out of memory");
-	int r = cli_parse("record", argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qh", longopts, usage, parse_opt, &rc);
+	int r = cli_parse("record", argc, argv, "+:e:F:c:gaC:p:t:m:z::o:k:qhdWbj:I::iTP", longopts, usage, parse_opt,
+			  &rc);
 	if (r) {
 		ret = r == CLI_HELP ? 0 : 1;
 		goto out;

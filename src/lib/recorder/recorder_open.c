@@ -42,11 +42,28 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 			a->sample_freq = o->freq;
 		}
 	}
+	a->sample_type |= o->sample_type;
+	if (o->branch_sample_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_sample_type;
+	}
+	if (o->sample_regs_intr) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->sample_regs_intr;
+	}
+	if (o->sample_regs_user) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = o->sample_regs_user;
+	}
+	if (o->exclude_kernel)
+		a->exclude_kernel = 1;
+	if (o->exclude_user)
+		a->exclude_user = 1;
 	if (o->call_graph != PERFEV_CALLGRAPH_NONE)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->call_graph == PERFEV_CALLGRAPH_DWARF) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = REC_REGS_USER;
+		a->sample_regs_user |= REC_REGS_USER;
 		a->sample_stack_user = o->dwarf_stack_size ? o->dwarf_stack_size : 8192;
 		a->exclude_callchain_user = 1; /* the stack copy replaces it */
 	}
@@ -60,7 +77,7 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->clockid = o->clockid;
 	}
 	bool system_wide = r->tids[0] == -1;
-	a->inherit = !system_wide;
+	a->inherit = !system_wide && !o->no_inherit;
 	a->enable_on_exec = r->child && !system_wide;
 	a->watermark = 0;
 	a->wakeup_events = 0; /* wake when half the buffer is full */
@@ -73,7 +90,8 @@ static void config_attr(struct perfev_recorder *r, struct perfev_attr *a, size_t
 		a->context_switch = o->switch_events;
 		/* DWARF unwinding reads .eh_frame_hdr, which lives in a non-executable
 		 * segment: the unwinder needs the data maps too (perf does the same). */
-		a->mmap_data = o->call_graph == PERFEV_CALLGRAPH_DWARF;
+		a->mmap_data = o->call_graph == PERFEV_CALLGRAPH_DWARF ||
+			       (o->sample_type & PERF_SAMPLE_ADDR); /* (perf -d: the data addresses' maps) */
 	}
 	a->size = 0;
 }

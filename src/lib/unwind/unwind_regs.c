@@ -108,3 +108,77 @@ PERFEV_API int perfev_unwind_regs_to_dwarf(enum perfev_arch arch, uint64_t mask,
 	return nr;
 #undef FULL
 }
+
+/* ---- sampling masks by name (perf record -I, --user-regs) ------------------ */
+static const char *const x86_names[] = {"ax", "bx", "cx",  "dx",  "si",  "di",	"bp",  "sp",
+					"ip", "flags", "cs", "ss", "ds",  "es",	"fs",  "gs",
+					"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"};
+
+/* the host's register names in perf's sample order; *nr of them */
+static const char *reg_name(size_t i, char *buf, size_t len)
+{
+#if defined(__x86_64__)
+	if (i < PV_ARRAY_SIZE(x86_names) && (i < 12 || i > 15)) /* (no DS/ES/FS/GS on x86_64) */
+		return x86_names[i];
+	return NULL;
+#elif defined(__aarch64__)
+	if (i > A_PC)
+		return NULL;
+	if (i < A_LR)
+		snprintf(buf, len, "x%zu", i);
+	else
+		snprintf(buf, len, "%s", i == A_LR ? "lr" : i == A_SP ? "sp" : "pc");
+	return buf;
+#else
+	(void)i, (void)buf, (void)len;
+	return NULL;
+#endif
+}
+
+PERFEV_API uint64_t perfev_regs_mask(const char *names)
+{
+	char buf[16];
+	if (!names) {
+		uint64_t m = 0;
+		for (size_t i = 0; i < 64; i++)
+			if (reg_name(i, buf, sizeof(buf)))
+				m |= 1ull << i;
+		return m;
+	}
+	uint64_t m = 0;
+	const char *p = names;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		for (; i < 64; i++) {
+			const char *r = reg_name(i, buf, sizeof(buf));
+			if (r && strlen(r) == n && !strncasecmp(r, p, n))
+				break;
+		}
+		if (i == 64) {
+			char names_buf[512];
+			perfev_regs_names(names_buf, sizeof(names_buf));
+			pv_error(EINVAL, "no register '%.*s' here: give some of %s", (int)n, p, names_buf);
+			return 0;
+		}
+		m |= 1ull << i;
+		p += n + (p[n] == ',');
+	}
+	if (!m)
+		pv_error(EINVAL, "no register named: give some of them, e.g. ax,bx (x86_64) or x0,sp (arm64)");
+	return m;
+}
+
+PERFEV_API int perfev_regs_names(char *out, size_t len)
+{
+	char buf[16];
+	int p = 0;
+	if (len)
+		out[0] = 0;
+	for (size_t i = 0; i < 64 && (size_t)p < len; i++) {
+		const char *r = reg_name(i, buf, sizeof(buf));
+		if (r)
+			p += snprintf(out + p, len - (size_t)p, "%s%s", p ? " " : "", r);
+	}
+	return p;
+}
