@@ -45,6 +45,12 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
  * Returns 0 with optind at the first operand, CLI_HELP after the help, or
  * the status that stopped it (1 for a refused option). shortopts starts
  * with ':' (or "+:" to stop at the first operand, a command to run). */
+/* perf 6.1's options perfev refuses, and why (perf_options.c): the reason
+ * for cmd's option opt ("-b", "--kcore"), or NULL (perfev takes it, or perf
+ * has no such option); the whole table as markdown (cmd NULL: every
+ * command's), 0 or 1 after saying cmd is not one of them. */
+const char *cli_perf_option_reason(const char *cmd, const char *opt);
+int cli_perf_options_print(FILE *f, const char *cmd);
 #define CLI_HELP (-1)
 #define CLI_UNKNOWN (-2)
 struct option;

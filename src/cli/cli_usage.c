@@ -54,6 +54,9 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv)
 		return cli_usage_error(cmd, usage, "option '%s' needs a value", name);
 	if (optopt && arg && !strncmp(arg, "--", 2) && strchr(arg, '='))
 		return cli_usage_error(cmd, usage, "option '%s' takes no value", name);
+	const char *why = cli_perf_option_reason(cmd, name);
+	if (why) /* perf's, refused with its reason (docs/perf-options.md lists them all) */
+		return cli_error(cmd, "%s is perf %s's option, not perfev's: %s", name, cmd, why);
 	return cli_usage_error(cmd, usage, "unknown option '%s'", name);
 }
 

@@ -80,6 +80,7 @@ static const struct option longopts[] = {
 	{"repeat", required_argument, NULL, 'r'},
 	{"field-separator", required_argument, NULL, 'x'},
 	{"json", no_argument, NULL, 'j'},
+	{"json-output", no_argument, NULL, 'j'},
 	{"output", required_argument, NULL, 'o'},
 	{"no-inherit", no_argument, NULL, 'i'},
 	{"no-aggr", no_argument, NULL, 'A'},

@@ -57,7 +57,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: perfev COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "  %-10s %s\n", sorted[i].name, sorted[i].summary);
-	fprintf(f, "\n'perfev COMMAND --help' (or 'perfev help COMMAND') describes each one.\n");
+	fprintf(f, "\n'perfev COMMAND --help' (or 'perfev help COMMAND') describes each one;\n"
+		   "'perfev help perf-options [COMMAND]' lists perf's options and what perfev does with each.\n");
 }
 
 int main(int argc, char **argv)
@@ -68,6 +69,8 @@ int main(int argc, char **argv)
 	}
 	const char *name = argv[1];
 	char *help_argv[] = {argv[0], argv[argc > 2 ? 2 : 1], "--help", NULL};
+	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "perf-options")) /* docs/perf-options.md */
+		return cli_perf_options_print(stdout, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(name, "help") && argc > 2) { /* perf help COMMAND: that command's help */
 		name = argv[2];
 		argc = 3, argv = help_argv;
