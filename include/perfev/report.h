@@ -73,8 +73,11 @@ struct perfev_report_opts {
 	/* how the file is read: filters, --time, -C, --event, symbols, stacks
 	 * (the report adds what its keys need); NULL: defaults */
 	const struct perfev_profile_load_opts *load;
+	/* percentages in colour as perf's --stdio on a terminal: red from 5%,
+	 * green above 0.5% (ANSI escapes; for a terminal or less -R) */
+	bool color;
 };
-#define perfev_report_opts__last_field load
+#define perfev_report_opts__last_field color
 
 /*
  * Checks o without a file: sort keys, fields, call graph, value and the

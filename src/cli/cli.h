@@ -45,6 +45,12 @@ int cli_bad_option(const char *cmd, void (*usage)(FILE *), int c, char **argv);
  * Returns 0 with optind at the first operand, CLI_HELP after the help, or
  * the status that stopped it (1 for a refused option). shortopts starts
  * with ':' (or "+:" to stop at the first operand, a command to run). */
+/* Display (cli_pager.c): --no-pager and --color[=WHEN] (1 taken, 0 not
+ * one of them, -1 after saying WHEN is wrong); whether f gets colour; the
+ * pager started for stdout when it is a terminal (it ends at exit). */
+int cli_display_option(const char *cmd, const char *arg);
+bool cli_color(FILE *f);
+void cli_pager_start(void);
 /* perf 6.1's options perfev refuses, and why (perf_options.c): the reason
  * for cmd's option opt ("-b", "--kcore"), or NULL (perfev takes it, or perf
  * has no such option); the whole table as markdown (cmd NULL: every

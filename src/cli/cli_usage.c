@@ -70,6 +70,12 @@ int cli_parse(const char *cmd, int argc, char **argv, const char *shortopts, con
 			usage(stdout);
 			return CLI_HELP;
 		}
+		/* --no-pager and --color[=WHEN], every command's (cli_pager.c) */
+		int d = c == '?' && optind > 1 ? cli_display_option(cmd, argv[optind - 1]) : 0;
+		if (d < 0)
+			return 1;
+		if (d > 0)
+			continue;
 		int r = c == '?' || c == ':' ? CLI_UNKNOWN : fn(ctx, c);
 		if (r == CLI_UNKNOWN)
 			return cli_bad_option(cmd, usage, c, argv);

@@ -172,7 +172,7 @@ static int annotate_command(int argc, char **argv)
 	else if (!perfev_annotation_nr_symbols(an) && !a.p.json)
 		ret = cli_error("annotate", "no samples with a symbol in %s%s%s", a.input,
 				a.o.dso ? " in " : "", a.o.dso ? a.o.dso : "");
-	else if (perfev_annotation_print(an, &a.p, stdout) < 0)
+	else if ((cli_pager_start(), perfev_annotation_print(an, &a.p, stdout)) < 0)
 		ret = cli_error("annotate", "%s", perfev_errmsg());
 	perfev_annotation_free(an);
 	perfev_perfdata_close(pd);

@@ -29,14 +29,20 @@ static int cmd_list(int argc, char **argv)
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
-		} else if (argv[i][0] == '-')
-			return cli_usage_error("list", usage, "unknown option '%s'", argv[i]);
+		} else if (argv[i][0] == '-') {
+			int d = cli_display_option("list", argv[i]); /* --no-pager, --color */
+			if (d == 0)
+				return cli_usage_error("list", usage, "unknown option '%s'", argv[i]);
+			if (d < 0)
+				return 1;
+		}
 		else if (pattern)
 			return cli_usage_error("list", usage, "one PATTERN only ('%s' and '%s'); a glob can match several",
 					 pattern, argv[i]);
 		else
 			pattern = argv[i];
 	}
+	cli_pager_start();
 	if (pattern && (!strcmp(pattern, "metrics") || !strcmp(pattern, "metric") ||
 			!strcmp(pattern, "metricgroups") || !strcmp(pattern, "metricgroup"))) {
 		perfev_metrics_list_print(stdout, !strncmp(pattern, "metricgroup", 11), &lo);

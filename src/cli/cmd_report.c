@@ -404,8 +404,13 @@ static int run(struct args *a, struct perfev_perfdata *pd)
 	int r = 2; /* the browser on a terminal (cli/browser), unless it has no such view: --stdio */
 	if (a->tui && !a->o.json && a->header != 1 && report_browser_wanted(a->tui == 1))
 		r = report_browse(pd, &a->o);
-	if (r == 2 && perfev_report_print(pd, &a->o, stdout) < 0)
-		return cli_error("report", "%s", perfev_errmsg());
+	if (r == 2) { /* --stdio (or --json): in a pager on a terminal, percentages coloured */
+		a->o.color = !a->o.json && cli_color(stdout);
+		if (!a->o.json)
+			cli_pager_start();
+		if (perfev_report_print(pd, &a->o, stdout) < 0)
+			return cli_error("report", "%s", perfev_errmsg());
+	}
 	return r == 2 ? 0 : r;
 }
 

@@ -67,6 +67,7 @@ static int script_file(const char *input, int header, const struct perfev_script
 	const char *unclean = perfev_perfdata_unclean(pd);
 	if (unclean) /* as perf: before the samples */
 		fprintf(stderr, "perfev script: warning: %s\n", unclean);
+	cli_pager_start();
 	int err = perfev_script_run(pd, o);
 	if (!unclean && perfev_perfdata_unclean(pd)) /* found reading: a record cut short */
 		fprintf(stderr, "perfev script: warning: %s\n", perfev_perfdata_unclean(pd));

@@ -67,6 +67,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
+	while (argc > 1) { /* perfev --no-pager --color=never COMMAND ... */
+		int t = cli_display_option("perfev", argv[1]);
+		if (t < 0)
+			return 1;
+		if (t == 0)
+			break;
+		argc--, argv++;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
 	const char *name = argv[1];
 	char *help_argv[] = {argv[0], argv[argc > 2 ? 2 : 1], "--help", NULL};
 	if (!strcmp(name, "help") && argc > 2 && !strcmp(argv[2], "perf-options")) /* docs/perf-options.md */

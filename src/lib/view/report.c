@@ -89,7 +89,7 @@ static int setup_options(struct rsetup *r, const struct perfev_report_opts *o)
 	r->v = (struct pv_report_view){.graph = PV_GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD,
 				       .percent_limit = r->o.percent_limit, .relative = r->o.relative,
 				       .mem_mode = r->o.mem_mode, .symbol_filter = r->o.symbol_filter,
-				       .no_hint = r->o.no_hint, .zoom_tid = -1};
+				       .no_hint = r->o.no_hint, .zoom_tid = -1, .color = r->o.color};
 	if (r->o.percent_limit < 0)
 		return pv_error(EINVAL, "bad --percent-limit %g: give a percentage, e.g. 0.5", r->o.percent_limit);
 	r->v.graph_min = r->o.percent_limit > 0 ? r->o.percent_limit : 0.5;

@@ -26,6 +26,7 @@ struct pv_report_view {
 	unsigned key_mask;                 /* PERFEV_KEY_* */
 	bool children;
 	bool relative;     /* --percentage relative: filtered samples out of the totals, as perf */
+	bool color;        /* percentages in perf's colours (perfev_report_opts.color) */
 	const char *time_slices; /* --time as given: perf's "(time slices: ...)" after the event */
 	enum pv_report_graph graph;
 	double graph_min;                  /* call paths below this percent are not shown */

@@ -286,6 +286,14 @@ static int cmp_collapse(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
+/* "%7.2f%%", in perf's colours when asked (get_percent_color: red from 5%,
+ * green above 0.5%, the padding inside the colour) */
+static void print_pct(FILE *out, double pct, bool color)
+{
+	const char *c = !color ? NULL : pct >= 5.0 || pct <= -5.0 ? "\033[31m" : pct > 0.5 || pct < -0.5 ? "\033[32m" : NULL;
+	fprintf(out, "%s%7.2f%%%s", c ? c : "", pct, c ? "\033[m" : "");
+}
+
 /* perf 6.1 names an entry's source line (hist_entry__srcline) when it
  * first compares it by srcline, and sizes the column (hists__calc_col_len)
  * as it puts each entry in its output tree: an entry named after that is
@@ -629,10 +637,9 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 				continue;
 			fputs("  ", out);
 			for (size_t m = 0; col->type != PV_COL_KEY && m < nm; m++) {
-				if (col->type == PV_COL_CHILDREN)
-					fprintf(out, "%7.2f%%", pv_report_pct(w->total[m], all[m]));
-				else if (col->type == PV_COL_SELF)
-					fprintf(out, "%7.2f%%", pv_report_pct(w->self[m], all[m]));
+				if (col->type == PV_COL_CHILDREN || col->type == PV_COL_SELF)
+					print_pct(out, pv_report_pct(col->type == PV_COL_SELF ? w->self[m] : w->total[m], all[m]),
+						  v->color);
 				else
 					fprintf(out, "%12llu", (unsigned long long)(col->type == PV_COL_SAMPLES ? w->samples[m]
 													  : w->period[m]));
