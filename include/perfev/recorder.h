@@ -28,6 +28,8 @@ extern "C" {
 struct perfev_record;
 /* A record handed over (perfev_record_opts.on_record); 0 or -errno. */
 typedef int (*perfev_record_fn)(void *ctx, const struct perfev_record *rec);
+/* A tick (perfev_record_opts.on_tick); 0 or -errno. */
+typedef int (*perfev_record_tick_fn)(void *ctx);
 
 enum perfev_callgraph {
 	PERFEV_CALLGRAPH_NONE = 0,
@@ -54,7 +56,8 @@ struct perfev_record_opts {
 	bool switch_events;           /* context switches (attr.context_switch) */
 	bool compress;                /* zstd-compressed records (COMPRESSED2) */
 	int compress_level;           /* 0: default (1) */
-	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
+	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode;
+				       * see no_output for none */
 	int cmdline_argc;             /* the recording's own command line, for the CMDLINE */
 	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
 	bool use_clockid;             /* -k: timestamps from this clock (attr.use_clockid), and the */
@@ -70,8 +73,21 @@ struct perfev_record_opts {
 	 * without reading the file back. */
 	perfev_record_fn on_record;
 	void *on_record_ctx;
+	/* No file at all (output is then ignored): the records go to on_record
+	 * alone, as a live view (perfev top) takes them; nothing is kept for a
+	 * file (no build-id scan), stats.bytes stays 0. Without on_record the
+	 * recording only counts (stats). */
+	bool no_output;
+	/* Called every tick_ms milliseconds (0: never) from perfev_recorder_run's
+	 * thread between drains of the rings, whether samples come or not: a
+	 * live view's refresh. Late ticks are not made up (a tick that comes
+	 * after two periods is one call). It may call perfev_recorder_stop to
+	 * end the recording; a non-zero return (-errno) ends it with that error. */
+	unsigned tick_ms;
+	perfev_record_tick_fn on_tick;
+	void *on_tick_ctx;
 };
-#define perfev_record_opts__last_field on_record_ctx
+#define perfev_record_opts__last_field on_tick_ctx
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

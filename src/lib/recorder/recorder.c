@@ -115,7 +115,7 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
 	r->output = pv_strdup(r->opts.output ? r->opts.output : "perf.data");
 	if (!r->output)
 		goto fail;
-	r->pipe_mode = !strcmp(r->output, "-");
+	r->pipe_mode = !r->opts.no_output && !strcmp(r->output, "-");
 	r->events = r->opts.events;
 	if (!r->events || !perfev_evlist_count(r->events)) {
 		if (!(r->own_events = default_events()))
