@@ -1,0 +1,334 @@
+/* cmd_top.c — `perfev top`: perf top's live profile. The recorder samples
+ * without a file (perfev_record_opts.no_output) and hands every record to a
+ * profile builder; every -d seconds its tick shows a snapshot through the
+ * report model (the table perfev report --stdio prints), then ages the
+ * profile as perf top does (7/8, or -z: zero). */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "cli_events.h"
+#include "perfev.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfev top [OPTIONS]\n\n"
+		"A live profile of the whole system (or -C/-p/-t), refreshed every -d seconds,\n"
+		"as perf top shows it: the table perfev report --stdio prints, each entry aged\n"
+		"to 7/8 at every refresh. Ctrl-C ends it.\n\n"
+		"  -e, --event EVENT       the event in perf's syntax (default: cycles, or\n"
+		"                          cpu-clock where no PMU counts cycles)\n"
+		"  -F, --freq HZ           samples per second (default 4000)\n"
+		"  -c, --count PERIOD      a sample every PERIOD events instead\n"
+		"  -a, --all-cpus          every CPU, every process (the default)\n"
+		"  -C, --cpu CPUS          these CPUs, e.g. 0-3,5\n"
+		"  -p, --pid PID           every thread of the running process PID\n"
+		"  -t, --tid TID           the thread TID\n"
+		"  -g                      call graphs from frame pointers (and Children)\n"
+		"  -K, --hide_kernel_symbols  drop the kernel's samples\n"
+		"  -U, --hide_user_symbols    drop user space's samples\n"
+		"  -d, --delay SECONDS     the refresh period (default 2; decimals work)\n"
+		"  -z, --zero              show each period's samples alone (no history)\n"
+		"      --stdio             print each refresh as text (the default when stdout\n"
+		"                          is not a terminal), to log it\n"
+		"  -s, --sort KEYS         perf report's keys (default dso,sym)\n"
+		"  -E, --entries LINES     lines of the table shown (default: the terminal's\n"
+		"                          height less the header, 20 off a terminal)\n"
+		"      --percent-limit P   hide entries below P percent\n"
+		"  -n, --iterations N      end after N refreshes (perfev's own, for scripts)\n");
+}
+
+struct top {
+	struct perfev_record_opts o;
+	struct perfev_evlist *events;
+	struct perfev_report_opts ro;
+	struct perfev_profile_load_opts lo; /* the builder's: what ro's table needs */
+	struct perfev_recorder *rec;
+	struct perfev_profile_builder *b;
+	double delay;          /* seconds */
+	long entries;          /* -E (0: the terminal's) */
+	unsigned long iterations, shown;
+	bool zero, hide_kernel, hide_user, stdio_forced, tty;
+	/* this period's samples, for perf's header */
+	uint64_t samples, kernel_samples, exact_samples, lost_shown;
+	int err;               /* the builder's first failure */
+	char errmsg[512];
+};
+
+static int feed(void *ctx, const struct perfev_record *rec)
+{
+	struct top *t = ctx;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		uint16_t mode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		t->samples++;
+		t->kernel_samples += mode == PERF_RECORD_MISC_KERNEL;
+		t->exact_samples += (rec->misc & PERF_RECORD_MISC_EXACT_IP) != 0;
+	}
+	if (perfev_profile_builder_add(t->b, rec) < 0 && !t->err) {
+		t->err = errno ? errno : ENOMEM;
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s", perfev_errmsg());
+		return -t->err; /* the recording ends with it */
+	}
+	return 0;
+}
+
+/* perf top's header line (perf_top__header_snprintf). */
+static void header(struct top *t)
+{
+	double secs = t->delay > 0 ? t->delay : 1;
+	double per_sec = (double)t->samples / secs;
+	double kpct = t->samples ? 100.0 * (double)t->kernel_samples / (double)t->samples : 0;
+	double epct = t->samples ? 100.0 * (double)t->exact_samples / (double)t->samples : 0;
+	struct perfev_record_stats s;
+	perfev_recorder_stats(t->rec, &s);
+	uint64_t lost = s.lost + s.lost_samples;
+	printf("   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %llu/%llu drop: 0/0 [", per_sec, kpct,
+	       epct, (unsigned long long)(lost - t->lost_shown), (unsigned long long)lost);
+	t->lost_shown = lost;
+	const struct perfev_attr *a = perfev_recorder_event_attr(t->rec, 0);
+	if (perfev_recorder_nr_events(t->rec) == 1 && a)
+		printf("%llu%s ", (unsigned long long)a->sample_period, a->freq ? "Hz" : "");
+	printf("%s], ", perfev_recorder_event_name(t->rec, 0));
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (t->o.pid)
+		printf(" (target_pid: %d", (int)t->o.pid);
+	else if (t->o.tid)
+		printf(" (target_tid: %d", (int)t->o.tid);
+	else
+		printf(" (all");
+	if (t->o.cpus)
+		printf(", CPU%s: %s)\n", strpbrk(t->o.cpus, ",-") ? "s" : "", t->o.cpus);
+	else if (t->o.tid)
+		printf(")\n");
+	else
+		printf(", %ld CPU%s)\n", ncpus, ncpus > 1 ? "s" : "");
+	t->samples = t->kernel_samples = t->exact_samples = 0;
+}
+
+/* The table's lines shown: -E, else the terminal's height less the header. */
+static long max_lines(const struct top *t)
+{
+	if (t->entries > 0)
+		return t->entries;
+	struct winsize ws;
+	if (t->tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 5)
+		return ws.ws_row - 5;
+	return 20;
+}
+
+/* One refresh on stdout: the header, the snapshot's table; 0 or -errno. */
+static int print_snapshot(struct top *t)
+{
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
+	struct perfev_profile *p = perfev_profile_builder_snapshot(t->b, &info);
+	if (!p)
+		return -errno;
+	struct perfev_report_model *m = perfev_report_model_new_profile(p, &info, &t->ro);
+	if (!m) {
+		int e = errno;
+		perfev_profile_free(p);
+		return -e;
+	}
+	if (t->tty)
+		fputs("\033[H\033[2J", stdout); /* perf's CONSOLE_CLEAR */
+	header(t);
+	printf("-------------------------------------------------------------------------------\n\n");
+	long max = max_lines(t);
+	struct perfev_report_model_info in = {.sz = sizeof(in)};
+	perfev_report_model_info(m, &in);
+	for (size_t i = 0; i < in.nr_lines && (long)i < max; i++) {
+		struct perfev_report_line l = {.sz = sizeof(l)};
+		if (perfev_report_model_line(m, i, &l) == 0)
+			printf("%s\n", l.text);
+	}
+	putchar('\n');
+	fflush(stdout);
+	perfev_report_model_free(m);
+	perfev_profile_free(p);
+	return 0;
+}
+
+/* The recorder's tick: hide (-K/-U), show, age (perf_top__resort_hists). */
+static int refresh(void *ctx)
+{
+	struct top *t = ctx;
+	unsigned hide = (t->hide_kernel ? PERFEV_DECAY_HIDE_KERNEL : 0) | (t->hide_user ? PERFEV_DECAY_HIDE_USER : 0);
+	int e = hide ? perfev_profile_builder_decay(t->b, 1, 1, hide) : 0;
+	if (e == 0 && (e = print_snapshot(t)) == 0)
+		e = perfev_profile_builder_decay(t->b, t->zero ? 0 : 7, t->zero ? 1 : 8, 0);
+	if (e < 0)
+		return e;
+	if (t->iterations && ++t->shown >= t->iterations)
+		perfev_recorder_stop(t->rec);
+	return 0;
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+	return cli_parse_positive("top", opt, s, out);
+}
+
+static int parse_opt(void *ctx, int c)
+{
+	struct top *t = ctx;
+	struct perfev_record_opts *o = &t->o;
+	uint64_t v;
+	char *end;
+	switch (c) {
+	case 'e': return cli_parse_events("top", t->events, optarg) < 0;
+	case 'u':
+		return cli_error("top", "-u %s: following a user's processes is not supported yet: give "
+				 "-p PID of one of them, or -a for the whole system", optarg);
+	case 'g': o->call_graph = PERFEV_CALLGRAPH_FP; break;
+	case 'K': t->hide_kernel = true; break;
+	case 'U': t->hide_user = true; break;
+	case 'z': t->zero = true; break;
+	case 'd':
+		errno = 0;
+		t->delay = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !isfinite(t->delay) || t->delay < 0.01 || t->delay > 86400)
+			return cli_error("top", "-d '%s': want the refresh period in seconds, e.g. 2 or 0.5", optarg);
+		break;
+	case 'E':
+		if (parse_u64("-E", optarg, &v))
+			return 1;
+		t->entries = v > 1000000 ? 1000000 : (long)v;
+		break;
+	case 'n':
+		if (parse_u64("-n", optarg, &v))
+			return 1;
+		t->iterations = (unsigned long)v;
+		break;
+	case 's': t->ro.sort = optarg; break;
+	case 256: t->stdio_forced = true; break;
+	case 257:
+		errno = 0;
+		t->ro.percent_limit = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(t->ro.percent_limit >= 0 && t->ro.percent_limit <= 100))
+			return cli_error("top", "--percent-limit '%s': want a percentage, e.g. 0.5", optarg);
+		break;
+	default: return cli_sampling_opt("top", o, c, optarg); /* -F -c -a -C -p -t */
+	}
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{"event", required_argument, 0, 'e'},      {"freq", required_argument, 0, 'F'},
+	{"count", required_argument, 0, 'c'},      {"all-cpus", no_argument, 0, 'a'},
+	{"cpu", required_argument, 0, 'C'},        {"pid", required_argument, 0, 'p'},
+	{"tid", required_argument, 0, 't'},        {"uid", required_argument, 0, 'u'},
+	{"hide_kernel_symbols", no_argument, 0, 'K'}, {"hide_user_symbols", no_argument, 0, 'U'},
+	{"delay", required_argument, 0, 'd'},      {"zero", no_argument, 0, 'z'},
+	{"stdio", no_argument, 0, 256},            {"sort", required_argument, 0, 's'},
+	{"entries", required_argument, 0, 'E'},    {"percent-limit", required_argument, 0, 257},
+	{"iterations", required_argument, 0, 'n'}, {"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0},
+};
+
+/* After the options: what they ask for together. 0, or 1 after saying why not. */
+static int check_opts(struct top *t)
+{
+	struct perfev_record_opts *o = &t->o;
+	if (o->freq && o->period)
+		return cli_error("top", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
+	int targets = (o->pid != 0) + (o->tid != 0) + (o->all_cpus || o->cpus);
+	if (targets > 1)
+		return cli_error("top", "give only one target: -p PID, -t TID, or -a/-C CPUS");
+	if (!targets)
+		o->all_cpus = true; /* perf top's default: the whole system */
+	if (t->hide_kernel && t->hide_user)
+		return cli_error("top", "-K and -U together hide every sample: give one of them");
+	if (perfev_evlist_count(t->events))
+		o->events = t->events;
+	if (!t->ro.sort)
+		t->ro.sort = "dso,sym"; /* perf's default_top_sort_order */
+	if (perfev_report_check(&t->ro) < 0)
+		return cli_error("top", "%s", perfev_errmsg());
+	/* what the builder must keep for these keys (refused: a view the live
+	 * table has not, such as a tracepoint field taken for a key) */
+	t->lo = (struct perfev_profile_load_opts){.sz = sizeof(t->lo)};
+	int e = perfev_report_load_opts(&t->ro, &t->lo);
+	if (e == -EOPNOTSUPP)
+		return cli_error("top", "--sort %s: not a key of perf's table here (comm, pid, tid, dso, sym, "
+				 "srcline, srcfile, cpu...; tracepoint fields are perfev report's alone)", t->ro.sort);
+	if (e < 0)
+		return cli_error("top", "%s", perfev_errmsg());
+	t->lo.event = 0; /* the first event's profile, as perf top's first */
+	t->lo.group = PERFEV_GROUP_THREAD;
+	return 0;
+}
+
+/* A builder of what the report of the recording would show, fed the
+ * recorder's events. 0, or 1 after saying why not. */
+static int builder_begin(struct top *t)
+{
+	struct perfev_profile_builder_opts bo = {.sz = sizeof(bo), .load = &t->lo};
+	t->b = perfev_profile_builder_new(&bo);
+	bool ok = t->b != NULL;
+	for (size_t i = 0; ok && i < perfev_recorder_nr_events(t->rec); i++)
+		ok = perfev_profile_builder_add_event(t->b, perfev_recorder_event_attr(t->rec, i),
+						      perfev_recorder_event_name(t->rec, i)) >= 0;
+	return ok ? 0 : cli_error("top", "%s", perfev_errmsg());
+}
+
+static int top_run(struct top *t)
+{
+	cli_recorder_signals();
+	t->o.no_output = true;
+	t->o.on_record = feed;
+	t->o.on_record_ctx = t;
+	t->o.tick_ms = (unsigned)lround(t->delay * 1000);
+	t->o.on_tick = refresh;
+	t->o.on_tick_ctx = t;
+	t->rec = perfev_recorder_new(&t->o);
+	if (!t->rec)
+		return cli_error("top", "%s", perfev_errmsg());
+	if (builder_begin(t))
+		return 1;
+	struct perfev_record_stats s0;
+	perfev_recorder_stats(t->rec, &s0);
+	if (s0.user_only)
+		fprintf(stderr, "perfev top: kernel.perf_event_paranoid forbids kernel samples to this user: "
+				"user space only (fix: run as root, or sysctl -w kernel.perf_event_paranoid=1)\n");
+	cli_recorder_watch(t->rec);
+	int e = perfev_recorder_run(t->rec);
+	if (e < 0)
+		return cli_error("top", "%s", t->err ? t->errmsg : perfev_errmsg());
+	return 0;
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	struct top t = {.o = {.sz = sizeof(t.o)}, .ro = {.sz = sizeof(t.ro), .children = -1, .group = -1, .branch = -1},
+			.delay = 2};
+	if (!(t.events = perfev_evlist_new()))
+		return cli_error("top", "out of memory");
+	int ret = cli_parse("top", argc, argv, ":e:F:c:aC:p:t:u:gKUd:zs:E:n:h", longopts, usage, parse_opt, &t);
+	if (ret == 0 && optind < argc)
+		ret = cli_usage_error("top", usage, "unexpected argument '%s' (perfev top takes no command: "
+				      "start it, then give -p PID)", argv[optind]);
+	/* a live view of the whole system meets many binaries without symbols:
+	 * their notes would bury the table (warnings still show) */
+	cli_log_to_stderr("top", true);
+	if (ret == 0 && !(ret = check_opts(&t))) {
+		t.tty = isatty(STDOUT_FILENO);
+		if (!t.stdio_forced && t.tty && isatty(STDIN_FILENO))
+			fprintf(stderr, "perfev top: note: the live terminal browser is not built yet; printing "
+					"each refresh as --stdio (Ctrl-C ends it)\n");
+		ret = top_run(&t);
+	}
+	cli_recorder_watch(NULL);
+	perfev_recorder_free(t.rec);
+	perfev_profile_builder_free(t.b);
+	perfev_evlist_free(t.events);
+	return ret == CLI_HELP ? 0 : ret;
+}
+CLI_COMMAND(top, cmd_top, "a live profile of the system, refreshed (perf top)");

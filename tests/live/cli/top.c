@@ -1,0 +1,106 @@
+/* perfev top --stdio: the live profile of a busy process, printed every -d
+ * seconds as perf top --stdio prints it; its refusals. Assertions are on
+ * what is printed, never on how long it took. */
+#define _GNU_SOURCE
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PERFEV PERFEV_BIN
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *at = strstr(s, what); at; at = strstr(at + 1, what))
+		n++;
+	return n;
+}
+
+/* perfev top ARGS -p PID of workloads/spin, which spins in spin_kernel. */
+static struct run_result top_of_spin(const char *args)
+{
+	return run_cmd("%s 20000 & sp=$!; sleep 0.2; %s top %s -p $sp; st=$?; kill $sp; exit $st",
+		       WORKLOAD("spin"), PERFEV, args);
+}
+
+Test(live_top, the_hot_symbol_on_top, .timeout = 60)
+{
+	require_root();
+	struct run_result r = top_of_spin("--stdio -e cpu-clock -d 0.5 -n 2");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(count(r.out, "   PerfTop:"), 2, "two refreshes:\n%s", r.out);
+	cr_assert(strstr(r.out, "[4000Hz cpu-clock],  (target_pid: "), "%s", r.out);
+	/* the last refresh's first entry: spin_kernel, most of the samples */
+	const char *last = strstr(strstr(r.out, "   PerfTop:") + 1, "   PerfTop:");
+	const char *table = strstr(last, "----\n\n");
+	cr_assert(table, "%s", r.out);
+	double pct = 0;
+	char obj[64] = "", sym[128] = "";
+	cr_assert_eq(sscanf(table + 6, " %lf%% %63s [.] %127s", &pct, obj, sym), 3, "%s", r.out);
+	cr_assert_str_eq(sym, "spin_kernel", "%s", r.out);
+	cr_assert_str_eq(obj, "spin", "%s", r.out);
+	cr_assert(pct > 50 && pct <= 100, "%.2f%%\n%s", pct, r.out);
+	run_result_free(&r);
+}
+
+Test(live_top, stdout_not_a_terminal_prints_text_and_E_limits_it, .timeout = 60)
+{
+	require_root();
+	struct run_result r = top_of_spin("-e cpu-clock -d 0.3 -n 1 -E 2 --sort sym");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(count(r.out, "   PerfTop:"), 1, "%s", r.out);
+	cr_assert(!strstr(r.err, "browser"), "no terminal, no note: %s", r.err);
+	/* header, dashes, blank, at most 2 table lines, blank */
+	int lines = count(r.out, "\n");
+	cr_assert(lines >= 4 && lines <= 6, "%d lines:\n%s", lines, r.out);
+	cr_assert(strstr(r.out, "spin_kernel"), "%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_top, sigint_ends_it_cleanly, .timeout = 60)
+{
+	require_root();
+	struct run_result r = run_cmd("%s 20000 & sp=$!; %s top --stdio -e cpu-clock -d 0.2 -p $sp & tp=$!; "
+				      "sleep 1; kill -INT $tp; wait $tp; st=$?; kill $sp; exit $st",
+				      WORKLOAD("spin"), PERFEV);
+	cr_assert_eq(r.status, 0, "SIGINT: exit 0\n%s", r.err);
+	run_result_free(&r);
+}
+
+Test(live_top, refusals_name_the_problem, .timeout = 60)
+{
+	require_root();
+	static const struct { const char *args, *says; } cases[] = {
+		{"-e no_such_event", "unknown event 'no_such_event'"},
+		{"-e cpu-clock -p 999999999", "no process 999999999"},
+		{"-d zero", "-d 'zero'"},
+		{"-p 1 -a", "only one target"},
+		{"--sort nosuchkey", "--sort nosuchkey: not a key"},
+		{"-K -U", "hide every sample"},
+		{"-u nobody", "-u nobody"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result r = run_cmd("%s top --stdio -n 1 %s", PERFEV, cases[i].args);
+		cr_assert_neq(r.status, 0, "%s", cases[i].args);
+		cr_assert(strstr(r.err, cases[i].says), "%s: %s", cases[i].args, r.err);
+		run_result_free(&r);
+	}
+}
+
+Test(live_top, unprivileged_is_told_the_fix, .timeout = 60)
+{
+	require_root();
+	/* perf_event_paranoid 2 (or more) and a user without CAP_PERFMON:
+	 * system-wide sampling is refused with the recorder's message */
+	struct run_result r = run_cmd("cat /proc/sys/kernel/perf_event_paranoid; id -u nobody");
+	int paranoid = atoi(r.out);
+	run_result_free(&r);
+	if (paranoid < 1)
+		cr_skip_test("kernel.perf_event_paranoid is %d: an unprivileged user may sample the system", paranoid);
+	r = run_cmd("setpriv --reuid=65534 --regid=65534 --clear-groups %s top --stdio -n 1 -e cpu-clock -a", PERFEV);
+	cr_assert_neq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.err, "perf_event_paranoid"), "%s", r.err);
+	run_result_free(&r);
+}
