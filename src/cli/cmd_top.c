@@ -1,13 +1,16 @@
 /* cmd_top.c — `perfev top`: perf top's live profile. The recorder samples
  * without a file (perfev_record_opts.no_output) and hands every record to a
  * profile builder; every -d seconds its tick shows a snapshot through the
- * report model (the table perfev report --stdio prints), then ages the
+ * report model (the table perfev report --stdio prints: as text, or in the
+ * report's browser, whose keys the tick reads in between), then ages the
  * profile as perf top does (7/8, or -z: zero). */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "cli_events.h"
+#include "browser/browser.h"
 #include "perfev.h"
 
+#include <curses.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -23,7 +27,7 @@ static void usage(FILE *f)
 		"usage: perfev top [OPTIONS]\n\n"
 		"A live profile of the whole system (or -C/-p/-t), refreshed every -d seconds,\n"
 		"as perf top shows it: the table perfev report --stdio prints, each entry aged\n"
-		"to 7/8 at every refresh. Ctrl-C ends it.\n\n"
+		"to 7/8 at every refresh. Ctrl-C (q in the browser) ends it.\n\n"
 		"  -e, --event EVENT       the event in perf's syntax (default: cycles, or\n"
 		"                          cpu-clock where no PMU counts cycles)\n"
 		"  -F, --freq HZ           samples per second (default 4000)\n"
@@ -37,8 +41,10 @@ static void usage(FILE *f)
 		"  -U, --hide_user_symbols    drop user space's samples\n"
 		"  -d, --delay SECONDS     the refresh period (default 2; decimals work)\n"
 		"  -z, --zero              show each period's samples alone (no history)\n"
-		"      --stdio             print each refresh as text (the default when stdout\n"
-		"                          is not a terminal), to log it\n"
+		"      --stdio             print each refresh as text (the default when stdin or\n"
+		"                          stdout is not a terminal), to log it; else a browser\n"
+		"                          (perfev report's keys, and d delay, e lines, z zero,\n"
+		"                          K/U hide kernel/user, q quit)\n"
 		"  -s, --sort KEYS         perf report's keys (default dso,sym)\n"
 		"  -E, --entries LINES     lines of the table shown (default: the terminal's\n"
 		"                          height less the header, 20 off a terminal)\n"
@@ -59,6 +65,11 @@ struct top {
 	bool zero, hide_kernel, hide_user, stdio_forced, tty;
 	/* this period's samples, for perf's header */
 	uint64_t samples, kernel_samples, exact_samples, lost_shown;
+	double last_shown, next_show; /* CLOCK_MONOTONIC seconds */
+	bool browse;           /* the live browser, else text */
+	struct browser br;
+	char title[512];       /* the browser's header: perf top's */
+	struct perfev_profile *shown_p; /* the browser's model's profile */
 	int err;               /* the builder's first failure */
 	char errmsg[512];
 };
@@ -80,36 +91,48 @@ static int feed(void *ctx, const struct perfev_record *rec)
 	return 0;
 }
 
-/* perf top's header line (perf_top__header_snprintf). */
-static void header(struct top *t)
+static double now_s(void)
 {
-	double secs = t->delay > 0 ? t->delay : 1;
-	double per_sec = (double)t->samples / secs;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* perf top's header line (perf_top__header_snprintf), of the samples since
+ * the last one (the rate over the time really gone by). */
+static void header(struct top *t, char *h, size_t len)
+{
+	double now = now_s(), secs = now - t->last_shown;
+	t->last_shown = now;
+	double per_sec = secs > 0 ? (double)t->samples / secs : 0;
 	double kpct = t->samples ? 100.0 * (double)t->kernel_samples / (double)t->samples : 0;
 	double epct = t->samples ? 100.0 * (double)t->exact_samples / (double)t->samples : 0;
 	struct perfev_record_stats s;
 	perfev_recorder_stats(t->rec, &s);
 	uint64_t lost = s.lost + s.lost_samples;
-	printf("   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %llu/%llu drop: 0/0 [", per_sec, kpct,
-	       epct, (unsigned long long)(lost - t->lost_shown), (unsigned long long)lost);
+	size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(h + n, n < len ? len - n : 0, __VA_ARGS__))
+	ADD("   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %llu/%llu drop: 0/0 [", per_sec, kpct, epct,
+	    (unsigned long long)(lost - t->lost_shown), (unsigned long long)lost);
 	t->lost_shown = lost;
 	const struct perfev_attr *a = perfev_recorder_event_attr(t->rec, 0);
 	if (perfev_recorder_nr_events(t->rec) == 1 && a)
-		printf("%llu%s ", (unsigned long long)a->sample_period, a->freq ? "Hz" : "");
-	printf("%s], ", perfev_recorder_event_name(t->rec, 0));
+		ADD("%llu%s ", (unsigned long long)a->sample_period, a->freq ? "Hz" : "");
+	ADD("%s], ", perfev_recorder_event_name(t->rec, 0));
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (t->o.pid)
-		printf(" (target_pid: %d", (int)t->o.pid);
+		ADD(" (target_pid: %d", (int)t->o.pid);
 	else if (t->o.tid)
-		printf(" (target_tid: %d", (int)t->o.tid);
+		ADD(" (target_tid: %d", (int)t->o.tid);
 	else
-		printf(" (all");
+		ADD(" (all");
 	if (t->o.cpus)
-		printf(", CPU%s: %s)\n", strpbrk(t->o.cpus, ",-") ? "s" : "", t->o.cpus);
+		ADD(", CPU%s: %s)", strpbrk(t->o.cpus, ",-") ? "s" : "", t->o.cpus);
 	else if (t->o.tid)
-		printf(")\n");
+		ADD(")");
 	else
-		printf(", %ld CPU%s)\n", ncpus, ncpus > 1 ? "s" : "");
+		ADD(", %ld CPU%s)", ncpus, ncpus > 1 ? "s" : "");
+#undef ADD
 	t->samples = t->kernel_samples = t->exact_samples = 0;
 }
 
@@ -124,23 +147,36 @@ static long max_lines(const struct top *t)
 	return 20;
 }
 
+/* The report model of the profile now (its profile in *p, the caller's
+ * to free after the model); NULL with the error set. */
+static struct perfev_report_model *snapshot(struct top *t, struct perfev_profile **p)
+{
+	struct perfev_profile_load_info info = {.sz = sizeof(info)};
+	*p = perfev_profile_builder_snapshot(t->b, &info);
+	if (!*p)
+		return NULL;
+	struct perfev_report_model *m = perfev_report_model_new_profile(*p, &info, &t->ro);
+	if (!m) {
+		int e = errno;
+		perfev_profile_free(*p);
+		*p = NULL;
+		errno = e;
+	}
+	return m;
+}
+
 /* One refresh on stdout: the header, the snapshot's table; 0 or -errno. */
 static int print_snapshot(struct top *t)
 {
-	struct perfev_profile_load_info info = {.sz = sizeof(info)};
-	struct perfev_profile *p = perfev_profile_builder_snapshot(t->b, &info);
-	if (!p)
+	struct perfev_profile *p;
+	struct perfev_report_model *m = snapshot(t, &p);
+	if (!m)
 		return -errno;
-	struct perfev_report_model *m = perfev_report_model_new_profile(p, &info, &t->ro);
-	if (!m) {
-		int e = errno;
-		perfev_profile_free(p);
-		return -e;
-	}
 	if (t->tty)
 		fputs("\033[H\033[2J", stdout); /* perf's CONSOLE_CLEAR */
-	header(t);
-	printf("-------------------------------------------------------------------------------\n\n");
+	char h[512];
+	header(t, h, sizeof(h));
+	printf("%s\n-------------------------------------------------------------------------------\n\n", h);
 	long max = max_lines(t);
 	struct perfev_report_model_info in = {.sz = sizeof(in)};
 	perfev_report_model_info(m, &in);
@@ -156,18 +192,108 @@ static int print_snapshot(struct top *t)
 	return 0;
 }
 
-/* The recorder's tick: hide (-K/-U), show, age (perf_top__resort_hists). */
-static int refresh(void *ctx)
+/* One refresh in the browser: the new model (and its profile) shown. */
+static int browse_snapshot(struct top *t)
 {
-	struct top *t = ctx;
+	struct perfev_profile *p;
+	struct perfev_report_model *m = snapshot(t, &p);
+	if (!m)
+		return -errno;
+	header(t, t->title, sizeof(t->title));
+	browser_live_show(&t->br, m); /* (frees the model before) */
+	perfev_profile_free(t->shown_p); /* ... which was the last user of its profile */
+	t->shown_p = p;
+	return 0;
+}
+
+/* Hide (-K/-U), show, age: a refresh as perf_top__resort_hists makes it. */
+static int show_and_age(struct top *t)
+{
 	unsigned hide = (t->hide_kernel ? PERFEV_DECAY_HIDE_KERNEL : 0) | (t->hide_user ? PERFEV_DECAY_HIDE_USER : 0);
 	int e = hide ? perfev_profile_builder_decay(t->b, 1, 1, hide) : 0;
-	if (e == 0 && (e = print_snapshot(t)) == 0)
+	if (e == 0)
+		e = t->browse ? browse_snapshot(t) : print_snapshot(t);
+	if (e == 0)
 		e = perfev_profile_builder_decay(t->b, t->zero ? 0 : 7, t->zero ? 1 : 8, 0);
-	if (e < 0)
-		return e;
-	if (t->iterations && ++t->shown >= t->iterations)
+	if (e == 0 && t->iterations && ++t->shown >= t->iterations)
 		perfev_recorder_stop(t->rec);
+	t->next_show = now_s() + t->delay;
+	return e;
+}
+
+/* perf top's keys (d, e, z, K, U) and the browser's; false: quit. */
+static bool top_key(struct top *t, int c)
+{
+	char text[64], *end;
+	struct browser *b = &t->br;
+	b->status[0] = 0;
+	switch (c) {
+	case 'd':
+		if (!browser_ask("Refresh delay in seconds: ", text, sizeof(text)))
+			break;
+		double d = strtod(text, &end);
+		if (end == text || *end || !(d >= 0.01 && d <= 86400))
+			snprintf(b->status, sizeof(b->status), "'%s': give the delay in seconds, e.g. 2 or 0.5", text);
+		else
+			t->delay = d, t->next_show = now_s() + d;
+		break;
+	case 'e':
+		if (!browser_ask("Lines shown (0: all): ", text, sizeof(text)))
+			break;
+		long n = strtol(text, &end, 10);
+		if (end == text || *end || n < 0)
+			snprintf(b->status, sizeof(b->status), "'%s': give a number of lines", text);
+		else
+			b->max_lines = (size_t)n;
+		break;
+	case 'z':
+		t->zero = !t->zero;
+		snprintf(b->status, sizeof(b->status), "zeroing at each refresh %s", t->zero ? "on" : "off");
+		break;
+	case 'K':
+	case 'U': {
+		bool *hide = c == 'K' ? &t->hide_kernel : &t->hide_user;
+		*hide = !*hide;
+		if (t->hide_kernel && t->hide_user)
+			*hide = false, snprintf(b->status, sizeof(b->status), "hiding both hides everything: not done");
+		else
+			snprintf(b->status, sizeof(b->status), "%s samples %s", c == 'K' ? "kernel" : "user space",
+				 *hide ? "hidden (from the next refresh)" : "shown again");
+		break;
+	}
+	default:
+		return !browser_key(b, c);
+	}
+	return true;
+}
+
+/* The recorder's tick: keys in the browser, the refresh when its time has come. */
+static int tick(void *ctx)
+{
+	struct top *t = ctx;
+	bool redraw = false;
+	if (t->browse) {
+		int c;
+		while ((c = getch()) != ERR) {
+			redraw = true;
+			if (!top_key(t, c)) {
+				perfev_recorder_stop(t->rec);
+				return 0;
+			}
+		}
+		if (browser_stopping()) { /* SIGINT, SIGTERM, SIGHUP: a clean end */
+			perfev_recorder_stop(t->rec);
+			return 0;
+		}
+	}
+	if (!t->browse || now_s() >= t->next_show) { /* (text: the tick is the refresh) */
+		int e = show_and_age(t);
+		if (e < 0)
+			return e;
+		redraw = true;
+	}
+	if (t->browse && redraw)
+		browser_draw(&t->br);
 	return 0;
 }
 
@@ -285,8 +411,9 @@ static int top_run(struct top *t)
 	t->o.no_output = true;
 	t->o.on_record = feed;
 	t->o.on_record_ctx = t;
-	t->o.tick_ms = (unsigned)lround(t->delay * 1000);
-	t->o.on_tick = refresh;
+	/* the browser reads keys between refreshes */
+	t->o.tick_ms = t->browse ? 50 : (unsigned)lround(t->delay * 1000);
+	t->o.on_tick = tick;
 	t->o.on_tick_ctx = t;
 	t->rec = perfev_recorder_new(&t->o);
 	if (!t->rec)
@@ -299,7 +426,25 @@ static int top_run(struct top *t)
 		fprintf(stderr, "perfev top: kernel.perf_event_paranoid forbids kernel samples to this user: "
 				"user space only (fix: run as root, or sysctl -w kernel.perf_event_paranoid=1)\n");
 	cli_recorder_watch(t->rec);
+	t->last_shown = now_s();
+	t->next_show = t->last_shown + t->delay;
+	if (t->browse) {
+		t->br = (struct browser){.z = {.sz = sizeof(t->br.z), .tid = -1}, .title = t->title,
+					 .max_lines = (size_t)t->entries,
+					 .keys = "d: delay  e: lines  z: zero  K/U: hide kernel/user  Enter: expand  "
+						 "/: filter  t: zoom  h: help  q: quit"};
+		snprintf(t->title, sizeof(t->title), "perfev top: the first refresh comes in %g s", t->delay);
+		struct perfev_profile *p;
+		if (!(t->br.m = snapshot(t, &p))) /* (an empty table until then) */
+			return cli_error("top", "%s", perfev_errmsg());
+		t->shown_p = p;
+		if (browser_live_begin(&t->br))
+			return 1;
+		browser_draw(&t->br);
+	}
 	int e = perfev_recorder_run(t->rec);
+	if (t->browse)
+		browser_live_end(&t->br); /* (the terminal back before any message) */
 	if (e < 0)
 		return cli_error("top", "%s", t->err ? t->errmsg : perfev_errmsg());
 	return 0;
@@ -320,11 +465,11 @@ static int cmd_top(int argc, char **argv)
 	cli_log_to_stderr("top", true);
 	if (ret == 0 && !(ret = check_opts(&t))) {
 		t.tty = isatty(STDOUT_FILENO);
-		if (!t.stdio_forced && t.tty && isatty(STDIN_FILENO))
-			fprintf(stderr, "perfev top: note: the live terminal browser is not built yet; printing "
-					"each refresh as --stdio (Ctrl-C ends it)\n");
+		t.browse = !t.stdio_forced && browser_wanted("top", false);
 		ret = top_run(&t);
 	}
+	browser_live_end(&t.br);
+	perfev_profile_free(t.shown_p);
 	cli_recorder_watch(NULL);
 	perfev_recorder_free(t.rec);
 	perfev_profile_builder_free(t.b);

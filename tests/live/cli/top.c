@@ -104,3 +104,55 @@ Test(live_top, unprivileged_is_told_the_fix, .timeout = 60)
 	cr_assert(strstr(r.err, "perf_event_paranoid"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* The live browser in a real terminal (tmux): the workload's hot symbol on
+ * screen under perf top's header, z answered on the status line, q ends it
+ * with 0 and the terminal as it was; then again, ended by Ctrl-C. Every
+ * step waits for what it expects to show (up to 30 s: a loaded machine). */
+static const char tui_script[] =
+	"command -v tmux >/dev/null || exit 77\n"
+	"S=perfev-top-$$\n"
+	"$SPIN 30000 & sp=$!\n"
+	"tmux -L $S -f /dev/null new-session -d -x 140 -y 30 -s t \"s1=\\$(stty -g); TERM=xterm $PERFEV top "
+	"-e cpu-clock -d 0.3 -p $sp; st=\\$?; s2=\\$(stty -g); [ \\\"\\$s1\\\" = \\\"\\$s2\\\" ] && tty=same || "
+	"tty=changed; echo EXIT=\\$st TTY=\\$tty; sleep 600\"\n"
+	"wait_for() { for i in $(seq 300); do tmux -L $S capture-pane -p -t t | grep -q -- \"$1\" && return 0; "
+	"sleep 0.1; done; echo \"no '$1' on the screen:\"; return 1; }\n"
+	"keys() { tmux -L $S send-keys -t t \"$@\"; }\n"
+	"ok=0\n"
+	"wait_for 'PerfTop:' && wait_for 'spin_kernel' && wait_for 'K/U: hide' && keys z && "
+	"wait_for 'zeroing at each refresh on' && tmux -L $S capture-pane -p -t t && keys $QUIT && "
+	"wait_for 'EXIT=0 TTY=same' || ok=1\n"
+	"tmux -L $S capture-pane -p -t t\n"
+	"tmux -L $S kill-server; kill $sp\n"
+	"exit $ok\n";
+
+static void browse(const char *quit)
+{
+	require_root();
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tui.sh", test_tmpdir());
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs(tui_script, f);
+	fclose(f);
+	struct run_result r = run_cmd("SPIN=%s PERFEV=%s QUIT=%s sh %s", WORKLOAD("spin"), PERFEV, quit, path);
+	if (r.status == 77)
+		cr_skip_test("tmux is not installed (scripts/deps.sh)");
+	cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+	/* the screen before the quit: perf top's header over the table */
+	const char *hdr = strstr(r.out, "PerfTop:"), *hot = strstr(r.out, "[.] spin_kernel");
+	cr_assert(hdr && hot && hdr < hot, "%s", r.out);
+	cr_assert(strstr(r.out, "EXIT=0 TTY=same"), "%s", r.out);
+	run_result_free(&r);
+}
+
+Test(live_top, browser_refreshes_and_q_ends_it, .timeout = 120)
+{
+	browse("q");
+}
+
+Test(live_top, browser_ends_on_ctrl_c, .timeout = 120)
+{
+	browse("C-c");
+}
