@@ -75,3 +75,15 @@ Test(live_recorder_live, a_failing_tick_ends_the_recording, .timeout = 60)
 	cr_assert_eq(l.ticks, 1);
 	cr_assert(strstr(perfev_errmsg(), "on_tick"), "%s", perfev_errmsg());
 }
+
+/* examples/live_profile: perfev top's loop written with the public API alone. */
+Test(live_recorder_live, the_live_profile_example, .timeout = 60)
+{
+	require_root();
+	struct run_result r = run_cmd("%s/examples/live_profile %s 1200", PERFEV_BUILDDIR, WORKLOAD("spin"));
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const char *second = strstr(r.out, "refresh 2: Samples: ");
+	cr_assert(second, "%s", r.out);
+	cr_assert(strstr(second, "[.] spin_kernel"), "%s", r.out);
+	run_result_free(&r);
+}
