@@ -194,13 +194,14 @@ PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64
  * every node's own values (samples, period, weight) become
  * floor(value * num / den), and the totals are added up again from them, so
  * a total is always the sum of the own values below it. num/den 7/8 is
- * perf top's decay, 0/1 zeroes everything (perf top -z); the nodes stay
- * (an entry whose values reach 0 is no longer shown). flags also zero the
- * samples whose leaf frame is in the kernel (PERFEV_DECAY_HIDE_KERNEL,
- * perf top -K) or in user space (PERFEV_DECAY_HIDE_USER, -U). The filter's
- * counts (perfev_profile_filtered, _hidden) are scaled alike; a sample log
- * (PERFEV_PROFILE_KEEP_SAMPLES) is emptied unless nothing changes
- * (num == den, no flags). 0, or -EINVAL (NULL, den 0, num > den, unknown
+ * perf top's decay, 0/1 zeroes everything (perf top -z). flags also zero
+ * the samples whose leaf frame is in the kernel (PERFEV_DECAY_HIDE_KERNEL,
+ * perf top -K) or in user space (PERFEV_DECAY_HIDE_USER, -U). Unless nothing
+ * changes (num == den, no flags): the nodes whose values all reached 0 are
+ * removed, as perf top deletes its emptied entries (node ids change; the
+ * others keep their order), and a sample log (PERFEV_PROFILE_KEEP_SAMPLES)
+ * is emptied. The filter's counts (perfev_profile_filtered, _hidden) are
+ * scaled alike. 0, or -EINVAL (NULL, den 0, num > den, unknown
  * flags) with perfev_errmsg() saying which.
  */
 #define PERFEV_DECAY_HIDE_KERNEL (1u << 0)

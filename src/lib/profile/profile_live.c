@@ -1,6 +1,7 @@
 /* profile_live.c — what a live view (perfev top) does to a profile between
  * refreshes: copy it whole (the builder keeps filling the original) and
- * age it, perf top's decay of every entry, or drop kernel or user samples. */
+ * age it, perf top's decay of every entry, or drop kernel or user samples,
+ * pruning what reached nothing. */
 #define _GNU_SOURCE
 #include "profile/profile_int.h"
 
@@ -90,6 +91,49 @@ static const struct pv_frame *sample_leaf(const struct perfev_profile *p, uint32
 	return &p->frames[p->nodes[id].what];
 }
 
+/* Drops the nodes whose totals all reached 0 (their subtrees with them),
+ * as perf top deletes its emptied entries: the tree stays as large as what
+ * it still shows. The others keep their order (a node after its parent,
+ * siblings by age); ids change. Without memory for the map it stays whole. */
+static void prune(struct perfev_profile *p)
+{
+	uint32_t *map = malloc(p->nr_nodes * sizeof(*map));
+	if (!map)
+		return; /* (empty nodes are harmless: they show nothing) */
+	size_t n = 0;
+	for (size_t id = 0; id < p->nr_nodes; id++) {
+		const uint64_t *t = p->nodes[id].total;
+		map[id] = id == 0 || (t[0] | t[1] | t[2]) ? (uint32_t)n++ : UINT32_MAX;
+	}
+	if (n == p->nr_nodes) {
+		free(map);
+		return;
+	}
+	for (size_t id = 0; id < p->nr_nodes; id++) {
+		if (map[id] == UINT32_MAX)
+			continue;
+		struct pv_node nd = p->nodes[id];
+		nd.parent = id ? map[nd.parent] : 0;
+		nd.first_child = nd.last_child = nd.next_sibling = 0;
+		uint32_t at = map[id];
+		p->nodes[at] = nd;
+		if (!at)
+			continue;
+		struct pv_node *par = &p->nodes[nd.parent]; /* (placed already: parents come first) */
+		if (par->last_child)
+			p->nodes[par->last_child].next_sibling = at;
+		else
+			par->first_child = at;
+		par->last_child = at;
+	}
+	p->nr_nodes = n;
+	free(p->child_hash); /* rebuilt from the nodes when the next sample comes */
+	p->child_hash = NULL;
+	p->child_hcap = 0;
+	p->last_depth = 0;   /* the previous sample's path is gone */
+	free(map);
+}
+
 PERFEV_API int perfev_profile_decay(struct perfev_profile *p, uint64_t num, uint64_t den, unsigned flags)
 {
 	if (!p || !den || num > den)
@@ -120,7 +164,9 @@ PERFEV_API int perfev_profile_decay(struct perfev_profile *p, uint64_t num, uint
 	p->filtered = scale(p->filtered, num, den);
 	/* logged samples cannot be aged one by one: a log would no longer add
 	 * up to the tree, so it restarts */
-	if (num != den || flags)
+	if (num != den || flags) {
 		p->nr_log = 0;
+		prune(p);
+	}
 	return 0;
 }

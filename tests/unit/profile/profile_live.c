@@ -54,6 +54,17 @@ static void assert_leaf(const struct perfev_profile *p, const char *sym, uint64_
 	cr_assert_fail("no node %s", sym);
 }
 
+static bool has_node(const struct perfev_profile *p, const char *sym)
+{
+	for (uint32_t id = 1; id < perfev_profile_nr_nodes(p); id++) {
+		struct perfev_profile_node n;
+		perfev_profile_node(p, id, &n);
+		if (n.kind == PERFEV_NODE_FRAME && n.frame.symbol && !strcmp(n.frame.symbol, sym))
+			return true;
+	}
+	return false;
+}
+
 /* f: 10 samples of period 100, g: 3 of 7, k (kernel): 5 of 9, all under main. */
 static struct perfev_profile *small(unsigned flags)
 {
@@ -85,19 +96,48 @@ Test(unit_profile_live, decay_is_perf_tops_arithmetic)
 	assert_totals_add_up(p);
 	/* -K: the kernel's samples gone, the rest untouched */
 	cr_assert_eq(perfev_profile_decay(p, 1, 1, PERFEV_DECAY_HIDE_KERNEL), 0);
-	assert_leaf(p, "k_fn", 0, 0);
+	cr_assert(!has_node(p, "k_fn"), "an emptied node is removed");
 	assert_leaf(p, "f", 7, 765);
 	assert_totals_add_up(p);
-	/* -z: nothing left; new samples count alone */
+	/* k_fn's node (its thread's, tid 2) is gone with its values */
+	cr_assert_eq(perfev_profile_nr_nodes(p), 5, "root, thread 1, main, f, g");
+	/* -z: nothing left, not even a node; new samples count alone */
 	cr_assert_eq(perfev_profile_decay(p, 0, 1, 0), 0);
 	for (int v = 0; v < PERFEV_VALUE_NR; v++)
 		cr_assert_eq(perfev_profile_total(p, v), 0);
+	cr_assert_eq(perfev_profile_nr_nodes(p), 1, "the root alone");
 	assert_totals_add_up(p);
 	const char *g[] = {"g", "main"};
 	synthetic_add(p, "app", 1, 1, 7, g, 2, 2);
 	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_SAMPLES), 2);
 	cr_assert_eq(perfev_profile_total(p, PERFEV_VALUE_PERIOD), 14);
 	assert_totals_add_up(p);
+	perfev_profile_free(p);
+}
+
+Test(unit_profile_live, pruned_nodes_leave_the_rest_as_it_was)
+{
+	/* at 1/2000 the synthetic profile's "sh" samples (at most 1500 of
+	 * period on a node) and the recursion (one sample) reach nothing while
+	 * the rest keeps some period; what is left, and samples added after,
+	 * add up as in a profile that never had them */
+	struct perfev_profile *p = synthetic_profile(PERFEV_GROUP_THREAD, 0);
+	size_t before = perfev_profile_nr_nodes(p);
+	cr_assert(has_node(p, "rec"));
+	cr_assert_eq(perfev_profile_decay(p, 1, 2000, 0), 0);
+	cr_assert(!has_node(p, "rec"));
+	cr_assert(has_node(p, "compute") && has_node(p, "sys_write"));
+	cr_assert_lt(perfev_profile_nr_nodes(p), before);
+	assert_totals_add_up(p);
+	const char *stack[] = {"compute", "work", "main"}, *fresh[] = {"new", "main"};
+	synthetic_add(p, "app", 100, 100, 1000, stack, 3, 8);
+	synthetic_add(p, "app", 100, 100, 1000, fresh, 2, 8);
+	assert_totals_add_up(p);
+	char *got = profile_folded(p, PERFEV_VALUE_PERIOD, true);
+	cr_assert(strstr(got, "main;new 8000\n"), "%s", got);
+	cr_assert(strstr(got, "main;work;compute 8032\n"), "30 + 2 left (threads 100, 101), 8000 added:\n%s", got);
+	cr_assert(!strstr(got, "sh") && !strstr(got, "rec"), "sh's and the recursion's samples are gone:\n%s", got);
+	free(got);
 	perfev_profile_free(p);
 }
 
