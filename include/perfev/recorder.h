@@ -1,6 +1,8 @@
 /*
- * perfev/recorder.h — sampling a command, processes or the whole system
- * into a perf.data file (or a pipe), as `perfev record` does.
+ * perfev/recorder.h — sampling a command, processes, a user's processes or
+ * the whole system into a perf.data file (or a pipe), as `perfev record`
+ * does, or for the caller alone (no_output, on_record, on_tick), as
+ * `perfev top` does.
  *
  * The recorder opens every event on every CPU of the target, gives each CPU
  * one ring buffer that all events on that CPU share (SET_OUTPUT), describes
@@ -86,8 +88,14 @@ struct perfev_record_opts {
 	unsigned tick_ms;
 	perfev_record_tick_fn on_tick;
 	void *on_tick_ctx;
+	/* -u: every thread of every process of user uid running when the
+	 * recorder is made (perf top -u; threads they start later are
+	 * followed, other new processes are not). Threads that end meanwhile
+	 * are skipped; the recording goes on until stopped. */
+	bool by_uid;
+	uid_t uid;
 };
-#define perfev_record_opts__last_field on_tick_ctx
+#define perfev_record_opts__last_field uid
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: perfev top [OPTIONS]\n\n"
-		"A live profile of the whole system (or -C/-p/-t), refreshed every -d seconds,\n"
+		"A live profile of the whole system (or -C/-p/-t/-u), refreshed every -d seconds,\n"
 		"as perf top shows it: the table perfev report --stdio prints, each entry aged\n"
 		"to 7/8 at every refresh. Ctrl-C (q in the browser) ends it.\n\n"
 		"  -e, --event EVENT       the event in perf's syntax (default: cycles, or\n"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 		"  -C, --cpu CPUS          these CPUs, e.g. 0-3,5\n"
 		"  -p, --pid PID           every thread of the running process PID\n"
 		"  -t, --tid TID           the thread TID\n"
+		"  -u, --uid USER          the processes of USER (a name or uid) running now\n"
 		"  -g                      call graphs from frame pointers (and Children)\n"
 		"  -K, --hide_kernel_symbols  drop the kernel's samples\n"
 		"  -U, --hide_user_symbols    drop user space's samples\n"
@@ -63,6 +65,7 @@ struct top {
 	long entries;          /* -E (0: the terminal's) */
 	unsigned long iterations, shown;
 	bool zero, hide_kernel, hide_user, stdio_forced, tty;
+	const char *user;      /* -u's, as given */
 	/* this period's samples, for perf's header */
 	uint64_t samples, kernel_samples, exact_samples, lost_shown;
 	double last_shown, next_show; /* CLOCK_MONOTONIC seconds */
@@ -124,6 +127,8 @@ static void header(struct top *t, char *h, size_t len)
 		ADD(" (target_pid: %d", (int)t->o.pid);
 	else if (t->o.tid)
 		ADD(" (target_tid: %d", (int)t->o.tid);
+	else if (t->o.by_uid)
+		ADD(" (uid: %s", t->user);
 	else
 		ADD(" (all");
 	if (t->o.cpus)
@@ -310,9 +315,17 @@ static int parse_opt(void *ctx, int c)
 	char *end;
 	switch (c) {
 	case 'e': return cli_parse_events("top", t->events, optarg) < 0;
-	case 'u':
-		return cli_error("top", "-u %s: following a user's processes is not supported yet: give "
-				 "-p PID of one of them, or -a for the whole system", optarg);
+	case 'u': {
+		struct passwd *pw = getpwnam(optarg);
+		errno = 0;
+		unsigned long uid = pw ? pw->pw_uid : strtoul(optarg, &end, 10);
+		if (!pw && (errno || end == optarg || *end || optarg[0] == '-' || uid != (uid_t)uid))
+			return cli_error("top", "-u %s: no such user (give a user name or a uid)", optarg);
+		o->uid = (uid_t)uid;
+		o->by_uid = true;
+		t->user = optarg;
+		break;
+	}
 	case 'g': o->call_graph = PERFEV_CALLGRAPH_FP; break;
 	case 'K': t->hide_kernel = true; break;
 	case 'U': t->hide_user = true; break;
@@ -365,9 +378,9 @@ static int check_opts(struct top *t)
 	struct perfev_record_opts *o = &t->o;
 	if (o->freq && o->period)
 		return cli_error("top", "cannot set frequency and period at the same time: give -F HZ or -c PERIOD");
-	int targets = (o->pid != 0) + (o->tid != 0) + (o->all_cpus || o->cpus);
+	int targets = (o->pid != 0) + (o->tid != 0) + o->by_uid + (o->all_cpus || o->cpus);
 	if (targets > 1)
-		return cli_error("top", "give only one target: -p PID, -t TID, or -a/-C CPUS");
+		return cli_error("top", "give only one target: -p PID, -t TID, -u USER, or -a/-C CPUS");
 	if (!targets)
 		o->all_cpus = true; /* perf top's default: the whole system */
 	if (t->hide_kernel && t->hide_user)

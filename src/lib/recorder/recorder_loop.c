@@ -151,8 +151,8 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 			} else if (evs[i].hangup) {
 				/* The task behind this ring is gone: read what is left below. */
 				perfev_poller_del(r->poller, evs[i].fd);
-				if (!had_child && perfev_poller_count(r->poller) == 1)
-					done = true; /* -p/-t: every followed task exited */
+				if (!had_child && !r->opts.by_uid && perfev_poller_count(r->poller) == 1)
+					done = true; /* -p/-t: every followed task exited (-u goes on) */
 			}
 		}
 		if (had_child && r->pidfd < 0 && rec_child_reap(r, false, false))

@@ -59,6 +59,28 @@ Test(live_top, stdout_not_a_terminal_prints_text_and_E_limits_it, .timeout = 60)
 	run_result_free(&r);
 }
 
+Test(live_top, a_users_processes, .timeout = 60)
+{
+	require_root();
+	/* workloads/spin run as nobody, hotloop as root, both busy: -u nobody
+	 * follows spin alone */
+	struct run_result r = run_cmd("setpriv --reuid=65534 --regid=65534 --clear-groups %s 20000 & sp=$!; "
+				      "%s 20000 & hp=$!; sleep 0.3; %s top --stdio -e cpu-clock -d 0.5 -n 2 -u nobody; "
+				      "st=$?; kill $sp $hp; exit $st", WORKLOAD("spin"), WORKLOAD("hotloop"), PERFEV);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "],  (uid: nobody, "), "%s", r.out);
+	const char *last = strstr(strstr(r.out, "   PerfTop:") + 1, "   PerfTop:");
+	cr_assert(last, "%s", r.out);
+	const char *table = strstr(last, "----\n\n");
+	double pct = 0;
+	char sym[128] = "";
+	cr_assert(table && sscanf(table + 6, " %lf%% %*s [.] %127s", &pct, sym) == 2, "%s", r.out);
+	cr_assert_str_eq(sym, "spin_kernel", "%s", r.out);
+	cr_assert(pct > 50, "%s", r.out);
+	cr_assert(!strstr(r.out, "hotloop"), "root's hotloop is not followed:\n%s", r.out);
+	run_result_free(&r);
+}
+
 Test(live_top, sigint_ends_it_cleanly, .timeout = 60)
 {
 	require_root();
@@ -79,7 +101,9 @@ Test(live_top, refusals_name_the_problem, .timeout = 60)
 		{"-p 1 -a", "only one target"},
 		{"--sort nosuchkey", "--sort nosuchkey: not a key"},
 		{"-K -U", "hide every sample"},
-		{"-u nobody", "-u nobody"},
+		{"-u no_such_user_here", "-u no_such_user_here: no such user"},
+		{"-u 3999999", "no process of this user runs"},
+		{"-u root -a", "only one target"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct run_result r = run_cmd("%s top --stdio -n 1 %s", PERFEV, cases[i].args);
