@@ -189,6 +189,25 @@ PERFEV_API int perfev_profile_set_sockets(struct perfev_profile *p, const int32_
  * perf's default, 100 ms), for the samples added from now on. */
 PERFEV_API void perfev_profile_set_time_quantum(struct perfev_profile *p, uint64_t ns);
 
+/*
+ * Ages the profile as perf top does between refreshes (hists__decay_entries):
+ * every node's own values (samples, period, weight) become
+ * floor(value * num / den), and the totals are added up again from them, so
+ * a total is always the sum of the own values below it. num/den 7/8 is
+ * perf top's decay, 0/1 zeroes everything (perf top -z). flags also zero
+ * the samples whose leaf frame is in the kernel (PERFEV_DECAY_HIDE_KERNEL,
+ * perf top -K) or in user space (PERFEV_DECAY_HIDE_USER, -U). Unless nothing
+ * changes (num == den, no flags): the nodes whose values all reached 0 are
+ * removed, as perf top deletes its emptied entries (node ids change; the
+ * others keep their order), and a sample log (PERFEV_PROFILE_KEEP_SAMPLES)
+ * is emptied. The filter's counts (perfev_profile_filtered, _hidden) are
+ * scaled alike. 0, or -EINVAL (NULL, den 0, num > den, unknown
+ * flags) with perfev_errmsg() saying which.
+ */
+#define PERFEV_DECAY_HIDE_KERNEL (1u << 0)
+#define PERFEV_DECAY_HIDE_USER (1u << 1)
+PERFEV_API int perfev_profile_decay(struct perfev_profile *p, uint64_t num, uint64_t den, unsigned flags);
+
 /* Totals of what was accepted. */
 PERFEV_API uint64_t perfev_profile_total(const struct perfev_profile *p, enum perfev_profile_value v);
 /* Samples the filter rejected. */

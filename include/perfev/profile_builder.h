@@ -85,6 +85,24 @@ PERFEV_API struct perfev_profile *perfev_profile_builder_finish(struct perfev_pr
 PERFEV_API struct perfev_profile_event *
 perfev_profile_builder_finish_events(struct perfev_profile_builder *b, struct perfev_profile_load_info *info,
 				     size_t *nr);
+/*
+ * A copy of the profile of the records added so far, as finish would give it
+ * now (the threads' names as they are now), while the builder goes on
+ * taking records: a live view's refresh. The caller owns the copy
+ * (perfev_profile_free); info (optional) as finish's. NULL with errno and
+ * perfev_errmsg() on failure (EINVAL: the event has not come yet, a
+ * finished builder, or one made with all_events; ENOMEM).
+ */
+PERFEV_API struct perfev_profile *perfev_profile_builder_snapshot(struct perfev_profile_builder *b,
+								  struct perfev_profile_load_info *info);
+/*
+ * perfev_profile_decay (perfev/profile.h) on every profile the builder
+ * holds: perf top's aging between refreshes (num/den 7/8), its -z (0/1),
+ * -K and -U (flags). The records added after it add to what is left.
+ * 0 or -EINVAL (a finished builder, a bad factor or flags).
+ */
+PERFEV_API int perfev_profile_builder_decay(struct perfev_profile_builder *b, uint64_t num, uint64_t den,
+					    unsigned flags);
 /* Frees the builder and whatever it still holds; NULL is fine. */
 PERFEV_API void perfev_profile_builder_free(struct perfev_profile_builder *b);
 

@@ -1,6 +1,8 @@
 /*
- * perfev/recorder.h — sampling a command, processes or the whole system
- * into a perf.data file (or a pipe), as `perfev record` does.
+ * perfev/recorder.h — sampling a command, processes, a user's processes or
+ * the whole system into a perf.data file (or a pipe), as `perfev record`
+ * does, or for the caller alone (no_output, on_record, on_tick), as
+ * `perfev top` does.
  *
  * The recorder opens every event on every CPU of the target, gives each CPU
  * one ring buffer that all events on that CPU share (SET_OUTPUT), describes
@@ -28,6 +30,8 @@ extern "C" {
 struct perfev_record;
 /* A record handed over (perfev_record_opts.on_record); 0 or -errno. */
 typedef int (*perfev_record_fn)(void *ctx, const struct perfev_record *rec);
+/* A tick (perfev_record_opts.on_tick); 0 or -errno. */
+typedef int (*perfev_record_tick_fn)(void *ctx);
 
 enum perfev_callgraph {
 	PERFEV_CALLGRAPH_NONE = 0,
@@ -54,7 +58,8 @@ struct perfev_record_opts {
 	bool switch_events;           /* context switches (attr.context_switch) */
 	bool compress;                /* zstd-compressed records (COMPRESSED2) */
 	int compress_level;           /* 0: default (1) */
-	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode */
+	const char *output;           /* the file (default "perf.data"); "-": stdout, pipe mode;
+				       * see no_output for none */
 	int cmdline_argc;             /* the recording's own command line, for the CMDLINE */
 	char *const *cmdline_argv;    /*   feature (perf report --header shows it); may be 0/NULL */
 	bool use_clockid;             /* -k: timestamps from this clock (attr.use_clockid), and the */
@@ -87,8 +92,27 @@ struct perfev_record_opts {
 	bool no_inherit;     /* -i: not the tasks the command or process creates */
 	bool exclude_kernel; /* --all-user: every event in user space only */
 	bool exclude_user;   /* --all-kernel: every event in the kernel only */
+	/* No file at all (output is then ignored): the records go to on_record
+	 * alone, as a live view (perfev top) takes them; nothing is kept for a
+	 * file (no build-id scan), stats.bytes stays 0. Without on_record the
+	 * recording only counts (stats). */
+	bool no_output;
+	/* Called every tick_ms milliseconds (0: never) from perfev_recorder_run's
+	 * thread between drains of the rings, whether samples come or not: a
+	 * live view's refresh. Late ticks are not made up (a tick that comes
+	 * after two periods is one call). It may call perfev_recorder_stop to
+	 * end the recording; a non-zero return (-errno) ends it with that error. */
+	unsigned tick_ms;
+	perfev_record_tick_fn on_tick;
+	void *on_tick_ctx;
+	/* -u: every thread of every process of user uid running when the
+	 * recorder is made (perf top -u; threads they start later are
+	 * followed, other new processes are not). Threads that end meanwhile
+	 * are skipped; the recording goes on until stopped. */
+	bool by_uid;
+	uid_t uid;
 };
-#define perfev_record_opts__last_field exclude_user
+#define perfev_record_opts__last_field uid
 
 struct perfev_record_stats {
 	uint64_t samples;       /* PERF_RECORD_SAMPLE records written */

@@ -142,6 +142,28 @@ struct perfev_report_model;
  */
 PERFEV_API struct perfev_report_model *perfev_report_model_new(struct perfev_perfdata *pd,
 							       const struct perfev_report_opts *o);
+/*
+ * The same model of a profile built elsewhere (a live one: perfev top's
+ * perfev_profile_builder_snapshot), shown as perfev_report_print_profile
+ * prints it: info says its event (name, call chains, lost), as the builder
+ * filled it (copied; NULL: an event without a name or call chains). p is
+ * borrowed and must outlive the model. Options as perfev_report_model_new
+ * (the same views refused, EOPNOTSUPP); a profile without samples is an
+ * empty table. NULL with errno and perfev_errmsg() on failure.
+ */
+PERFEV_API struct perfev_report_model *perfev_report_model_new_profile(const struct perfev_profile *p,
+								       const struct perfev_profile_load_info *info,
+								       const struct perfev_report_opts *o);
+/*
+ * The load options (o->load's, with what o's keys and call graph need:
+ * source lines, CPUs, weights, perf's cuts of the chains) a report with o
+ * reads a recording with: what a caller building the profile itself
+ * (perfev/profile_builder.h) gives the builder so that
+ * perfev_report_model_new_profile shows what the report of the recording
+ * would. out: the caller's, sz set (its filter is o->load's). 0, or -EINVAL
+ * / -EOPNOTSUPP as perfev_report_model_new_profile refuses o.
+ */
+PERFEV_API int perfev_report_load_opts(const struct perfev_report_opts *o, struct perfev_profile_load_opts *out);
 PERFEV_API void perfev_report_model_free(struct perfev_report_model *m);
 
 /* What is shown (perfev_report_model_show); zero past sz is the default. */

@@ -69,6 +69,23 @@ int cli_parse(const char *cmd, int argc, char **argv, const char *shortopts, con
  * else dflt. */
 const char *cli_optional_arg(int argc, char **argv, const char *dflt);
 
+/* A positive number (decimal, 0x hex or 0 octal) for option opt: 0, or 1
+ * after "perfev CMD: OPT 'S': want a positive number" (cli_sampling.c). */
+#include <stdint.h>
+int cli_parse_positive(const char *cmd, const char *opt, const char *s, uint64_t *out);
+/* The sampling options record and top share, perf's -F HZ, -c PERIOD, -a,
+ * -C CPUS, -p PID, -t TID (c, its value arg), into o: 0, 1 after saying
+ * what is wrong, or CLI_UNKNOWN for another option. */
+struct perfev_record_opts;
+int cli_sampling_opt(const char *cmd, struct perfev_record_opts *o, int c, const char *arg);
+
+/* SIGINT and SIGTERM stop the recorder cli_recorder_watch names (a clean
+ * end: perfev_recorder_run returns), SIGPIPE is ignored; a signal before
+ * there is one stops it as soon as it is named. */
+struct perfev_recorder;
+void cli_recorder_signals(void);
+void cli_recorder_watch(struct perfev_recorder *r); /* NULL: none (before freeing it) */
+
 /* Before running COMMAND: 0 when execvp would find it executable; else prints
  * "perfev CMD: cannot run 'X': command not found (...)" (or why it cannot
  * run, perfev_child_exec_error's words) and returns the shell's status for

@@ -58,15 +58,7 @@ static void usage(FILE *f)
 		"  -T, --timestamp, -P, --period, --sample-cpu  (always recorded)\n");
 }
 
-static struct perfev_recorder *volatile g_rec;
-static volatile sig_atomic_t g_stop; /* a signal came before the recorder existed */
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	g_stop = 1;
-	perfev_recorder_stop(g_rec); /* async-signal-safe */
-}
+static struct perfev_recorder *g_rec;
 
 /* The exports' profile, built from the records as they are written (the
  * file is never read back). */
@@ -123,13 +115,7 @@ static int live_exports(struct live_profile *lp, const struct report_exports *x)
 
 static int parse_u64(const char *opt, const char *s, uint64_t *out)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || v == 0)
-		return cli_error("record", "%s '%s': want a positive number", opt, s);
-	*out = v;
-	return 0;
+	return cli_parse_positive("record", opt, s, out);
 }
 
 static int parse_callgraph(const char *s, struct perfev_record_opts *o)
@@ -275,18 +261,8 @@ static int parse_opt(void *ctx, int c)
 	case 'e': return cli_parse_events("record", rc->events, optarg) < 0;
 	case 'f':
 		return cli_set_filter("record", rc->events, perfev_evlist_count(rc->events) - 1, optarg) < 0;
-	case 'F': return parse_u64("-F", optarg, &o->freq);
-	case 'c': return parse_u64("-c", optarg, &o->period);
 	case 'g': o->call_graph = PERFEV_CALLGRAPH_FP; break;
 	case 'G': return parse_callgraph(optarg, o);
-	case 'a': o->all_cpus = true; break;
-	case 'C': o->cpus = optarg; break;
-	case 'p':
-	case 't':
-		if (parse_u64(c == 'p' ? "-p" : "-t", optarg, &v))
-			return 1;
-		*(c == 'p' ? &o->pid : &o->tid) = (pid_t)v;
-		break;
 	case 'm':
 		if (parse_u64("-m", optarg, &v))
 			return 1;
@@ -325,7 +301,7 @@ static int parse_opt(void *ctx, int c)
 	case 257: rc->x.pprof = optarg; break;
 	case 258: rc->x.firefox = optarg; break;
 	case 259: rc->x.folded = optarg; break;
-	default: return CLI_UNKNOWN;
+	default: return cli_sampling_opt("record", o, c, optarg); /* -F -c -a -C -p -t */
 	}
 	return 0;
 }
@@ -389,11 +365,7 @@ static int record(struct record_cli *rc, struct live_profile *lp, bool *export)
 {
 	struct perfev_record_opts *o = &rc->o;
 	/* Signals before the recorder exists must not kill us half-way either. */
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error, reported */
+	cli_recorder_signals();
 	if (report_exports_wanted(&rc->x)) {
 		o->on_record = feed;
 		o->on_record_ctx = lp;
@@ -403,8 +375,7 @@ static int record(struct record_cli *rc, struct live_profile *lp, bool *export)
 		return cli_error("record", "%s", perfev_errmsg());
 	if (report_exports_wanted(&rc->x) && live_begin(lp, g_rec, &rc->x))
 		return 1;
-	if (g_stop)
-		perfev_recorder_stop(g_rec);
+	cli_recorder_watch(g_rec);
 	struct perfev_record_stats s0;
 	perfev_recorder_stats(g_rec, &s0);
 	if (s0.user_only && !rc->quiet)
@@ -448,6 +419,7 @@ static int cmd_record(int argc, char **argv)
 	if (!check_opts(&rc, argc, argv))
 		ret = record(&rc, &lp, &export);
 out:
+	cli_recorder_watch(NULL);
 	perfev_recorder_free(g_rec); /* finishes the file */
 	g_rec = NULL;
 	perfev_evlist_free(rc.events);

@@ -402,7 +402,7 @@ static int run(struct args *a, struct perfev_perfdata *pd)
 	if (a->folded || report_exports_wanted(&a->x))
 		return report_exports(a, pd);
 	int r = 2; /* the browser on a terminal (cli/browser), unless it has no such view: --stdio */
-	if (a->tui && !a->o.json && a->header != 1 && report_browser_wanted(a->tui == 1))
+	if (a->tui && !a->o.json && a->header != 1 && browser_wanted("report", a->tui == 1))
 		r = report_browse(pd, &a->o);
 	if (r == 2) { /* --stdio (or --json): in a pager on a terminal, percentages coloured */
 		a->o.color = !a->o.json && cli_color(stdout);

@@ -13,19 +13,20 @@
 #include <string.h>
 #include <unistd.h>
 
-bool report_browser_wanted(bool forced)
+bool browser_wanted(const char *cmd, bool forced)
 {
 	const char *term = getenv("TERM");
 	bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (!tty) {
 		if (forced)
-			fprintf(stderr, "perfev report: note: --tui needs a terminal on stdin and stdout; "
-				"printing the report as --stdio\n");
+			fprintf(stderr, "perfev %s: note: --tui needs a terminal on stdin and stdout; "
+				"printing the report as --stdio\n", cmd);
 		return false;
 	}
 	if (!term || !*term || !strcmp(term, "dumb")) {
-		fprintf(stderr, "perfev report: note: TERM is %s, which cannot draw the browser; printing the "
-			"report as --stdio (set TERM, e.g. TERM=xterm, or give --stdio)\n", term && *term ? term : "unset");
+		fprintf(stderr, "perfev %s: note: TERM is %s, which cannot draw the browser; printing the "
+			"report as --stdio (set TERM, e.g. TERM=xterm, or give --stdio)\n", cmd,
+			term && *term ? term : "unset");
 		return false;
 	}
 	return true;
@@ -34,6 +35,8 @@ bool report_browser_wanted(bool forced)
 /* ---- the terminal, always restored -------------------------------------------- */
 static volatile sig_atomic_t stop_signal;
 static bool screen_on;
+static bool live_mode; /* perfev top's: keys read without waiting */
+static const char *screen_cmd = "report"; /* the command, in messages */
 
 static void on_stop(int sig) { stop_signal = sig; }
 
@@ -69,7 +72,7 @@ static int screen_take(void)
 		sigaction(crashes[i], &sa, NULL);
 	atexit(screen_restore);
 	if (!initscr())
-		return cli_error("report", "cannot set up the terminal (TERM=%s): give --stdio", getenv("TERM"));
+		return cli_error(screen_cmd, "cannot set up the terminal (TERM=%s): give --stdio", getenv("TERM"));
 	screen_on = true;
 	cbreak();
 	noecho();
@@ -142,20 +145,26 @@ static void zoom(struct browser *b, bool dso)
 	show(b);
 }
 
-/* / : the symbol filter's text, read on the status line. */
-static void ask_filter(struct browser *b)
+bool browser_ask(const char *prompt, char *text, size_t len)
 {
-	char text[256] = "";
+	text[0] = 0;
 	mvhline(LINES - 1, 0, ' ', COLS);
-	mvaddstr(LINES - 1, 0, "Symbol filter (empty: all): ");
+	mvaddstr(LINES - 1, 0, prompt);
 	echo();
 	curs_set(1);
 	timeout(-1);
-	int r = getnstr(text, (int)sizeof(text) - 1);
-	timeout(200);
+	int r = getnstr(text, (int)len - 1);
+	timeout(live_mode ? 0 : 200);
 	curs_set(0);
 	noecho();
-	if (r == ERR)
+	return r != ERR;
+}
+
+/* / : the symbol filter's text, read on the status line. */
+static void ask_filter(struct browser *b)
+{
+	char text[256];
+	if (!browser_ask("Symbol filter (empty: all): ", text, sizeof(text)))
 		return;
 	snprintf(b->symbol, sizeof(b->symbol), "%s", text);
 	b->z.symbol = text[0] ? b->symbol : NULL;
@@ -181,7 +190,7 @@ static void move_to(struct browser *b, long delta)
 }
 
 /* One key; true: quit. */
-static bool key(struct browser *b, int c)
+bool browser_key(struct browser *b, int c)
 {
 	long page = LINES > 4 ? LINES - 4 : 1;
 	b->status[0] = 0;
@@ -217,7 +226,12 @@ static bool key(struct browser *b, int c)
 		show(b);
 		break;
 	}
-	case 'a': browser_annotate(b, cur_line(b)); break;
+	case 'a':
+		if (b->pd)
+			browser_annotate(b, cur_line(b));
+		else
+			snprintf(b->status, sizeof(b->status), "annotate reads a recording: not in a live view");
+		break;
 	case 'h': case '?': b->help = true; break;
 	case 'q': case 27: return back(b);
 	case KEY_RESIZE: break; /* (redrawn below at the new size) */
@@ -232,7 +246,7 @@ static void loop(struct browser *b)
 		int c = getch();
 		if (c == ERR)
 			continue;
-		if (key(b, c))
+		if (browser_key(b, c))
 			break;
 		browser_draw(b);
 	}
@@ -274,4 +288,41 @@ int report_browse(struct perfev_perfdata *pd, const struct perfev_report_opts *o
 		raise(stop_signal);
 	}
 	return ret;
+}
+
+/* ---- perfev top's live browser -------------------------------------------------- */
+static void *live_old_log_ctx;
+static perfev_log_fn live_old_log;
+
+int browser_live_begin(struct browser *b)
+{
+	live_mode = true;
+	screen_cmd = "top";
+	int ret = screen_take();
+	if (ret)
+		return ret;
+	timeout(0); /* the caller reads keys between its refreshes */
+	live_old_log = perfev_set_log(log_to_status, b, PERFEV_LOG_WARN, &live_old_log_ctx);
+	return 0;
+}
+
+void browser_live_show(struct browser *b, struct perfev_report_model *m)
+{
+	perfev_report_model_free(b->m);
+	b->m = m;
+	if ((b->z.symbol || b->z.dso || b->z.comm) && perfev_report_model_show(b->m, &b->z) < 0)
+		snprintf(b->status, sizeof(b->status), "%s", perfev_errmsg());
+	/* (the cursor stays on its line's place; the draw keeps it in range) */
+}
+
+void browser_live_end(struct browser *b)
+{
+	perfev_report_model_free(b->m);
+	b->m = NULL;
+	if (!live_mode)
+		return;
+	if (screen_on)
+		perfev_set_log(live_old_log, live_old_log_ctx, PERFEV_LOG_WARN, NULL);
+	screen_restore();
+	live_mode = false;
 }

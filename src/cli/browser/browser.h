@@ -5,10 +5,10 @@
 #include <stdbool.h>
 #include "perfev.h"
 
-/* Whether perfev report opens the browser: forced (--tui) or stdin and
- * stdout are terminals, and TERM names one ncurses can drive. When not,
- * a forced or TERM=dumb one prints a note that --stdio follows. */
-bool report_browser_wanted(bool forced);
+/* Whether perfev CMD (report, top) opens the browser: forced (--tui) or
+ * stdin and stdout are terminals, and TERM names one ncurses can drive.
+ * When not, a forced or TERM=dumb one prints a note that --stdio follows. */
+bool browser_wanted(const char *cmd, bool forced);
 
 /* Browses pd with o's options (o->load's progress is set here). 0 after
  * q, 1 after an error (said on stderr, the terminal restored), 2 when the
@@ -28,7 +28,26 @@ struct browser {
 	size_t cur, top;       /* the selected and the first drawn shown-line */
 	char status[512];      /* a message for the status line, until the next key */
 	bool help;
+	/* perfev top's: the header line instead of the model's title, the
+	 * status line's keys, the lines shown at most (0: all) */
+	const char *title, *keys;
+	size_t max_lines;
 };
+/* One key of the report browser (browser.c); true: quit. */
+bool browser_key(struct browser *b, int c);
+/* A text read on the status line after prompt; false: none (an error). */
+bool browser_ask(const char *prompt, char *text, size_t len);
+
+/* ---- perfev top's live browser (browser.c): the same screen and keys over
+ * a model replaced at every refresh; the caller reads keys (getch, which
+ * does not wait) and hands those it does not take itself to browser_key. */
+/* Takes the terminal (restored on every exit path); 0, or 1 after saying why not. */
+int browser_live_begin(struct browser *b);
+/* The next refresh: m replaces (and frees) the model shown; the zoom and
+ * filter stay, the cursor keeps its place. */
+void browser_live_show(struct browser *b, struct perfev_report_model *m);
+/* Gives the terminal back, frees the model. */
+void browser_live_end(struct browser *b);
 /* Whether a signal asked the browser to end (browser.c). */
 bool browser_stopping(void);
 /* `a`: the annotate view of line's symbol until q/Esc/Left, or a reason

@@ -42,7 +42,7 @@ static void draw_help(void)
 static void draw_header(struct browser *b, const struct perfev_report_model_info *in)
 {
 	char h[1024];
-	int n = snprintf(h, sizeof(h), " %s", in->title);
+	int n = snprintf(h, sizeof(h), " %s", b->title ? b->title : in->title);
 	if (b->z.comm && b->z.tid >= 0)
 		n += snprintf(h + n, sizeof(h) - (size_t)n, ", Thread: %s(%lld)", b->z.comm, (long long)b->z.tid);
 	else if (b->z.comm)
@@ -89,6 +89,8 @@ void browser_draw(struct browser *b)
 	perfev_report_model_info(b->m, &in);
 	draw_header(b, &in);
 	size_t n = perfev_report_model_nr_shown(b->m);
+	if (b->max_lines && n > b->max_lines)
+		n = b->max_lines;
 	int rows = LINES - 3 > 0 ? LINES - 3 : 1;
 	if (b->cur >= n)
 		b->cur = n ? n - 1 : 0;
@@ -106,6 +108,8 @@ void browser_draw(struct browser *b)
 	char st[600];
 	if (b->status[0])
 		snprintf(st, sizeof(st), "%s", b->status);
+	else if (b->keys)
+		snprintf(st, sizeof(st), "%s", b->keys);
 	else
 		snprintf(st, sizeof(st), "h/?: help  Enter/+: expand  /: filter  d/t: zoom%s  q: %s",
 			 in.nr_events > 1 ? "  s: next event" : "",

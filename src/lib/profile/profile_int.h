@@ -253,6 +253,8 @@ static inline uint32_t pv_profile_object_rank(const struct perfev_profile *p, co
 {
 	return pv_strtab_find(&p->objs, dso);
 }
+/* A copy of p, everything included (profile_live.c); NULL with the error set. */
+struct perfev_profile *pv_profile_clone(const struct perfev_profile *p);
 /* Appends object name to p's order of creation (kept where it already is). */
 int pv_profile_add_object(struct perfev_profile *p, const char *name);
 /* Copies src's order of objects to dst (appended to what dst has). */

@@ -797,6 +797,40 @@ PERFEV_API struct perfev_profile *perfev_profile_builder_finish(struct perfev_pr
 	return loader_end(b->l) == 0 ? take_profile(b->l, info) : NULL;
 }
 
+PERFEV_API struct perfev_profile *perfev_profile_builder_snapshot(struct perfev_profile_builder *b,
+								  struct perfev_profile_load_info *info)
+{
+	if (!b || b->l->finished || b->l->all)
+		return pv_error_null(EINVAL, "profile_builder: %s", !b ? "NULL" : b->l->finished ?
+				     "already finished" : "a snapshot of an all_events builder is not supported: "
+				     "make one builder per event");
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
+		return NULL;
+	size_t nev = nr_events(b->l);
+	if ((size_t)b->l->event >= nev) {
+		no_event(b->l->name, b->l->event, nev);
+		return NULL;
+	}
+	struct perfev_profile *p = pv_profile_clone(b->l->p);
+	if (!p)
+		return NULL;
+	thread_comms(b->l, p); /* what finish adds, on the copy */
+	event_info(b->l);
+	info_out(b->l, info);
+	return p;
+}
+
+PERFEV_API int perfev_profile_builder_decay(struct perfev_profile_builder *b, uint64_t num, uint64_t den,
+					    unsigned flags)
+{
+	if (!b || b->l->finished)
+		return pv_error(EINVAL, "profile_builder: %s", !b ? "NULL" : "already finished");
+	int r = perfev_profile_decay(b->l->p, num, den, flags);
+	for (size_t i = 0; r == 0 && i < b->l->nevs; i++)
+		r = b->l->evs[i].p ? perfev_profile_decay(b->l->evs[i].p, num, den, flags) : 0;
+	return r;
+}
+
 PERFEV_API struct perfev_profile_event *
 perfev_profile_builder_finish_events(struct perfev_profile_builder *b, struct perfev_profile_load_info *info,
 				     size_t *nr)

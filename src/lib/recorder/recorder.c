@@ -49,11 +49,12 @@ static int set_targets(struct perfev_recorder *r)
 	const struct perfev_record_opts *o = &r->opts;
 	int e;
 	bool system_wide = o->all_cpus || (o->cpus && *o->cpus);
-	if (!system_wide && !o->pid && !o->tid && !o->argv)
+	if (!system_wide && !o->pid && !o->tid && !o->argv && !o->by_uid)
 		return pv_error(EINVAL, "nothing to record: give a command after --, "
 				"-p PID, -t TID, or -a for the whole system");
-	if ((o->pid && o->tid) || ((o->pid || o->tid) && (o->argv || system_wide)))
-		return pv_error(EINVAL, "give only one target: a command, -p PID, -t TID, "
+	if ((o->pid && o->tid) || ((o->pid || o->tid) && (o->argv || system_wide)) ||
+	    (o->by_uid && (o->pid || o->tid || o->argv || system_wide)))
+		return pv_error(EINVAL, "give only one target: a command, -p PID, -t TID, -u USER, "
 				"or -a/-C (a command with -a records the whole system while it runs)");
 	struct perfev_cpus *cl = system_wide && o->cpus && *o->cpus ? perfev_cpus_parse(o->cpus)
 								    : perfev_cpus_online();
@@ -75,6 +76,9 @@ static int set_targets(struct perfev_recorder *r)
 		r->ntids = 1;
 	} else if (o->pid) {
 		if ((e = rec_task_tids(o->pid, &r->tids, &r->ntids)) < 0)
+			return e;
+	} else if (o->by_uid) {
+		if ((e = rec_uid_tids(o->uid, &r->tids, &r->ntids)) < 0)
 			return e;
 	} else {
 		r->tids = malloc(sizeof(*r->tids));
@@ -115,7 +119,7 @@ PERFEV_API struct perfev_recorder *perfev_recorder_new(const struct perfev_recor
 	r->output = pv_strdup(r->opts.output ? r->opts.output : "perf.data");
 	if (!r->output)
 		goto fail;
-	r->pipe_mode = !strcmp(r->output, "-");
+	r->pipe_mode = !r->opts.no_output && !strcmp(r->output, "-");
 	r->events = r->opts.events;
 	if (!r->events || !perfev_evlist_count(r->events)) {
 		if (!(r->own_events = default_events()))

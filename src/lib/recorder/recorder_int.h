@@ -20,6 +20,10 @@
 int rec_task_tids(pid_t pid, pid_t **tids, size_t *n);
 /* Every process (/proc/[0-9]*), sorted. */
 int rec_all_pids(pid_t **pids, size_t *n);
+/* The processes of user uid, sorted; and their threads (ESRCH with a
+ * message: none). */
+int rec_uid_pids(uid_t uid, pid_t **pids, size_t *n);
+int rec_uid_tids(uid_t uid, pid_t **tids, size_t *n);
 
 struct rec_proc_map {
 	uint64_t start, end, pgoff, ino;

@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Counts what the report at the end needs, from fixed fields of the
@@ -69,6 +70,45 @@ int rec_drain_all(struct perfev_recorder *r, bool *wrote)
 	return 0;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* opts.on_tick when its time has come (next: when, moved on); 0 or its error. */
+static int tick(struct perfev_recorder *r, int64_t *next)
+{
+	if (!r->opts.on_tick || !r->opts.tick_ms || now_ms() < *next)
+		return 0;
+	/* One more round, so that on_record has had what the rings held just
+	 * before (a round's records go out once the next round is read; an
+	 * empty one writes no FINISHED_ROUND to a file). */
+	bool wrote;
+	int e = rec_drain_all(r, &wrote);
+	if (e < 0 || (e = wrote ? rec_out_round(r) : rec_feed_round(r)) < 0)
+		return e;
+	e = r->opts.on_tick(r->opts.on_tick_ctx);
+	*next = now_ms() + r->opts.tick_ms; /* (late ticks are not made up) */
+	if (e < 0)
+		return pv_error(-e, "recorder: on_tick: %s", perfev_errmsg());
+	return e ? pv_error(ECANCELED, "recorder: on_tick returned %d", e) : 0;
+}
+
+/* The poll's timeout: the command's check (100 ms when no pidfd tells its
+ * end), the next tick, or none (-1). */
+static int wait_ms(const struct perfev_recorder *r, bool child_poll, int64_t next_tick)
+{
+	int t = child_poll ? 100 : -1;
+	if (r->opts.on_tick && r->opts.tick_ms) {
+		int64_t left = next_tick - now_ms();
+		int tk = left < 0 ? 0 : left > 100000 ? 100000 : (int)left;
+		t = t < 0 || tk < t ? tk : t;
+	}
+	return t;
+}
+
 PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 {
 	if (!r)
@@ -92,8 +132,9 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 	bool had_child = r->child != NULL;
 	struct perfev_poll_event evs[64];
 	bool done = false, wrote;
+	int64_t next_tick = now_ms() + r->opts.tick_ms;
 	while (!done && !r->stopping) {
-		int timeout = had_child && r->pidfd < 0 ? 100 : -1;
+		int timeout = wait_ms(r, had_child && r->pidfd < 0, next_tick);
 		int n = perfev_poller_wait(r->poller, evs, 64, timeout);
 		if (n == -EINTR)
 			continue;
@@ -110,8 +151,8 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 			} else if (evs[i].hangup) {
 				/* The task behind this ring is gone: read what is left below. */
 				perfev_poller_del(r->poller, evs[i].fd);
-				if (!had_child && perfev_poller_count(r->poller) == 1)
-					done = true; /* -p/-t: every followed task exited */
+				if (!had_child && !r->opts.by_uid && perfev_poller_count(r->poller) == 1)
+					done = true; /* -p/-t: every followed task exited (-u goes on) */
 			}
 		}
 		if (had_child && r->pidfd < 0 && rec_child_reap(r, false, false))
@@ -119,6 +160,8 @@ PERFEV_API int perfev_recorder_run(struct perfev_recorder *r)
 		if ((e = rec_drain_all(r, &wrote)) < 0)
 			return e;
 		if (wrote && (e = rec_out_round(r)) < 0)
+			return e;
+		if (!done && (e = tick(r, &next_tick)) < 0)
 			return e;
 	}
 	rec_enable(r, false);

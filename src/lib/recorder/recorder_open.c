@@ -137,7 +137,7 @@ static int open_one(struct perfev_recorder *r, size_t ev, size_t c, size_t t, in
 			return -ENOMEM;
 		}
 	}
-	if (fd == -ESRCH && r->tids[t] > 0 && r->opts.pid)
+	if (fd == -ESRCH && r->tids[t] > 0 && (r->opts.pid || r->opts.by_uid))
 		return -ESRCH; /* the thread exited meanwhile: skip it */
 	return fd;
 }

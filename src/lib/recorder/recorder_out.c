@@ -16,6 +16,8 @@
 
 int rec_out_open(struct perfev_recorder *r)
 {
+	if (r->opts.no_output)
+		return 0; /* the records go to on_record alone */
 	if (!r->pipe_mode) {
 		/* Keep the previous recording as FILE.old, as perf does. */
 		char old[4096];
@@ -67,12 +69,12 @@ static int flush(struct perfev_recorder *r)
 	return e;
 }
 
-int rec_out_begin(struct perfev_recorder *r) { return r->writer ? 0 : -EBADF; }
+int rec_out_begin(struct perfev_recorder *r) { return r->writer || r->opts.no_output ? 0 : -EBADF; }
 
 int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 {
 	int fe = rec_feed_record(r, data, len);
-	if (fe < 0)
+	if (fe < 0 || !r->writer)
 		return fe;
 	if (r->out_len + len > OUT_BUF) {
 		int e = flush(r);
@@ -86,6 +88,8 @@ int rec_out_write(struct perfev_recorder *r, const void *data, size_t len)
 
 int rec_out_round(struct perfev_recorder *r)
 {
+	if (!r->writer)
+		return rec_feed_round(r);
 	int e = flush(r);
 	if (e >= 0)
 		e = perfev_perfdata_writer_finish_round(r->writer);
@@ -115,6 +119,8 @@ static void add_build_ids(struct perfev_recorder *r)
 int rec_out_end(struct perfev_recorder *r)
 {
 	int e = rec_feed_end(r);
+	if (!r->writer)
+		return e;
 	int e1 = flush(r);
 	e = e < 0 ? e : e1;
 	add_build_ids(r);

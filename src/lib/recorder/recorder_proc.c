@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -53,6 +54,53 @@ int rec_task_tids(pid_t pid, pid_t **tids, size_t *n)
 }
 
 int rec_all_pids(pid_t **pids, size_t *n) { return numeric_dir("/proc", pids, n); }
+
+int rec_uid_pids(uid_t uid, pid_t **pids, size_t *n)
+{
+	int e = rec_all_pids(pids, n);
+	size_t k = 0;
+	for (size_t i = 0; e == 0 && i < *n; i++) {
+		char dir[64];
+		struct stat st;
+		snprintf(dir, sizeof(dir), "/proc/%d", (int)(*pids)[i]);
+		if (stat(dir, &st) == 0 && st.st_uid == uid) /* (perf's thread_map__new_by_uid) */
+			(*pids)[k++] = (*pids)[i];
+	}
+	*n = k;
+	return e;
+}
+
+int rec_uid_tids(uid_t uid, pid_t **tids, size_t *n)
+{
+	pid_t *pids;
+	size_t np;
+	int e = rec_uid_pids(uid, &pids, &np);
+	if (e < 0)
+		return e;
+	*tids = NULL;
+	*n = 0;
+	size_t cap = 0;
+	for (size_t i = 0; i < np && e >= 0; i++) {
+		pid_t *t;
+		size_t nt;
+		if (rec_task_tids(pids[i], &t, &nt) < 0)
+			continue; /* it ended meanwhile */
+		if (pv_grow(tids, &cap, *n + nt, sizeof(**tids)) < 0)
+			e = pv_error(ENOMEM, "out of memory");
+		else
+			memcpy(*tids + *n, t, nt * sizeof(*t)), *n += nt;
+		free(t);
+	}
+	free(pids);
+	if (e == 0 && !*n)
+		e = pv_error(ESRCH, "-u %u: no process of this user runs (fix: start one first, or "
+			     "follow the whole system with -a)", (unsigned)uid);
+	if (e < 0) {
+		free(*tids);
+		*tids = NULL, *n = 0;
+	}
+	return e;
+}
 
 int rec_proc_maps(pid_t pid, int (*fn)(const struct rec_proc_map *m, void *ctx), void *ctx)
 {

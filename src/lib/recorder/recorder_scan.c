@@ -94,6 +94,8 @@ static void scan_sample(struct rec_scan *s, const struct perfev_record *rec)
 
 void rec_scan_process(struct perfev_recorder *r, const struct perfev_record *rec)
 {
+	if (r->opts.no_output)
+		return;
 	struct rec_scan *s = scan(r);
 	if (!s)
 		return;
@@ -161,6 +163,8 @@ void rec_scan_free(struct perfev_recorder *r)
 void rec_scan_record(struct perfev_recorder *r, const void *rec, size_t size)
 {
 	const struct perf_event_header *h = rec;
+	if (r->opts.no_output)
+		return; /* no file, no build-ids to find */
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 	case PERF_RECORD_MMAP:

@@ -141,11 +141,11 @@ int rec_synth_processes(struct perfev_recorder *r)
 			return 0;
 		return synth_process(r, tgid);
 	}
-	if (r->tids[0] != -1)
+	if (r->tids[0] != -1 && !r->opts.by_uid)
 		return 0; /* a command: exec will announce it */
 	pid_t *pids;
 	size_t n;
-	int e = rec_all_pids(&pids, &n);
+	int e = r->opts.by_uid ? rec_uid_pids(r->opts.uid, &pids, &n) : rec_all_pids(&pids, &n);
 	if (e < 0)
 		return e;
 	for (size_t i = 0; i < n && e >= 0; i++)

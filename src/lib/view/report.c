@@ -24,6 +24,7 @@ struct rsetup {
 	bool sort_given, order_given, filtered, branch_keys, asked;
 	int children, branch;
 	char *sort_ipc, *sort_fields; /* owned: sort and fields may point into them */
+	struct perfev_profile_load_info info; /* a profile's (pv_report_profile_view), for its event's name */
 };
 
 static const struct perfev_profile_load_opts default_load = {
@@ -567,4 +568,74 @@ void pv_report_loaded_free(struct pv_report_loaded *l)
 		rsetup_free(&l->setup->r);
 	free(l->setup);
 	memset(l, 0, sizeof(*l));
+}
+
+/* ---- the view of a profile built elsewhere (perfev top's) -------------------------- */
+/* The options the browser's model takes (pv_report_load_view's checks). */
+static int model_options(struct rsetup *r, const struct perfev_report_opts *o)
+{
+	int err = setup_options(r, o);
+	if (!err && (r->o.json || r->lo.event >= 0))
+		err = pv_error(EOPNOTSUPP, "--json and --event are not views of the browser");
+	if (!err && r->sort_given && names_field(r->sort))
+		err = pv_error(EOPNOTSUPP, "tracepoint fields as sort keys are not in the browser yet");
+	if (!err && r->v.mem_mode)
+		err = pv_error(EOPNOTSUPP, "--mem-mode is not in the browser yet");
+	return err ? err : setup_keys(r);
+}
+
+PERFEV_API int perfev_report_load_opts(const struct perfev_report_opts *o, struct perfev_profile_load_opts *out)
+{
+	if (!out || !PV_OPTS_VALID(out, perfev_profile_load_opts))
+		return pv_error(EINVAL, "report_load_opts: no place for the load options");
+	struct rsetup r;
+	memset(&r, 0, sizeof(r));
+	int err = model_options(&r, o);
+	if (!err) {
+		setup_load(&r, true, true);
+		r.lo.filter = r.filtered ? r.o.load->filter : NULL; /* (the caller's, not our copy) */
+		size_t sz = out->sz;
+		memcpy(out, &r.lo, PV_MIN(sz, sizeof(r.lo)));
+		out->sz = sz;
+	}
+	rsetup_free(&r);
+	return err;
+}
+
+int pv_report_profile_view(const struct perfev_report_opts *o, const struct perfev_profile *p,
+			   const struct perfev_profile_load_info *info, struct pv_report_loaded *out,
+			   struct pv_report_section *sec)
+{
+	memset(out, 0, sizeof(*out));
+	struct rsetup *r = calloc(1, sizeof(*r));
+	if (!r)
+		return pv_error(ENOMEM, "out of memory");
+	out->setup = (struct pv_report_loaded_setup *)r;
+	out->v = &r->v;
+	int err = model_options(r, o);
+	if (err < 0) {
+		pv_report_loaded_free(out);
+		return err;
+	}
+	size_t isz = info && info->sz ? PV_MIN(info->sz, sizeof(r->info)) : 0;
+	if (isz)
+		memcpy(&r->info, info, isz);
+	r->info.event_name[sizeof(r->info.event_name) - 1] = 0;
+	/* as print_single sets the view up for one event */
+	r->v.children = r->children != 0 && r->info.has_callchains;
+	if (!r->info.has_callchains)
+		r->v.graph = PV_GRAPH_NONE;
+	else if (!r->order_given)
+		r->v.graph = r->v.children ? PV_GRAPH_CALLER : PV_GRAPH_CALLEE; /* perf's defaults */
+	r->v.event_name = r->info.event_name;
+	r->v.nr_samples = perfev_profile_total(p, PERFEV_VALUE_SAMPLES);
+	r->v.lost = r->info.lost;
+	pv_report_set_columns(&r->v, r->fields, r->o.show_samples, r->o.show_period);
+	memset(sec, 0, sizeof(*sec));
+	sec->p[0] = p;
+	sec->nr = 1;
+	sec->samples = r->v.nr_samples;
+	sec->no_chains = !r->info.has_callchains;
+	snprintf(sec->title, sizeof(sec->title), "event '%s'", r->info.event_name);
+	return 0;
 }

@@ -229,6 +229,12 @@ struct pv_report_loaded {
 };
 int pv_report_load_view(struct perfev_perfdata *pd, const struct perfev_report_opts *o, struct pv_report_loaded *out);
 void pv_report_loaded_free(struct pv_report_loaded *l);
+/* The view of profile p (its event as info says, copied), one section sec
+ * showing p (borrowed), with o's options as the browser's model takes
+ * them; 0 or -errno (out freed). */
+int pv_report_profile_view(const struct perfev_report_opts *o, const struct perfev_profile *p,
+			   const struct perfev_profile_load_info *info, struct pv_report_loaded *out,
+			   struct pv_report_section *sec);
 /* The sections perf prints of ev (events, or groups side by side): fills
  * s[0..max) and returns their number (report_events.c). */
 size_t pv_report_sections(const struct perfev_profile_event *ev, size_t nev, int group, struct pv_report_section *s,

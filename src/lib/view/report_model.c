@@ -203,6 +203,21 @@ PERFEV_API int perfev_report_model_show(struct perfev_report_model *m, const str
 	return ret;
 }
 
+/* A new model's first show (its first section, every entry folded), unless
+ * err (-errno) says making it failed: m, or NULL with errno set (m freed). */
+static struct perfev_report_model *model_first_show(struct perfev_report_model *m, int err)
+{
+	struct perfev_report_zoom z = {.sz = sizeof(z), .tid = -1};
+	if (!err)
+		err = perfev_report_model_show(m, &z);
+	if (err) {
+		perfev_report_model_free(m);
+		errno = -err;
+		return NULL;
+	}
+	return m;
+}
+
 PERFEV_API struct perfev_report_model *perfev_report_model_new(struct perfev_perfdata *pd,
 							       const struct perfev_report_opts *o)
 {
@@ -215,15 +230,25 @@ PERFEV_API struct perfev_report_model *perfev_report_model_new(struct perfev_per
 	if (!err && !(m->nsecs = pv_report_sections(m->l.ev, m->l.nev, m->l.group, m->secs, m->l.nev)))
 		err = pv_error(ENODATA, "%s has no samples: nothing to show (record longer, or at a higher "
 			       "frequency with -F)", perfev_perfdata_path(pd));
-	struct perfev_report_zoom z = {.sz = sizeof(z), .tid = -1};
-	if (!err)
-		err = perfev_report_model_show(m, &z);
-	if (err) {
-		perfev_report_model_free(m);
-		errno = -err;
+	return model_first_show(m, err);
+}
+
+PERFEV_API struct perfev_report_model *perfev_report_model_new_profile(const struct perfev_profile *p,
+								       const struct perfev_profile_load_info *info,
+								       const struct perfev_report_opts *o)
+{
+	if (!p)
+		return pv_error_null(EINVAL, "report model: NULL profile");
+	if (!PV_OPTS_VALID(info, perfev_profile_load_info))
 		return NULL;
+	struct perfev_report_model *m = calloc(1, sizeof(*m));
+	if (!m || !(m->secs = calloc(1, sizeof(*m->secs)))) {
+		free(m);
+		return pv_error_null(ENOMEM, "out of memory");
 	}
-	return m;
+	int err = pv_report_profile_view(o, p, info, &m->l, &m->secs[0]);
+	m->nsecs = 1;
+	return model_first_show(m, err);
 }
 
 PERFEV_API void perfev_report_model_free(struct perfev_report_model *m)
