@@ -111,11 +111,14 @@ static void drop_tip(char *text)
 	char *tip = strstr(text, "\n# (Tip:");
 	if (!tip)
 		return;
-	tip[1] = 0;
-	/* and the "#" line before it */
-	size_t len = strlen(text);
-	if (len >= 3 && strcmp(text + len - 3, "\n#\n") == 0)
-		text[len - 1 - 1] = 0;
+	char *from = tip + 1, *to = strchr(from, '\n');
+	to = to ? to + 1 : from + strlen(from);
+	/* and the "#" lines around it; what follows (-T's table) stays */
+	if (from - text >= 3 && !strncmp(from - 3, "\n#\n", 3))
+		from -= 2;
+	if (!strncmp(to, "#\n", 2))
+		to += 2;
+	memmove(from, to, strlen(to) + 1);
 }
 
 /* perf's fractal remainder lines, "[...]", are named by a struct symbol it

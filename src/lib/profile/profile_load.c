@@ -353,14 +353,16 @@ static int on_record(void *ctx, const struct perfev_record *rec)
 	}
 	if (pv_resolver_record(l->res, rec) < 0)
 		return -ENOMEM;
-	if (rec->type == PERF_RECORD_SAMPLE)
-		return sample(l, rec);
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		int r = sample(l, rec);
+		return r || !l->o->on_record ? r : l->o->on_record(l->o->on_record_ctx, rec);
+	}
 	/* a stream without a recording announces its events itself */
 	if (rec->type == PERFEV_RECORD_HEADER_ATTR && !l->pd && rec->u.header_attr.attr &&
 	    add_own_event(l, rec->u.header_attr.attr, NULL) < 0)
 		return -ENOMEM;
 	side_band(l, rec);
-	return 0;
+	return l->o->on_record ? l->o->on_record(l->o->on_record_ctx, rec) : 0;
 }
 
 static void no_event(const char *path, int event, size_t nev)
@@ -552,8 +554,10 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
 		return -1;
 	}
-	if (r < 0)
-		return -1; /* the reader's message */
+	if (r < 0) {
+		errno = -r;
+		return -1; /* the reader's message (or on_record's) */
+	}
 	if (l->o->progress) {
 		uint64_t done, total;
 		pv_perfdata_progress(l->pd, &done, &total);
