@@ -57,7 +57,9 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 {
 	if (f & F_COMM) {
 		const char *comm = perfev_session_comm(s->session, tid);
-		if (wide_comm)
+		if (s->o->latency) /* perf -L's latency_format (before the wide rule) */
+			P("%8.8s ", comm);
+		else if (wide_comm)
 			P("%s ", comm);
 		else
 			P("%16s ", comm);
@@ -72,7 +74,7 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 		pv_buf_putc(&s->line, ' ');
 	}
 	if (f & F_CPU)
-		P("[%03d] ", (int)cpu);
+		P(s->o->latency ? "%3d " : "[%03d] ", (int)cpu);
 	if (f & F_MISC) {
 		int n = 0;
 		uint16_t m = r->misc;
@@ -260,7 +262,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 	uint64_t shown = chain_addr(s, smp, cpumode, ip);
 	struct perfev_location loc = {0};
 	const struct perfev_map *map = NULL;
-	if (unwound && !kernel_mode(cpumode)) { /* (perf: whatever the fields, "ADDR (inlined)" with ip alone) */
+	if (unwound && !kernel_mode(cpumode) && !s->o->no_inline) { /* (perf: whatever the fields, "ADDR (inlined)" with ip alone) */
 		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
 		if (!map || !resolve_at(s, true, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;
