@@ -100,7 +100,7 @@ enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
        O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED, O_TUI,
-       O_PRETTY };
+       O_PRETTY, O_STDIO2 };
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
 	{"sort", required_argument, NULL, 's'},
@@ -161,6 +161,10 @@ static const struct option options[] = {
 	{"show-threads", no_argument, NULL, 'T'},
 	{"pretty", required_argument, NULL, O_PRETTY},
 	{"field-separator", required_argument, NULL, 't'},
+	{"stdio2", no_argument, NULL, O_STDIO2},
+	{"verbose", no_argument, NULL, 'v'},
+	{"vmlinux", required_argument, NULL, 'k'},
+	{"dump-raw-trace", no_argument, NULL, 'D'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
@@ -333,6 +337,21 @@ static int command_option(struct args *a, int c)
 	case O_STATS: a->stats = true; return 0;
 	case O_TASKS: a->inspect = a->inspect == O_MMAPS ? O_MMAPS : O_TASKS; return 0;
 	case O_MMAPS: a->inspect = O_MMAPS; return 0;
+	/* perf's, refused: what to use instead */
+	case O_STDIO2:
+		return cli_error("report", "--stdio2 is not an option of perf 6.1's report (perf refuses it too): "
+				 "use --stdio");
+	case 'v':
+		return cli_error("report", "-v (perf's symbol addresses and symbol-table origins beside the "
+				 "names) is not supported: perfev script -F ip,sym,symoff,dso shows each sample's "
+				 "address, symbol and object");
+	case 'k':
+		return cli_error("report", "-k/--vmlinux (kernel symbols from a vmlinux ELF file) is not "
+				 "supported: give the recording kernel's symbols as --kallsyms FILE (its "
+				 "/proc/kallsyms)");
+	case 'D':
+		return cli_error("report", "-D (perf's raw dump of every record) is not supported: perfev "
+				 "script --json prints every record, side-band ones included");
 	}
 	return -1;
 }
@@ -389,7 +408,7 @@ static int option(void *ctx, int c)
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	a->argc = argc, a->argv = argv;
-	int r = cli_parse("report", argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:Tt:", options, usage, option, a);
+	int r = cli_parse("report", argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:Tt:vk:D", options, usage, option, a);
 	if (r)
 		return r;
 	if (optind < argc)

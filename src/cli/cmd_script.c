@@ -98,6 +98,8 @@ static const struct option lo[] = {
 	{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
 	{"inline", no_argument, 0, O_INLINE}, {"no-inline", no_argument, 0, O_NO_INLINE},
 	{"Latency", no_argument, 0, 'L'},
+	{"verbose", no_argument, 0, 'v'}, {"vmlinux", required_argument, 0, 'k'},
+	{"dump-raw-trace", no_argument, 0, 'D'},
 	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
 struct args {
@@ -150,6 +152,17 @@ static int option(void *ctx, int c)
 	case O_INLINE: a->o.no_inline = false; break; /* (the last of the two wins, as perf's) */
 	case O_NO_INLINE: a->o.no_inline = true; break;
 	case 'L': a->o.latency = true; break;
+	/* perf's, refused: what to use instead */
+	case 'v':
+		return cli_error("script", "-v (perf's debug messages while reading) is not supported: perfev "
+				 "script's notes and warnings are always on stderr");
+	case 'k':
+		return cli_error("script", "-k/--vmlinux (kernel symbols from a vmlinux ELF file) is not "
+				 "supported: give the recording kernel's symbols as --kallsyms FILE (its "
+				 "/proc/kallsyms)");
+	case 'D':
+		return cli_error("script", "-D (perf's raw dump of every record) is not supported: --json "
+				 "prints every record, side-band ones included");
 	default: return CLI_UNKNOWN;
 	}
 	return 0;
@@ -158,7 +171,7 @@ static int option(void *ctx, int c)
 static int run(int argc, char **argv)
 {
 	struct args a = {.o = {.sz = sizeof(a.o)}};
-	int r = cli_parse("script", argc, argv, ":i:F:c:C:S:GLh", lo, usage, option, &a);
+	int r = cli_parse("script", argc, argv, ":i:F:c:C:S:GLhvk:D", lo, usage, option, &a);
 	if (r)
 		return r == CLI_HELP ? 0 : r;
 	struct perfev_script_opts o = a.o;

@@ -5,7 +5,9 @@
  *   perf's two styles (--pretty normal and raw); on a recording without
  *   READ records, perf's empty table;
  * - -t SEP (--field-separator): the columns joined by SEP;
- * and each refused in one line where it has no meaning. */
+ * and each refused in one line where it has no meaning; perf's options
+ * perfev lacks (--stdio2, which perf 6.1 lacks too, -v, -k, -D) refused
+ * in one line naming what to use instead. */
 #define _GNU_SOURCE
 #include "support.h"
 #include "support_report.h"
@@ -99,4 +101,24 @@ Test(interop_report, field_separator_like_perf, .timeout = 60)
 	expect_refused(data, "-t ''");
 	free(data);
 	free(exe);
+}
+
+/* perf options perfev does not have: refused in one line that names what
+ * to use instead, before any file is read. */
+Test(interop_report, perf_options_refused_with_reason, .timeout = 10)
+{
+	static const struct { const char *cmd, *options, *instead; } cases[] = {
+		{"report", "--stdio2", "--stdio"},      {"report", "-v", "script -F"},
+		{"report", "-k /no/vmlinux", "--kallsyms"}, {"report", "--vmlinux=/no/vmlinux", "--kallsyms"},
+		{"report", "-D", "--json"},             {"script", "-D", "--json"},
+		{"script", "-k /no/vmlinux", "--kallsyms"}, {"script", "-v", "stderr"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run_result r = run_cmd("%s %s -i /no/such.data %s", PERFEV_BIN, cases[i].cmd, cases[i].options);
+		cr_expect_eq(r.status, 1, "perfev %s %s: status %d", cases[i].cmd, cases[i].options, r.status);
+		const char *nl = r.err ? strchr(r.err, '\n') : NULL;
+		cr_expect(nl && !nl[1] && strstr(r.err, cases[i].instead) && !strstr(r.err, "unknown option"),
+			  "perfev %s %s: %s", cases[i].cmd, cases[i].options, r.err);
+		run_result_free(&r);
+	}
 }
