@@ -355,6 +355,26 @@ void report_put_kernel_map(struct perfev_perfdata_writer *w, const struct perfev
 	report_put_record(w, &r, a);
 }
 
+void report_write_kernel_samples(const char *data, int pid, uint64_t text, uint64_t moved, const uint64_t *at,
+				 size_t n, uint64_t off)
+{
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
+	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.addr = text + moved;
+	r.u.mmap.len = ~0ull - (text + moved);
+	r.u.mmap.pgoff = text + moved;
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	r.sid.pid = -1;
+	report_put_record(w, &r, &a);
+	report_put_comm(w, &a, pid, "kernel", 1, false);
+	for (size_t k = 0; k < n; k++)
+		report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, pid, at[k] + moved + off, 10 + k, 1000 * (k + 1),
+				  NULL, 0);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+}
+
 char *report_write_kallsyms(const char *text)
 {
 	char *path;

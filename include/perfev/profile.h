@@ -419,8 +419,15 @@ struct perfev_profile_load_opts {
 	 * message, perfev_errmsg()). NULL: none. */
 	int (*on_record)(void *ctx, const struct perfev_record *rec);
 	void *on_record_ctx;           /* on_record's first argument */
+	/* perf's -k/--vmlinux: the kernel's symbols from this vmlinux ELF's
+	 * symbol table instead of kallsyms (relocated by its _text as the
+	 * recording's kernel map says). A missing file, not an ELF, no
+	 * symbols: the load fails; an image of another build than the
+	 * recorded kernel's: kernel addresses stay unresolved (a note), as
+	 * perf. NULL: kallsyms. */
+	const char *vmlinux;
 };
-#define perfev_profile_load_opts__last_field on_record_ctx
+#define perfev_profile_load_opts__last_field vmlinux
 
 struct perfev_profile_load_info {
 	size_t sz;                      /* sizeof(struct perfev_profile_load_info) */

@@ -69,6 +69,8 @@ static const char usage_text[] =
 	"      --no-demangle     C++/Rust symbols as mangled in the binary (demangled: without\n"
 	"                        their parameter lists, as perf)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"  -k, --vmlinux FILE    kernel symbols from the symbol table of FILE, the recorded kernel's\n"
+	"                        vmlinux (ELF, uncompressed)\n"
 	"      --symfs DIR       binaries and debug files under DIR (the recording machine's)\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
@@ -299,6 +301,7 @@ static int load_option(struct args *a, int c)
 	case 'U':
 	case O_HIDE_UNRESOLVED: a->lo.hide_unresolved = true; return 0;
 	case O_KALLSYMS: a->lo.kallsyms = optarg; return 0;
+	case 'k': a->lo.vmlinux = optarg; return 0;
 	case O_SYMFS: a->lo.symfs = optarg; return 0;
 	case O_NO_KCACHE: a->lo.no_cache = true; return 0;
 	case O_TIME_QUANTUM: return parse_time_quantum(optarg, &a->lo.time_quantum) ? 1 : 0;
@@ -345,10 +348,6 @@ static int command_option(struct args *a, int c)
 		return cli_error("report", "-v (perf's symbol addresses and symbol-table origins beside the "
 				 "names) is not supported: perfev script -F ip,sym,symoff,dso shows each sample's "
 				 "address, symbol and object");
-	case 'k':
-		return cli_error("report", "-k/--vmlinux (kernel symbols from a vmlinux ELF file) is not "
-				 "supported: give the recording kernel's symbols as --kallsyms FILE (its "
-				 "/proc/kallsyms)");
 	case 'D':
 		return cli_error("report", "-D (perf's raw dump of every record) is not supported: perfev "
 				 "script --json prints every record, side-band ones included");

@@ -23,6 +23,7 @@ static void usage(FILE *f)
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
 		"  --json    one JSON object per record, side-band records included\n"
 		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
+		"  -k, --vmlinux FILE  kernel symbols from the symbol table of FILE, the recorded kernel's vmlinux\n"
 		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n"
 		"  --no-demangle    C++/Rust symbols as mangled in the binary (demangled: without parameters)\n"
 		"  --inline         call chains with their inlined frames (perf's default); --no-inline: without\n"
@@ -156,10 +157,7 @@ static int option(void *ctx, int c)
 	case 'v':
 		return cli_error("script", "-v (perf's debug messages while reading) is not supported: perfev "
 				 "script's notes and warnings are always on stderr");
-	case 'k':
-		return cli_error("script", "-k/--vmlinux (kernel symbols from a vmlinux ELF file) is not "
-				 "supported: give the recording kernel's symbols as --kallsyms FILE (its "
-				 "/proc/kallsyms)");
+	case 'k': a->o.vmlinux = optarg; break;
 	case 'D':
 		return cli_error("script", "-D (perf's raw dump of every record) is not supported: --json "
 				 "prints every record, side-band ones included");

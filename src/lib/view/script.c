@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_STACK 127
 static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL; } /* perf script's scripting_max_stack */
@@ -665,9 +666,13 @@ static struct perfev_resolver *new_resolver(struct pv_script *s)
 	bool srcline = false;
 	for (int t = 0; t < PV_OUT_TYPES; t++)
 		srcline |= (s->fields[t] & F_SRCLINE) != 0;
+	const char *kallsyms = s->o->kallsyms;
+	if (s->o->vmlinux && pv_vmlinux_kallsyms_for(s->pd, s->o->vmlinux, &s->vmlinux_fd, s->vmlinux_kallsyms,
+						     sizeof(s->vmlinux_kallsyms), &kallsyms) < 0)
+		return NULL;
 	struct perfev_resolver_opts ro = {.sz = sizeof(ro), .srclines = srcline, .no_demangle = s->o->no_demangle,
 					  .demangle_params = s->o->demangle_params, .symfs = s->o->symfs,
-					  .kallsyms = s->o->kallsyms};
+					  .kallsyms = kallsyms};
 	struct perfev_resolver *r = pv_resolver_new(&ro, NULL);
 	if (r) {
 		pv_resolver_addresses_only(r);
@@ -683,7 +688,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	/* a caller built against an older header gave fewer fields: the rest are 0 */
 	struct perfev_script_opts o;
 	PV_OPTS_COPY(o, opts);
-	struct pv_script s = {.o = &o, .pd = pd};
+	struct pv_script s = {.o = &o, .pd = pd, .vmlinux_fd = -1};
 	s.out = s.o->out ? s.o->out : stdout;
 	s.max_stack = o.max_stack_given && o.max_stack < MAX_STACK ? o.max_stack : MAX_STACK;
 	int err = pv_script_parse_fields(&s, s.o->fields);
@@ -706,9 +711,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	}
 	load_buildids(&s);
 	if (!(s.res = new_resolver(&s))) {
+		err = -errno;
 		pv_script_filter_free(&s);
 		pv_buf_free(&s.bid_names);
-		return -errno;
+		if (s.vmlinux_fd >= 0)
+			close(s.vmlinux_fd);
+		return err;
 	}
 	s.session = perfev_resolver_session(s.res);
 	if (!perfev_perfdata_is_pipe(pd))
@@ -716,6 +724,8 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_resolver_free(s.res);
+	if (s.vmlinux_fd >= 0)
+		close(s.vmlinux_fd);
 	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);

@@ -6,7 +6,7 @@
  *   READ records, perf's empty table;
  * - -t SEP (--field-separator): the columns joined by SEP;
  * and each refused in one line where it has no meaning; perf's options
- * perfev lacks (--stdio2, which perf 6.1 lacks too, -v, -k, -D) refused
+ * perfev lacks (--stdio2, which perf 6.1 lacks too, -v, -D) refused
  * in one line naming what to use instead. */
 #define _GNU_SOURCE
 #include "support.h"
@@ -109,9 +109,8 @@ Test(interop_report, perf_options_refused_with_reason, .timeout = 10)
 {
 	static const struct { const char *cmd, *options, *instead; } cases[] = {
 		{"report", "--stdio2", "--stdio"},      {"report", "-v", "script -F"},
-		{"report", "-k /no/vmlinux", "--kallsyms"}, {"report", "--vmlinux=/no/vmlinux", "--kallsyms"},
 		{"report", "-D", "--json"},             {"script", "-D", "--json"},
-		{"script", "-k /no/vmlinux", "--kallsyms"}, {"script", "-v", "stderr"},
+		{"script", "-v", "stderr"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct run_result r = run_cmd("%s %s -i /no/such.data %s", PERFEV_BIN, cases[i].cmd, cases[i].options);
