@@ -100,7 +100,7 @@ static const struct option lo[] = {
 	{"inline", no_argument, 0, O_INLINE}, {"no-inline", no_argument, 0, O_NO_INLINE},
 	{"Latency", no_argument, 0, 'L'},
 	{"verbose", no_argument, 0, 'v'}, {"vmlinux", required_argument, 0, 'k'},
-	{"dump-raw-trace", no_argument, 0, 'D'},
+	{"dump-raw-trace", no_argument, 0, 'D'}, {"dump-unsorted-raw-trace", no_argument, 0, 'D'},
 	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
 struct args {
@@ -159,8 +159,8 @@ static int option(void *ctx, int c)
 				 "script's notes and warnings are always on stderr");
 	case 'k': a->o.vmlinux = optarg; break;
 	case 'D':
-		return cli_error("script", "-D (perf's raw dump of every record) is not supported: --json "
-				 "prints every record, side-band ones included");
+		return cli_error("script", "-D and --dump-unsorted-raw-trace (perf's raw dump of every record) are "
+				 "not supported: --json prints every record, side-band ones included");
 	default: return CLI_UNKNOWN;
 	}
 	return 0;

@@ -110,6 +110,7 @@ Test(interop_report, perf_options_refused_with_reason, .timeout = 10)
 	static const struct { const char *cmd, *options, *instead; } cases[] = {
 		{"report", "--stdio2", "--stdio"},      {"report", "-v", "script -F"},
 		{"report", "-D", "--json"},             {"script", "-D", "--json"},
+		{"script", "--dump-unsorted-raw-trace", "--json"},
 		{"script", "-v", "stderr"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
