@@ -183,8 +183,11 @@ struct perfev_evlist_opts {
 	bool verbose;  /* -v: every attr field that is not zero, as perf prints them */
 	bool freq;     /* -F: its sample_freq or sample_period */
 	bool group;    /* -g: the groups, "{leader,member}" (not with verbose or freq: EINVAL) */
+	/* --trace-fields: each tracepoint's fields (the file's formats, else
+	 * this machine's), "(not a tracepoint)" for the others */
+	bool trace_fields;
 };
-#define perfev_evlist_opts__last_field group
+#define perfev_evlist_opts__last_field trace_fields
 /*
  * perf evlist (perf 6.1) of pd: one line per event of the file, its name,
  * and o's details; after them, for files with tracepoints, perf's tip

@@ -8,11 +8,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perfev evlist [-i FILE] [-v | -F | -g]\n"
+	fprintf(f, "usage: perfev evlist [-i FILE] [-v | -F | -g] [--trace-fields]\n"
 		   "  -i, --input FILE  the perf.data file (default perf.data; - for a pipe)\n"
 		   "  -v, --verbose     each event's attr: every field that is not zero, as perf\n"
 		   "  -F, --freq        each event's sample_freq (or sample_period)\n"
 		   "  -g, --group       the event groups: {leader,member,...}\n"
+		   "      --trace-fields  each tracepoint's fields\n"
 		   "One line per event, as perf evlist.\n");
 }
 
@@ -31,9 +32,7 @@ static int option(void *ctx, int c)
 	case 'v': a->o.verbose = true; return 0;
 	case 'F': a->o.freq = true; return 0;
 	case 'g': a->o.group = true; return 0;
-	case O_TRACE_FIELDS:
-		return cli_error("evlist", "--trace-fields is not supported: perfev script -F trace prints "
-				 "each tracepoint sample's fields with their values");
+	case O_TRACE_FIELDS: a->o.trace_fields = true; return 0;
 	}
 	return CLI_UNKNOWN;
 }

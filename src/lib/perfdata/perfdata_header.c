@@ -505,12 +505,12 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, const str
 	}
 }
 
-/* ---- perf evlist ---------------------------------------------------------------- */
+/* ---- perf evlist's pieces (view/evlist.c prints it) ------------------------------- */
 /* perf evlist -g: the GROUP_DESC feature's groups of two or more (leader,
  * members, name): each member's leader in lead[] (itself when alone), the
  * group's name at its leader ("" for an anonymous group). */
-static void event_groups(const struct perfev_perfdata *pd, size_t nev, size_t *lead, size_t *members,
-			 const char **names)
+void pv_perfdata_event_groups(const struct perfev_perfdata *pd, size_t nev, size_t *lead, size_t *members,
+			      const char **names)
 {
 	for (size_t i = 0; i < nev; i++)
 		lead[i] = i, members[i] = 1, names[i] = "";
@@ -532,50 +532,12 @@ static void event_groups(const struct perfev_perfdata *pd, size_t nev, size_t *l
 	}
 }
 
-PERFEV_API int perfev_perfdata_print_evlist(const struct perfev_perfdata *pd, const struct perfev_evlist_opts *o,
-					     FILE *out)
+void pv_attr_fprintf(FILE *out, const struct perfev_attr *a, const char *first, const char *sep, const char *eq,
+		     bool *started)
 {
-	if (!PV_OPTS_VALID(o, perfev_evlist_opts))
-		return -EINVAL;
-	bool verbose = PV_OPTS_GET(o, verbose, false), freq = PV_OPTS_GET(o, freq, false);
-	bool group = PV_OPTS_GET(o, group, false);
-	if (group && (verbose || freq)) /* (perf's words) */
-		return pv_error(EINVAL, "--group option is not compatible with other options");
-	size_t nev = perfev_perfdata_nr_events(pd);
-	size_t *lead = calloc(nev + 1, sizeof(*lead)), *members = calloc(nev + 1, sizeof(*members));
-	const char **names = calloc(nev + 1, sizeof(*names));
-	if (!lead || !members || !names) {
-		free(lead), free(members), free(names);
-		return pv_error(ENOMEM, "out of memory");
-	}
-	event_groups(pd, nev, lead, members, names);
-	bool tracepoint = false;
-	for (size_t i = 0; i < nev; i++) {
-		const struct perfev_attr *a = perfev_perfdata_event_attr(pd, i);
-		const char *name = perfev_perfdata_event_name(pd, i);
-		tracepoint |= a->type == PERF_TYPE_TRACEPOINT;
-		if (group) { /* evsel__fprintf's event_group: leaders only, "NAME{leader,member...}" */
-			if (lead[i] != i)
-				continue;
-			if (members[i] > 1)
-				fprintf(out, "%s{", names[i]);
-			for (size_t m = 0; m < members[i]; m++)
-				fprintf(out, "%s%s", m ? "," : "", perfev_perfdata_event_name(pd, i + m));
-			fputs(members[i] > 1 ? "}\n" : "\n", out);
-			continue;
-		}
-		fputs(name, out);
-		struct attr_style style = {": ", ", ", ": ", false};
-		if (verbose)
-			print_attr(out, a, &style);
-		else if (freq)
-			fprintf(out, ": %s=%" PRIu64, a->freq ? "sample_freq" : "sample_period", (uint64_t)a->sample_period);
-		fputc('\n', out);
-	}
-	if (tracepoint) /* (perf's, as it prints it) */
-		fputs("# Tip: use 'perf evlist --trace-fields' to show fields for tracepoint events\n", out);
-	free(lead), free(members), free(names);
-	return ferror(out) ? pv_error(EIO, "evlist: write error") : 0;
+	struct attr_style style = {first, sep, eq, *started};
+	print_attr(out, a, &style);
+	*started = style.started;
 }
 
 PERFEV_API int perfev_perfdata_print_header(const struct perfev_perfdata *pd, FILE *out, bool full)

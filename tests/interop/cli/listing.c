@@ -2,8 +2,9 @@
  * on recordings of one small program: the file's build-id table, -H (the
  * objects the samples are in, a binary without a build-id among them with
  * a blank id), a pipe (perf lists its hits), an ELF file, the running
- * kernel; the events' names, -v (attrs), -F, -g (groups) and the
- * tracepoint tip. Options perf has and perfev not: refused in one line. */
+ * kernel; the events' names, -v (attrs), -F, -g (groups), --trace-fields
+ * and the tracepoint tip. Options perf has and perfev not: refused in one
+ * line. */
 #define _GNU_SOURCE
 #include "support.h"
 #include "support_report.h"
@@ -95,13 +96,20 @@ Test(interop_cli, evlist_like_perf, .timeout = 60)
 	snprintf(args, sizeof(args), "evlist -g -v -i '%s'", grp);
 	expect_refused(args, "--group");
 	snprintf(args, sizeof(args), "evlist --trace-fields -i '%s'", grp);
-	expect_refused(args, "script -F trace");
+	expect_same(args, NULL);
 	free(data), free(grp);
 	/* tracepoints: perf's tip after the list */
 	if (geteuid() == 0) {
 		char *tp = perf_record("-e sched:sched_process_exec,cpu-clock", "evl-tp.data", exe);
-		snprintf(args, sizeof(args), "evlist -F -i '%s'", tp);
-		expect_same(args, NULL);
+		static const char *const tp_opts[] = {"-F", "--trace-fields", "--trace-fields -F", "-v --trace-fields"};
+		for (size_t i = 0; i < sizeof(tp_opts) / sizeof(tp_opts[0]); i++) {
+			snprintf(args, sizeof(args), "evlist %s -i '%s'", tp_opts[i], tp);
+			expect_same(args, NULL);
+		}
+		r = run_cmd("%s evlist --trace-fields -i '%s'", PERFEV_BIN, tp);
+		cr_expect(r.out && strstr(r.out, "sched:sched_process_exec: trace_fields: ") &&
+			  strstr(r.out, "cpu-clock: (not a tracepoint)"), "--trace-fields:\n%s", r.out);
+		run_result_free(&r);
 		free(tp);
 	}
 	free(exe);
