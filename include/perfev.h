@@ -86,6 +86,7 @@
 #include "perfev/probe.h"
 #include "perfev/tracepoint.h"
 #include "perfev/trace.h"
+#include "perfev/buildid.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -111,11 +111,14 @@ static void drop_tip(char *text)
 	char *tip = strstr(text, "\n# (Tip:");
 	if (!tip)
 		return;
-	tip[1] = 0;
-	/* and the "#" line before it */
-	size_t len = strlen(text);
-	if (len >= 3 && strcmp(text + len - 3, "\n#\n") == 0)
-		text[len - 1 - 1] = 0;
+	char *from = tip + 1, *to = strchr(from, '\n');
+	to = to ? to + 1 : from + strlen(from);
+	/* and the "#" lines around it; what follows (-T's table) stays */
+	if (from - text >= 3 && !strncmp(from - 3, "\n#\n", 3))
+		from -= 2;
+	if (!strncmp(to, "#\n", 2))
+		to += 2;
+	memmove(from, to, strlen(to) + 1);
 }
 
 /* perf's fractal remainder lines, "[...]", are named by a struct symbol it
@@ -350,6 +353,26 @@ void report_put_kernel_map(struct perfev_perfdata_writer *w, const struct perfev
 	r.sid.pid = -1;
 	r.sid.tid = 0;
 	report_put_record(w, &r, a);
+}
+
+void report_write_kernel_samples(const char *data, int pid, uint64_t text, uint64_t moved, const uint64_t *at,
+				 size_t n, uint64_t off)
+{
+	struct perfev_attr a;
+	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
+	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
+	r.u.mmap.pid = (uint32_t)-1;
+	r.u.mmap.addr = text + moved;
+	r.u.mmap.len = ~0ull - (text + moved);
+	r.u.mmap.pgoff = text + moved;
+	r.u.mmap.filename = "[kernel.kallsyms]_text";
+	r.sid.pid = -1;
+	report_put_record(w, &r, &a);
+	report_put_comm(w, &a, pid, "kernel", 1, false);
+	for (size_t k = 0; k < n; k++)
+		report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, pid, at[k] + moved + off, 10 + k, 1000 * (k + 1),
+				  NULL, 0);
+	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
 }
 
 char *report_write_kallsyms(const char *text)

@@ -70,6 +70,12 @@ void report_put_record(struct perfev_perfdata_writer *w, const struct perfev_rec
 struct perfev_perfdata_writer *report_crafted_writer(const char *data, struct perfev_attr *a, uint64_t sample_type);
 /* The kernel's map as perf records it ("[kernel.kallsyms]_text" at kbase, 16 MiB). */
 void report_put_kernel_map(struct perfev_perfdata_writer *w, const struct perfev_attr *a, uint64_t kbase);
+/* A crafted recording at data of the kernel's map as perf records it, to
+ * the top of the address space, with _text at text + moved (moved: another
+ * boot's KASLR offset), then thread pid's ("kernel") kernel samples at
+ * at[k] + moved + off (period 1000 * (k + 1): no ties). */
+void report_write_kernel_samples(const char *data, int pid, uint64_t text, uint64_t moved, const uint64_t *at,
+				 size_t n, uint64_t off);
 /* Writes text as TMPDIR/kallsyms; returns the path (malloc'ed). */
 char *report_write_kallsyms(const char *text);
 /*

@@ -176,6 +176,26 @@ PERFEV_API int perfev_perfdata_cpu_sockets(const struct perfev_perfdata *pd, int
  * for a pipe). 0 or -errno.
  */
 PERFEV_API int perfev_perfdata_print_header(const struct perfev_perfdata *pd, FILE *out, bool full);
+
+/* What perf evlist shows of each event (zero past sz: names only). */
+struct perfev_evlist_opts {
+	size_t sz;     /* sizeof(struct perfev_evlist_opts) */
+	bool verbose;  /* -v: every attr field that is not zero, as perf prints them */
+	bool freq;     /* -F: its sample_freq or sample_period */
+	bool group;    /* -g: the groups, "{leader,member}" (not with verbose or freq: EINVAL) */
+	/* --trace-fields: each tracepoint's fields (the file's formats, else
+	 * this machine's), "(not a tracepoint)" for the others */
+	bool trace_fields;
+};
+#define perfev_evlist_opts__last_field trace_fields
+/*
+ * perf evlist (perf 6.1) of pd: one line per event of the file, its name,
+ * and o's details; after them, for files with tracepoints, perf's tip
+ * line. o NULL: names only. 0 or -errno (EINVAL: bad options, EIO: a
+ * failed write).
+ */
+PERFEV_API int perfev_perfdata_print_evlist(const struct perfev_perfdata *pd, const struct perfev_evlist_opts *o,
+					     FILE *out);
 /* The name perf gives a feature ("hostname", "build_id", ...). */
 PERFEV_API const char *perfev_feat_name(int feat);
 

@@ -22,6 +22,8 @@
 #include "perfev/abi.h"
 #include "perfev/location.h"
 
+struct perfev_record;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -429,8 +431,22 @@ struct perfev_profile_load_opts {
 	 * known). A viewer's progress bar; NULL: none. */
 	perfev_progress_fn progress;
 	void *progress_ctx;            /* progress's first argument */
+	/* Called with every record the load reads (after the load has taken
+	 * it; in the order the load reads them): the caller's own tables from
+	 * the same pass, as perf report -T's READ values. 0 to go on; -errno
+	 * stops the load, which fails with that errno (the callback sets the
+	 * message, perfev_errmsg()). NULL: none. */
+	int (*on_record)(void *ctx, const struct perfev_record *rec);
+	void *on_record_ctx;           /* on_record's first argument */
+	/* perf's -k/--vmlinux: the kernel's symbols from this vmlinux ELF's
+	 * symbol table instead of kallsyms (relocated by its _text as the
+	 * recording's kernel map says). A missing file, not an ELF, no
+	 * symbols: the load fails; an image of another build than the
+	 * recorded kernel's: kernel addresses stay unresolved (a note), as
+	 * perf. NULL: kallsyms. */
+	const char *vmlinux;
 };
-#define perfev_profile_load_opts__last_field progress_ctx
+#define perfev_profile_load_opts__last_field vmlinux
 
 struct perfev_profile_load_info {
 	size_t sz;                      /* sizeof(struct perfev_profile_load_info) */

@@ -73,6 +73,17 @@ struct perfev_report_opts {
 	/* how the file is read: filters, --time, -C, --event, symbols, stacks
 	 * (the report adds what its keys need); NULL: defaults */
 	const struct perfev_profile_load_opts *load;
+	/* perf's -T (--show-threads): after the text report, the values of the
+	 * file's PERF_RECORD_READ records (perf record -s) per thread and
+	 * event, as perf's table ("#  PID   TID  cpu-clock"); not with json,
+	 * the branch view or tracepoint-field keys (EINVAL) */
+	bool show_threads;
+	bool threads_raw;          /* perf's --pretty raw: that table one line per thread and event */
+	/* perf's -t SEP (--field-separator): the text table's columns joined by
+	 * SEP (that character inside a key's value becomes '.'), no dots line
+	 * under the header; not with json, the branch view or tracepoint-field
+	 * keys (EINVAL). NULL: perf's padded table. */
+	const char *field_sep;
 	/* percentages in colour as perf's --stdio on a terminal: red from 5%,
 	 * green above 0.5% (ANSI escapes; for a terminal or less -R) */
 	bool color;

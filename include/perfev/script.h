@@ -57,8 +57,18 @@ struct perfev_script_opts {
 	 * (else kernel addresses print as [unknown]); "": no kernel symbols.
 	 * (Last, pointer-sized: no trailing padding.) */
 	const char *kallsyms;
+	/* perf script --no-inline: DWARF-unwound call-chain entries without
+	 * their inlined functions' lines */
+	bool no_inline;
+	/* perf script -L (--Latency): the command as "%8.8s", the CPU as
+	 * "%3d" (perf's latency_format columns) */
+	bool latency;
+	/* perf script -k/--vmlinux: the kernel's symbols from this vmlinux
+	 * ELF's symbol table (see perfev_profile_load_opts.vmlinux); NULL:
+	 * kallsyms */
+	const char *vmlinux;
 };
-#define perfev_script_opts__last_field kallsyms
+#define perfev_script_opts__last_field vmlinux
 
 /*
  * Prints every record of pd as opts asks. Fails (-EINVAL, message naming the

@@ -23,6 +23,11 @@ struct cli_command {
 	static const struct cli_command cli_command_##NAME                           \
 		__attribute__((used, section("perfev_commands"), aligned(8))) = {   \
 			#NAME, FN, SUMMARY}
+/* The same for a name that is not a C identifier ("buildid-list"). */
+#define CLI_COMMAND_NAMED(ID, NAME, FN, SUMMARY)                                   \
+	static const struct cli_command cli_command_##ID                             \
+		__attribute__((used, section("perfev_commands"), aligned(8))) = {   \
+			NAME, FN, SUMMARY}
 
 /* Prints "perfev CMD: message" to stderr; returns 1 (a failure status). */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"usage: perfev report [-i FILE] [--sort KEYS] [--children | --no-children]\n"
 	"                     [-g none|caller|callee[,MIN%%]] [--percent-limit P] [--stdio | --tui | --json]\n"
 	"                     [--folded] [--flame FILE.svg] [--pprof FILE.pb.gz] [--firefox FILE.json]\n"
-	"                     [-b | --no-branch-stack] [--max-stack N]\n"
+	"                     [-b | --no-branch-stack] [--max-stack N] [-T]\n"
 	"  -i, --input FILE      perf.data file to read (default: perf.data; - for a pipe)\n"
 	"  -s, --sort KEYS       comma-separated: comm, pid (perf's: the thread), tgid (the\n"
 	"                        process), dso, sym, srcline, srcfile, cpu, socket, dso_size,\n"
@@ -69,6 +69,8 @@ static const char usage_text[] =
 	"      --no-demangle     C++/Rust symbols as mangled in the binary (demangled: without\n"
 	"                        their parameter lists, as perf)\n"
 	"      --kallsyms FILE   kernel symbols from FILE instead of /proc/kallsyms\n"
+	"  -k, --vmlinux FILE    kernel symbols from the symbol table of FILE, the recorded kernel's\n"
+	"                        vmlinux (ELF, uncompressed)\n"
 	"      --symfs DIR       binaries and debug files under DIR (the recording machine's)\n"
 	"      --no-cache        neither use nor write ~/.cache/perfev (kallsyms index,\n"
 	"                        inflated debug files)\n"
@@ -87,13 +89,20 @@ static const char usage_text[] =
 	"                        samples and lost samples (perf's --stats), instead of a report\n"
 	"                        (with --json: as one JSON object)\n"
 	"      --tasks           the recorded processes and threads as a tree (perf's --tasks)\n"
-	"      --mmaps           --tasks with each task's memory maps\n";
+	"      --mmaps           --tasks with each task's memory maps\n"
+	"  -T, --threads         after the report, the per-thread values of the file's READ\n"
+	"                        records (perf record -s), as perf's table\n"
+	"  -t, --field-separator SEP  the table's columns separated by SEP, values unpadded (perf's\n"
+	"                        -t; SEP inside a name becomes '.')\n"
+	"      --pretty normal|raw  -T's table: one column per event (normal), or one line per\n"
+	"                        thread and event (raw)\n";
 
 enum { O_CHILDREN = 256, O_NO_CHILDREN, O_PERCENT, O_STDIO, O_JSON, O_FOLDED, O_FLAME, O_PPROF,
        O_FIREFOX, O_COMM, O_PID, O_TID, O_DSO, O_SYMBOL, O_TIME, O_VALUE, O_EVENT, O_NO_INLINE, O_INLINE,
        O_KALLSYMS, O_TITLE, O_NO_KCACHE, O_GROUP, O_NO_GROUP, O_TOTAL_PERIOD, O_NO_BRANCH,
        O_MAX_STACK, O_HEADER, O_HEADER_ONLY, O_SHOW_INFO, O_SYMFS, O_PERCENTAGE, O_STATS, O_TASKS, O_MMAPS,
-       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED, O_TUI };
+       O_TIME_QUANTUM, O_MEM_MODE, O_DEMANGLE, O_NO_DEMANGLE, O_SYMBOL_FILTER, O_HIDE_UNRESOLVED, O_TUI,
+       O_PRETTY, O_STDIO2 };
 static const struct option options[] = {
 	{"input", required_argument, NULL, 'i'},
 	{"sort", required_argument, NULL, 's'},
@@ -150,6 +159,12 @@ static const struct option options[] = {
 	{"stat", no_argument, NULL, O_STATS},
 	{"tasks", no_argument, NULL, O_TASKS},
 	{"mmaps", no_argument, NULL, O_MMAPS},
+	{"threads", no_argument, NULL, 'T'},
+	{"show-threads", no_argument, NULL, 'T'},
+	{"pretty", required_argument, NULL, O_PRETTY},
+	{"field-separator", required_argument, NULL, 't'},
+	{"stdio2", no_argument, NULL, O_STDIO2},
+	{"vmlinux", required_argument, NULL, 'k'},
 	{"help", no_argument, NULL, 'h'},
 	{0},
 };
@@ -232,6 +247,13 @@ static int view_option(struct args *a, int c)
 	case O_VALUE: a->o.value = optarg; return 0;
 	case O_SYMBOL_FILTER: a->o.symbol_filter = optarg; return 0;
 	case O_MEM_MODE: a->o.mem_mode = true; return 0;
+	case 'T': a->o.show_threads = true; return 0;
+	case 't': a->o.field_sep = optarg; return 0;
+	case O_PRETTY:
+		if (strcmp(optarg, "normal") && strcmp(optarg, "raw"))
+			return cli_error("report", "bad --pretty '%s': normal or raw", optarg);
+		a->o.threads_raw = !strcmp(optarg, "raw");
+		return 0;
 	case 'b': a->o.branch = 1; return 0;
 	case O_NO_BRANCH: a->o.branch = 0; return 0;
 	case O_PERCENTAGE:
@@ -277,6 +299,7 @@ static int load_option(struct args *a, int c)
 	case 'U':
 	case O_HIDE_UNRESOLVED: a->lo.hide_unresolved = true; return 0;
 	case O_KALLSYMS: a->lo.kallsyms = optarg; return 0;
+	case 'k': a->lo.vmlinux = optarg; return 0;
 	case O_SYMFS: a->lo.symfs = optarg; return 0;
 	case O_NO_KCACHE: a->lo.no_cache = true; return 0;
 	case O_TIME_QUANTUM: return parse_time_quantum(optarg, &a->lo.time_quantum) ? 1 : 0;
@@ -315,6 +338,10 @@ static int command_option(struct args *a, int c)
 	case O_STATS: a->stats = true; return 0;
 	case O_TASKS: a->inspect = a->inspect == O_MMAPS ? O_MMAPS : O_TASKS; return 0;
 	case O_MMAPS: a->inspect = O_MMAPS; return 0;
+	/* not perf 6.1's either (perf 6.1's own are refused by perf_options.c) */
+	case O_STDIO2:
+		return cli_error("report", "--stdio2 is not an option of perf 6.1's report (perf refuses it too): "
+				 "use --stdio");
 	}
 	return -1;
 }
@@ -371,7 +398,7 @@ static int option(void *ctx, int c)
 static int parse_args(struct args *a, int argc, char **argv)
 {
 	a->argc = argc, a->argv = argv;
-	int r = cli_parse("report", argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:", options, usage, option, a);
+	int r = cli_parse("report", argc, argv, ":i:s:g::GF:nqbhIC:Uc:d:S:Tt:k:", options, usage, option, a);
 	if (r)
 		return r;
 	if (optind < argc)

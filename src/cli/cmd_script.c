@@ -23,9 +23,11 @@ static void usage(FILE *f)
 		"            flags,misc,... ('+f' adds to the defaults, 'sw:f' for one event type)\n"
 		"  --json    one JSON object per record, side-band records included\n"
 		"  --kallsyms FILE  kernel symbols from FILE (the recording kernel's) instead of /proc/kallsyms\n"
+		"  -k, --vmlinux FILE  kernel symbols from the symbol table of FILE, the recorded kernel's vmlinux\n"
 		"  --symfs DIR      binaries and debug files under DIR (the recording machine's files)\n"
 		"  --no-demangle    C++/Rust symbols as mangled in the binary (demangled: without parameters)\n"
-		"  --inline         call chains with their inlined frames (always: perf's default)\n"
+		"  --inline         call chains with their inlined frames (perf's default); --no-inline: without\n"
+		"  -L, --Latency    perf's latency columns: the command as %%8.8s, the CPU as %%3d\n"
 		"  --header, --header-only  the file's header (as perf report --header) before the records, or alone\n"
 		"samples shown (perf script's filters; lists are comma-separated):\n"
 		"  -c, --comms LIST   of threads of these names (as named when sampled)\n"
@@ -79,7 +81,7 @@ static int script_file(const char *input, int header, const struct perfev_script
 
 enum { O_JSON = 256, O_TASK, O_MMAP, O_SWITCH, O_LOST, O_NS, O_ROUND, O_KALLSYMS, O_SYMFS, O_PID, O_TID,
        O_TIME, O_DSOS, O_MAX_STACK, O_STOP_BT, O_NSEC, O_RELTIME, O_DELTATIME, O_HEADER, O_HEADER_ONLY,
-       O_DEMANGLE, O_NO_DEMANGLE, O_INLINE };
+       O_DEMANGLE, O_NO_DEMANGLE, O_INLINE, O_NO_INLINE };
 static const struct option lo[] = {
 	{"input", required_argument, 0, 'i'},  {"fields", required_argument, 0, 'F'},
 	{"json", no_argument, 0, O_JSON},      {"show-task-events", no_argument, 0, O_TASK},
@@ -96,7 +98,9 @@ static const struct option lo[] = {
 	{"deltatime", no_argument, 0, O_DELTATIME}, {"header", no_argument, 0, O_HEADER},
 	{"header-only", no_argument, 0, O_HEADER_ONLY},
 	{"demangle", no_argument, 0, O_DEMANGLE}, {"no-demangle", no_argument, 0, O_NO_DEMANGLE},
-	{"inline", no_argument, 0, O_INLINE},
+	{"inline", no_argument, 0, O_INLINE}, {"no-inline", no_argument, 0, O_NO_INLINE},
+	{"Latency", no_argument, 0, 'L'},
+	{"vmlinux", required_argument, 0, 'k'},
 	{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 
 struct args {
@@ -146,7 +150,10 @@ static int option(void *ctx, int c)
 	case O_HEADER_ONLY: a->header = 2; break;
 	case O_DEMANGLE: a->o.no_demangle = false; break;
 	case O_NO_DEMANGLE: a->o.no_demangle = true; break;
-	case O_INLINE: break; /* perf's --inline: call chains show inlined frames, as they do anyway */
+	case O_INLINE: a->o.no_inline = false; break; /* (the last of the two wins, as perf's) */
+	case O_NO_INLINE: a->o.no_inline = true; break;
+	case 'L': a->o.latency = true; break;
+	case 'k': a->o.vmlinux = optarg; break;
 	default: return CLI_UNKNOWN;
 	}
 	return 0;
@@ -155,7 +162,7 @@ static int option(void *ctx, int c)
 static int run(int argc, char **argv)
 {
 	struct args a = {.o = {.sz = sizeof(a.o)}};
-	int r = cli_parse("script", argc, argv, ":i:F:c:C:S:Gh", lo, usage, option, &a);
+	int r = cli_parse("script", argc, argv, ":i:F:c:C:S:GLhk:", lo, usage, option, &a);
 	if (r)
 		return r == CLI_HELP ? 0 : r;
 	struct perfev_script_opts o = a.o;
@@ -168,6 +175,8 @@ static int run(int argc, char **argv)
 		input = stdin_is_fifo() ? "-" : "perf.data"; /* as perf: only a pipe means a stream */
 	if (o.reltime && o.deltatime)
 		return cli_usage_error("script", usage, "--reltime and --deltatime exclude each other: choose one");
+	if (o.latency && o.json)
+		return cli_usage_error("script", usage, "-L (--Latency) is perf's text columns: drop --json");
 	if (header && o.json)
 		return cli_usage_error("script", usage, "--header%s is text: drop --json", header == 2 ? "-only" : "");
 	return script_file(input, header, &o);

@@ -54,9 +54,12 @@ static void usage(FILE *f)
 	struct cli_command sorted[n ? n : 1];
 	memcpy(sorted, __start_perfev_commands, n * sizeof(sorted[0]));
 	qsort(sorted, n, sizeof(sorted[0]), by_name);
+	int width = 10; /* the widest name's */
+	for (size_t i = 0; i < n; i++)
+		width = (int)strlen(sorted[i].name) > width ? (int)strlen(sorted[i].name) : width;
 	fprintf(f, "usage: perfev COMMAND [OPTIONS]\n\ncommands:\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-10s %s\n", sorted[i].name, sorted[i].summary);
+		fprintf(f, "  %-*s %s\n", width, sorted[i].name, sorted[i].summary);
 	fprintf(f, "\n'perfev COMMAND --help' (or 'perfev help COMMAND') describes each one;\n"
 		   "'perfev help perf-options [COMMAND]' lists perf's options and what perfev does with each.\n");
 }

@@ -3,8 +3,10 @@
  * are core: no libelf). */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "perfev/buildid.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,4 +104,20 @@ int pv_kernel_build_id(uint8_t *id, size_t max)
 	e = notes_build_id((unsigned char *)buf, len, id, max);
 	free(buf);
 	return e;
+}
+
+PERFEV_API int perfev_elf_build_id(const char *path, uint8_t *id, size_t max)
+{
+	int r = path && id ? pv_file_build_id(path, id, max) : -EINVAL;
+	if (r < 0)
+		errno = -r;
+	return r;
+}
+
+PERFEV_API int perfev_kernel_build_id(uint8_t *id, size_t max)
+{
+	int r = id ? pv_kernel_build_id(id, max) : -EINVAL;
+	if (r < 0)
+		errno = -r;
+	return r;
 }

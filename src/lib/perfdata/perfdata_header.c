@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "core/internal.h"
+#include "core/opts.h"
 #include "perfdata/perfdata_int.h"
 #include "record/record_int.h"
 #include "perfev/perfdata.h"
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -39,11 +41,25 @@ struct bit_name {
 	const char *name;
 };
 
-static void print_bits(FILE *out, const char *field, uint64_t v, const struct bit_name *b, size_t n)
+/* How perf_event_attr__fprintf's callback prints a field: the header's
+ * ", name = value", perf evlist -v's ": name: value" then ", name: value". */
+struct attr_style {
+	const char *first, *sep, *eq;
+	bool started;
+};
+
+static void put_name(FILE *out, struct attr_style *st, const char *field)
+{
+	fprintf(out, "%s%s%s", st->started ? st->sep : st->first, field, st->eq);
+	st->started = true;
+}
+
+static void print_bits(FILE *out, struct attr_style *style, const char *field, uint64_t v, const struct bit_name *b,
+		       size_t n)
 {
 	if (!v)
 		return;
-	fprintf(out, ", %s = ", field);
+	put_name(out, style, field);
 	const char *sep = "";
 	for (size_t i = 0; i < n; i++)
 		if (v & b[i].bit) {
@@ -54,9 +70,9 @@ static void print_bits(FILE *out, const char *field, uint64_t v, const struct bi
 
 #define BN(p, n) {p##n, #n}
 
-/* perf_event_attr__fprintf with the header's ", name = value" printer:
- * the fields that are not zero, in perf 6.1's order and formats. */
-static void print_attr(FILE *out, const struct perfev_attr *a)
+/* perf_event_attr__fprintf with style's printer: the fields that are not
+ * zero, in perf 6.1's order and formats. */
+static void print_attr(FILE *out, const struct perfev_attr *a, struct attr_style *style)
 {
 	static const struct bit_name st[] = {
 		BN(PERF_SAMPLE_, IP), BN(PERF_SAMPLE_, TID), BN(PERF_SAMPLE_, TIME), BN(PERF_SAMPLE_, ADDR),
@@ -82,21 +98,25 @@ static void print_attr(FILE *out, const struct perfev_attr *a)
 		BN(PERF_SAMPLE_BRANCH_, PRIV_SAVE)};
 #define U(name, v) \
 	do { \
-		if (v) \
-			fprintf(out, ", %s = %" PRIu64, name, (uint64_t)(v)); \
+		if (v) { \
+			put_name(out, style, name); \
+			fprintf(out, "%" PRIu64, (uint64_t)(v)); \
+		} \
 	} while (0)
 #define X(name, v) \
 	do { \
-		if (v) \
-			fprintf(out, ", %s = %#" PRIx64, name, (uint64_t)(v)); \
+		if (v) { \
+			put_name(out, style, name); \
+			fprintf(out, "%#" PRIx64, (uint64_t)(v)); \
+		} \
 	} while (0)
 #define F(f) U(#f, a->f)
 	U("type", a->type);
 	U("size", a->size);
 	X("config", a->config);
 	U("{ sample_period, sample_freq }", a->sample_period);
-	print_bits(out, "sample_type", a->sample_type, st, PV_ARRAY_SIZE(st));
-	print_bits(out, "read_format", a->read_format, rf, PV_ARRAY_SIZE(rf));
+	print_bits(out, style, "sample_type", a->sample_type, st, PV_ARRAY_SIZE(st));
+	print_bits(out, style, "read_format", a->read_format, rf, PV_ARRAY_SIZE(rf));
 	F(disabled); F(inherit); F(pinned); F(exclusive); F(exclude_user); F(exclude_kernel);
 	F(exclude_hv); F(exclude_idle); F(mmap); F(comm); F(freq); F(inherit_stat); F(enable_on_exec);
 	F(task); F(watermark); F(precise_ip); F(mmap_data); F(sample_id_all); F(exclude_host);
@@ -108,11 +128,13 @@ static void print_attr(FILE *out, const struct perfev_attr *a)
 	F(bp_type);
 	X("{ bp_addr, config1 }", a->bp_addr);
 	X("{ bp_len, config2 }", a->bp_len);
-	print_bits(out, "branch_sample_type", a->branch_sample_type, bt, PV_ARRAY_SIZE(bt));
+	print_bits(out, style, "branch_sample_type", a->branch_sample_type, bt, PV_ARRAY_SIZE(bt));
 	X("sample_regs_user", a->sample_regs_user);
 	F(sample_stack_user);
-	if (a->clockid)
-		fprintf(out, ", clockid = %" PRId64, (int64_t)a->clockid);
+	if (a->clockid) {
+		put_name(out, style, "clockid");
+		fprintf(out, "%" PRId64, (int64_t)a->clockid);
+	}
 	X("sample_regs_intr", a->sample_regs_intr);
 	F(aux_watermark); F(sample_max_stack); F(aux_sample_size); F(sig_data);
 #undef F
@@ -143,7 +165,8 @@ static void print_event_desc(FILE *out, const uint8_t *p, size_t size, bool swap
 				fprintf(out, "%s %" PRIu64, j ? "," : "", cur_u64(&c, "id"));
 			fputs(" }", out);
 		}
-		print_attr(out, &a);
+		struct attr_style style = {", ", ", ", " = ", false};
+		print_attr(out, &a, &style);
 		fputc('\n', out);
 	}
 }
@@ -480,6 +503,41 @@ static void print_feature(FILE *out, const struct perfev_perfdata *pd, const str
 	default: /* tracing data, build-ids, BPF programs: perf prints nothing for them */
 		break;
 	}
+}
+
+/* ---- perf evlist's pieces (view/evlist.c prints it) ------------------------------- */
+/* perf evlist -g: the GROUP_DESC feature's groups of two or more (leader,
+ * members, name): each member's leader in lead[] (itself when alone), the
+ * group's name at its leader ("" for an anonymous group). */
+void pv_perfdata_event_groups(const struct perfev_perfdata *pd, size_t nev, size_t *lead, size_t *members,
+			      const char **names)
+{
+	for (size_t i = 0; i < nev; i++)
+		lead[i] = i, members[i] = 1, names[i] = "";
+	size_t size = 0;
+	const uint8_t *p = perfev_perfdata_feature(pd, PERFEV_FEAT_GROUP_DESC, &size);
+	if (!p)
+		return;
+	struct pv_cur c = {p, p + size, perfev_perfdata_is_swapped(pd), false, NULL};
+	uint32_t n = cur_u32(&c, "nr");
+	for (uint32_t g = 0; g < n && !c.bad; g++) {
+		const char *name = pv_feat_get_string(&c);
+		uint32_t leader = cur_u32(&c, "leader"), nr = cur_u32(&c, "members");
+		if (!name || c.bad || nr < 2 || leader >= nev || nr > nev - leader)
+			continue;
+		members[leader] = nr;
+		names[leader] = strcmp(name, "{anon_group}") ? name : "";
+		for (uint32_t m = 1; m < nr; m++)
+			lead[leader + m] = leader;
+	}
+}
+
+void pv_attr_fprintf(FILE *out, const struct perfev_attr *a, const char *first, const char *sep, const char *eq,
+		     bool *started)
+{
+	struct attr_style style = {first, sep, eq, *started};
+	print_attr(out, a, &style);
+	*started = style.started;
 }
 
 PERFEV_API int perfev_perfdata_print_header(const struct perfev_perfdata *pd, FILE *out, bool full)

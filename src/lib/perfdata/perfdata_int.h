@@ -55,4 +55,14 @@ struct perfev_cpus;
 /* perfdata_topology.c: -C's checks (perf report and script) */
 int pv_perfdata_check_cpu_filter(struct perfev_perfdata *pd, const char *path, const struct perfev_cpus *cpus);
 
+/* perfdata_header.c, for perf evlist (view/evlist.c): the GROUP_DESC
+ * feature's groups of two or more, each event's leader in lead[] (itself
+ * when alone), members[] and names[] ("" anonymous) at each leader; the
+ * attr's fields that are not zero as perf_event_attr__fprintf prints them,
+ * each "NAME" EQ "VALUE" after first (the first) or sep (*started). */
+void pv_perfdata_event_groups(const struct perfev_perfdata *pd, size_t nev, size_t *lead, size_t *members,
+			      const char **names);
+struct perfev_attr;
+void pv_attr_fprintf(FILE *out, const struct perfev_attr *a, const char *first, const char *sep, const char *eq,
+		     bool *started);
 #endif

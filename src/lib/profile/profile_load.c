@@ -11,7 +11,9 @@
 #include "core/opts.h"
 #include "perfev.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 /* The group of a profile's previous sample: consecutive samples of a
@@ -35,6 +37,8 @@ struct evp {
 
 struct loader {
 	const struct perfev_profile_load_opts *o;
+	int vmlinux_fd;      /* o->vmlinux's symbols as kallsyms (pv_vmlinux_kallsyms); -1: none */
+	char vmlinux_kallsyms[32]; /* its path, /proc/self/fd/N */
 	struct pv_time_range *times; /* o->time parsed */
 	size_t nr_times;
 	bool aux_seen;       /* the file holds a hardware trace (AUXTRACE_INFO, AUXTRACE), undecoded */
@@ -353,14 +357,16 @@ static int on_record(void *ctx, const struct perfev_record *rec)
 	}
 	if (pv_resolver_record(l->res, rec) < 0)
 		return -ENOMEM;
-	if (rec->type == PERF_RECORD_SAMPLE)
-		return sample(l, rec);
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		int r = sample(l, rec);
+		return r || !l->o->on_record ? r : l->o->on_record(l->o->on_record_ctx, rec);
+	}
 	/* a stream without a recording announces its events itself */
 	if (rec->type == PERFEV_RECORD_HEADER_ATTR && !l->pd && rec->u.header_attr.attr &&
 	    add_own_event(l, rec->u.header_attr.attr, NULL) < 0)
 		return -ENOMEM;
 	side_band(l, rec);
-	return 0;
+	return l->o->on_record ? l->o->on_record(l->o->on_record_ctx, rec) : 0;
 }
 
 static void no_event(const char *path, int event, size_t nev)
@@ -471,6 +477,13 @@ static int cpu_sockets(struct loader *l)
 /* Readies l for records of pd (NULL: records alone, events given to the
  * builder or announced by HEADER_ATTR records), named `name` in messages.
  * 0 or -1 with the error set. */
+/* perf's -k: o->vmlinux's symbols as the kallsyms the resolver reads. 0 or -1. */
+static int load_vmlinux(struct loader *l, struct perfev_perfdata *pd, const char **kallsyms)
+{
+	return pv_vmlinux_kallsyms_for(pd, l->o->vmlinux, &l->vmlinux_fd, l->vmlinux_kallsyms,
+				       sizeof(l->vmlinux_kallsyms), kallsyms);
+}
+
 static int loader_begin(struct loader *l, struct perfev_perfdata *pd, const char *name)
 {
 	const struct perfev_profile_load_opts *o = l->o;
@@ -491,8 +504,11 @@ static int loader_begin(struct loader *l, struct perfev_perfdata *pd, const char
 	l->p = perfev_profile_new(o->group, o->flags);
 	if (l->p)
 		perfev_profile_set_time_quantum(l->p, o->time_quantum);
+	const char *kallsyms = o->kallsyms;
+	if (o->vmlinux && load_vmlinux(l, pd, &kallsyms) < 0)
+		return -1;
 	struct perfev_resolver_opts ro = {
-		.sz = sizeof(ro), .symfs = o->symfs, .kallsyms = o->kallsyms, .no_cache = o->no_cache,
+		.sz = sizeof(ro), .symfs = o->symfs, .kallsyms = kallsyms, .no_cache = o->no_cache,
 		.no_inline = o->no_inline, .inline_dwarf_only = o->inline_dwarf_only, .srclines = o->srclines,
 		.no_demangle = o->no_demangle, .demangle_params = o->demangle_params,
 		.no_callchain = o->no_callchain, .max_stack_outer = o->max_stack_outer, .max_stack = o->max_stack,
@@ -552,8 +568,10 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 		pv_error(ENOMEM, "profile_load: out of memory reading %s", path);
 		return -1;
 	}
-	if (r < 0)
-		return -1; /* the reader's message */
+	if (r < 0) {
+		errno = -r;
+		return -1; /* the reader's message (or on_record's) */
+	}
 	if (l->o->progress) {
 		uint64_t done, total;
 		pv_perfdata_progress(l->pd, &done, &total);
@@ -564,6 +582,9 @@ static int load(struct loader *l, struct perfev_perfdata *pd)
 
 static void loader_free(struct loader *l)
 {
+	if (l->vmlinux_fd >= 0)
+		close(l->vmlinux_fd);
+	l->vmlinux_fd = -1;
 	perfev_resolver_free(l->res); /* (before p: its table) */
 	perfev_profile_free(l->p);
 	free(l->times);
@@ -629,6 +650,7 @@ static struct loader *loader_new(const struct perfev_profile_load_opts *o0, bool
 		return NULL;
 	}
 	l->o = &l->own_o;
+	l->vmlinux_fd = -1;
 	l->own_info.sz = sizeof(l->own_info);
 	l->info = &l->own_info;
 	l->all = all;

@@ -13,8 +13,10 @@
 #include "profile/resolve_int.h"
 #include "core/opts.h"
 #include "unwind/unwind_int.h"
+#include "symbols/symbols_int.h"
 #include "perfev.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -969,4 +971,32 @@ PERFEV_API void perfev_resolver_free(struct perfev_resolver *r)
 	free(r->pub);
 	pv_strtab_free(&r->paths);
 	free(r);
+}
+
+/* ---- perf's -k/--vmlinux ------------------------------------------------------------ */
+/* The recorded kernel's build-id (the BUILD_ID feature's kernel entry). */
+static int kernel_build_id(void *ctx, int32_t pid, uint16_t cpumode, const char *filename, const uint8_t *id,
+			   size_t len)
+{
+	(void)pid;
+	uint8_t *out = ctx; /* [0]: its length, then the id */
+	if ((cpumode & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    strcmp(filename, "[kernel.kallsyms]") || !len || len > PERFEV_BUILD_ID_MAX)
+		return 0;
+	out[0] = (uint8_t)len;
+	memcpy(out + 1, id, len);
+	return 1;
+}
+
+int pv_vmlinux_kallsyms_for(struct perfev_perfdata *pd, const char *vmlinux, int *fd, char *path, size_t len,
+			    const char **kallsyms)
+{
+	uint8_t id[1 + PERFEV_BUILD_ID_MAX] = {0};
+	if (pd)
+		perfev_perfdata_build_ids(pd, kernel_build_id, id);
+	if (pv_vmlinux_kallsyms(vmlinux, id + 1, id[0], fd) < 0)
+		return -1;
+	snprintf(path, len, "/proc/self/fd/%d", *fd);
+	*kallsyms = *fd >= 0 ? path : "";
+	return 0;
 }

@@ -71,5 +71,12 @@ bool pv_resolver_location(struct perfev_resolver *r, int32_t pid, uint8_t cpumod
  * user stack; *dwarf: how many were unwound, -1 none tried). */
 size_t pv_resolver_frames(struct perfev_resolver *r, const struct perfev_sample *s, struct perfev_frame *out,
 			  size_t max, int *dwarf);
+/* perf's -k/--vmlinux FILE for a recording (pd may be NULL): vmlinux's
+ * symbols as kallsyms text in *fd (pv_vmlinux_kallsyms; the caller closes
+ * it when >= 0), *kallsyms the path to read them from (written into path,
+ * len bytes), or "" for an image of another build than pd's kernel (no
+ * kernel symbols, a note). 0, or -1 with the error set. */
+int pv_vmlinux_kallsyms_for(struct perfev_perfdata *pd, const char *vmlinux, int *fd, char *path, size_t len,
+			    const char **kallsyms);
 
 #endif

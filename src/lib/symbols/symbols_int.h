@@ -141,6 +141,13 @@ struct pv_ksym {
 /* In a cached table: a dynamic symbol followed this one in the real file,
  * so the next cached symbol is not where it ends. */
 #define PV_KSYM_OPEN 2u
+/* perf's -k/--vmlinux: path's function symbols as kallsyms text in an
+ * anonymous memory file, *fd (read it as /proc/self/fd/N; close it after).
+ * build_id (len 0: none known): the recorded kernel's; another build's
+ * image gives *fd -1 and a note (no kernel symbols, as perf). 0, or
+ * -errno with the error set (a missing file, not an ELF, no symbols). */
+int pv_vmlinux_kallsyms(const char *path, const uint8_t *build_id, size_t build_id_len, int *fd);
+
 struct pv_ktab {
 	struct pv_ksym *syms; /* by start, one per address; each ends at the next */
 	size_t nr;

@@ -275,6 +275,15 @@ static struct tep_format_field *field_of(struct perfev_tp *tp, const void *raw, 
 	return f;
 }
 
+const char *pv_tp_field_name(struct perfev_tp *tp, uint64_t id, size_t i)
+{
+	struct tep_event *ev = tp ? tep_find_event(tp->tep, (int)id) : NULL;
+	struct tep_format_field *f = ev ? ev->format.fields : NULL;
+	for (; f && i; i--)
+		f = f->next;
+	return f ? f->name : NULL;
+}
+
 int pv_tp_field_loc(struct perfev_tp *tp, uint64_t id, const char *field, int *offset, int *size)
 {
 	struct tep_event *ev = tep_find_event(tp->tep, (int)id);

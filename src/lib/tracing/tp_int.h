@@ -26,6 +26,10 @@ int pv_tp_parse_format(struct perfev_tp *tp, const char *sys, const char *buf, s
  * that read one field of many samples. 0 or -ENOENT. */
 int pv_tp_field_loc(struct perfev_tp *tp, uint64_t id, const char *field, int *offset, int *size);
 
+/* Event id's own fields (not the common_ ones), in the format's order:
+ * the i-th's name, NULL past the last or for an unknown event. */
+const char *pv_tp_field_name(struct perfev_tp *tp, uint64_t id, size_t i);
+
 /* printk_formats text registered with tep, safely (see tracing_data.c). */
 int pv_tp_parse_printk(struct tep_handle *tep, const char *buf);
 /* /proc/kallsyms and saved_cmdlines text, likewise with our own line parser. */

@@ -25,7 +25,10 @@ struct rsetup {
 	int children, branch;
 	char *sort_ipc, *sort_fields; /* owned: sort and fields may point into them */
 	struct perfev_profile_load_info info; /* a profile's (pv_report_profile_view), for its event's name */
+	struct pv_thread_values *threads; /* -T's, collected by the load */
 };
+
+static bool names_field(const char *sort);
 
 static const struct perfev_profile_load_opts default_load = {
 	.sz = sizeof(default_load), .group = PERFEV_GROUP_THREAD, .event = -1};
@@ -90,10 +93,19 @@ static int setup_options(struct rsetup *r, const struct perfev_report_opts *o)
 	r->v = (struct pv_report_view){.graph = PV_GRAPH_CALLER, .graph_min = 0.5, .value = PERFEV_VALUE_PERIOD,
 				       .percent_limit = r->o.percent_limit, .relative = r->o.relative,
 				       .mem_mode = r->o.mem_mode, .symbol_filter = r->o.symbol_filter,
-				       .no_hint = r->o.no_hint, .zoom_tid = -1, .color = r->o.color};
+				       .no_hint = r->o.no_hint, .zoom_tid = -1, .field_sep = r->o.field_sep,
+				       .color = r->o.color};
+	if (r->o.field_sep && !*r->o.field_sep)
+		return pv_error(EINVAL, "-t (--field-separator): give a separator, e.g. -t ,");
+	if (r->o.field_sep && r->o.json)
+		return pv_error(EINVAL, "-t (--field-separator) separates the text table's columns: not with "
+				"--json");
 	if (r->o.percent_limit < 0)
 		return pv_error(EINVAL, "bad --percent-limit %g: give a percentage, e.g. 0.5", r->o.percent_limit);
 	r->v.graph_min = r->o.percent_limit > 0 ? r->o.percent_limit : 0.5;
+	if (r->o.show_threads && r->o.json)
+		return pv_error(EINVAL, "-T (--show-threads) is perf's text table after the text report: not "
+				"with --json");
 	if (r->o.call_graph && parse_graph(r, r->o.call_graph) < 0)
 		return -EINVAL;
 	static const char *const values[] = {"samples", "period", "weight"};
@@ -308,8 +320,16 @@ static int setup(struct rsetup *r, const struct perfev_report_opts *o, struct pe
 	int err = setup_options(r, o);
 	if (err < 0)
 		return err;
+	if (r->o.show_threads && single)
+		return pv_error(EINVAL, "-T (--show-threads) is perf's text table after the text report: not "
+				"with --folded or the exports");
 	if (pd && !single && (err = setup_branch(r, pd)) < 0)
 		return err;
+	if ((r->o.show_threads || r->o.field_sep) &&
+	    ((pd && !single && r->branch > 0) || (r->sort_given && names_field(r->sort))))
+		return pv_error(EINVAL, "%s goes with the profile's table: not with %s",
+				r->o.show_threads ? "-T (--threads)" : "-t (--field-separator)",
+				r->branch > 0 ? "the branch view (add --no-branch-stack)" : "tracepoint fields as keys");
 	if (pd && !single && r->branch > 0) {
 		err = pv_report_branch(pd, &r->lo, &r->v, r->o.show_samples, r->o.show_period, r->filter.comm,
 				       r->asked, r->o.json, out);
@@ -335,6 +355,8 @@ static int setup(struct rsetup *r, const struct perfev_report_opts *o, struct pe
 	if ((err = setup_keys(r)) < 0)
 		return err;
 	setup_load(r, views && !r->o.json, views);
+	if (r->o.show_threads && pd && !(r->threads = pv_thread_values_hook(pd, &r->lo)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -342,6 +364,7 @@ static void rsetup_free(struct rsetup *r)
 {
 	free(r->sort_ipc);
 	free(r->sort_fields);
+	pv_thread_values_free(r->threads);
 }
 
 /* ---- notes: what perf leaves unsaid ------------------------------------------ */
@@ -466,6 +489,8 @@ PERFEV_API int perfev_report_print(struct perfev_perfdata *pd, const struct perf
 		ret = p ? print_single(&r, p, &info, out) : -errno;
 		perfev_profile_free(p);
 	}
+	if (ret == 0 && r.threads) /* perf -T: after the report (and its tip) */
+		ret = pv_thread_values_print(r.threads, r.o.threads_raw, out);
 	rsetup_free(&r);
 	return ret < 0 ? ret : 0;
 }
@@ -534,6 +559,8 @@ int pv_report_load_view(struct perfev_perfdata *pd, const struct perfev_report_o
 		err = pv_error(EOPNOTSUPP, "tracepoint fields as sort keys are not in the browser yet");
 	if (!err && r->v.mem_mode)
 		err = pv_error(EOPNOTSUPP, "--mem-mode is not in the browser yet");
+	if (!err && (r->o.show_threads || r->o.field_sep)) /* (perf's browser leaves them out) */
+		err = pv_error(EOPNOTSUPP, "-T and -t are the text report's");
 	if (!err && (err = setup_keys(r)) == 0) {
 		setup_load(r, true, true);
 		struct perfev_profile_load_info info = {.sz = sizeof(info)};

@@ -3,7 +3,8 @@
  * sort keys and columns (report_keys.c), the table (report_table.c), call
  * graphs (report_graph.c), perf's output-tree order (report_rbtree.c), event
  * sections (report_events.c), the branch view (report_branch.c), JSON
- * (report_json.c) and tracepoint-field keys (report_tp.c). */
+ * (report_json.c), tracepoint-field keys (report_tp.c) and -T's per-thread
+ * values (report_threads.c). */
 #ifndef PERFEV_VIEW_REPORT_INT_H
 #define PERFEV_VIEW_REPORT_INT_H
 
@@ -81,6 +82,9 @@ struct pv_report_view {
 	/* perf's --header printed the file's header first: its hint to use
 	 * --header, the report's first line, is left out, as perf does */
 	bool no_hint;
+	/* perf's -t SEP (symbol_conf.field_sep): columns joined by it, values
+	 * unpadded before their column's width, no dots line; NULL: none */
+	const char *field_sep;
 };
 #define PV_REPORT_MEM_KEYS                                                                               \
 	(PERFEV_KEY_MEM | PERFEV_KEY_SNOOP | PERFEV_KEY_TLB | PERFEV_KEY_LOCKED | PERFEV_KEY_BLOCKED |   \
@@ -213,6 +217,15 @@ void pv_report_display_hint(const struct pv_report_view *v, FILE *out);
  * to out (perf's hint line first unless no_hint); 0 or -errno, or -ENOENT,
  * printing nothing, when a key is one of the profile's. */
 int pv_report_tracepoint_sort(struct perfev_perfdata *pd, const char *sort, bool no_hint, FILE *out);
+
+/* perf report -T (report_threads.c): the values of the READ records the
+ * load reads, per thread and event. _hook chains its collector before lo's
+ * own on_record (NULL on ENOMEM); _print: perf's table after the report
+ * (raw: --pretty raw's lines). */
+struct pv_thread_values;
+struct pv_thread_values *pv_thread_values_hook(struct perfev_perfdata *pd, struct perfev_profile_load_opts *lo);
+int pv_thread_values_print(const struct pv_thread_values *t, bool raw, FILE *out);
+void pv_thread_values_free(struct pv_thread_values *t);
 
 /* The browser's model (report_model.c): o's text view of every event of
  * pd, loaded once as perfev_report_print loads it (report.c). v is the

@@ -286,12 +286,11 @@ static int cmp_collapse(const void *pa, const void *pb, void *arg)
 	return c;
 }
 
-/* "%7.2f%%", in perf's colours when asked (get_percent_color: red from 5%,
- * green above 0.5%, the padding inside the colour) */
-static void print_pct(FILE *out, double pct, bool color)
+/* perf's colour of a percentage (get_percent_color: red from 5%, green
+ * above 0.5%; the padding inside the colour), "" for none */
+static const char *pct_color(double pct, bool color)
 {
-	const char *c = !color ? NULL : pct >= 5.0 || pct <= -5.0 ? "\033[31m" : pct > 0.5 || pct < -0.5 ? "\033[32m" : NULL;
-	fprintf(out, "%s%7.2f%%%s", c ? c : "", pct, c ? "\033[m" : "");
+	return !color ? "" : pct >= 5.0 || pct <= -5.0 ? "\033[31m" : pct > 0.5 || pct < -0.5 ? "\033[32m" : "";
 }
 
 /* perf 6.1 names an entry's source line (hist_entry__srcline) when it
@@ -457,6 +456,24 @@ static size_t zoomed(struct row *rows, size_t nr, const struct pv_report_view *v
 	return keep;
 }
 
+/* A row's value column, each member's value: perf's "%*.2f%%" and
+ * "%*"PRIu64 at the column's width, or under -t (sep) at width 1. */
+static void value_cell(const struct row *w, int type, size_t nm, const uint64_t *all, bool sep, bool color,
+		       char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t m = 0; m < nm && n < len; m++) {
+		if (type == PV_COL_CHILDREN || type == PV_COL_SELF) {
+			double pct = pv_report_pct(type == PV_COL_SELF ? w->self[m] : w->total[m], all[m]);
+			const char *c = pct_color(pct, color && !sep);
+			n += (size_t)snprintf(buf + n, len - n, sep ? "%s %.2f%%%s" : "%s%7.2f%%%s", c, pct, *c ? "\033[m" : "");
+		} else
+			n += (size_t)snprintf(buf + n, len - n, sep ? " %llu" : "%12llu",
+					      (unsigned long long)(type == PV_COL_SAMPLES ? w->samples[m] : w->period[m]));
+	}
+}
+
 int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_report_view *v, FILE *out)
 {
 	size_t nm = s->nr;
@@ -604,12 +621,16 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		if (!pv_report_col_hidden(v, c))
 			last = c;
 	bool first = true;
+	const char *sep = v->field_sep;
+	size_t first_col = 0;
+	while (first_col < v->nr_cols && pv_report_col_hidden(v, first_col))
+		first_col++;
 	for (size_t c = 0; c < v->nr_cols; c++) {
 		const struct pv_report_col *col = &v->cols[c];
 		if (pv_report_col_hidden(v, c))
 			continue;
 		if (!first) {
-			pv_buf_puts(&h, "  ");
+			pv_buf_puts(&h, sep ? sep : "  ");
 			pv_buf_puts(&d, "  ");
 		}
 		first = false;
@@ -621,7 +642,10 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 		for (size_t i = 0; i < width[c]; i++)
 			pv_buf_putc(&d, '.');
 	}
-	fprintf(out, "%s\n%s\n#\n", h.data, d.data);
+	if (sep) /* perf: no dots line, no "#" line */
+		fprintf(out, "%s\n", h.data);
+	else
+		fprintf(out, "%s\n%s\n#\n", h.data, d.data);
 	pv_buf_free(&h);
 	pv_buf_free(&d);
 	for (size_t r = 0; r < nr; r++) {
@@ -635,18 +659,17 @@ int pv_report_print_stdio(const struct pv_report_section *s, const struct pv_rep
 			const struct pv_report_col *col = &v->cols[c];
 			if (pv_report_col_hidden(v, c))
 				continue;
-			fputs("  ", out);
-			for (size_t m = 0; col->type != PV_COL_KEY && m < nm; m++) {
-				if (col->type == PV_COL_CHILDREN || col->type == PV_COL_SELF)
-					print_pct(out, pv_report_pct(col->type == PV_COL_SELF ? w->self[m] : w->total[m], all[m]),
-						  v->color);
-				else
-					fprintf(out, "%12llu", (unsigned long long)(col->type == PV_COL_SAMPLES ? w->samples[m]
-													  : w->period[m]));
-			}
-			if (col->type != PV_COL_KEY)
+			if (!sep || c != first_col)
+				fputs(sep ? sep : "  ", out);
+			if (col->type != PV_COL_KEY) {
+				value_cell(w, col->type, nm, all, sep != NULL, v->color, buf, sizeof(buf));
+				/* perf pads every column but the last to its width (-t's values too) */
+				fprintf(out, "%-*s", c == last ? 0 : (int)width[c], buf);
 				continue;
+			}
 			pv_report_column(w->e, col->key, buf, sizeof(buf));
+			for (char *s = sep ? strchr(buf, *sep) : NULL; s; s = strchr(s, *sep))
+				*s = '.'; /* perf's repsep_snprintf */
 			if ((!strcmp(col->key, "comm") || !strcmp(col->key, "srcline")) && strlen(buf) > width[c])
 				buf[width[c]] = 0; /* perf: "%-*.*s", "%-.*s", cut to the column */
 			/* perf pads every column but a last symbol or srcline */

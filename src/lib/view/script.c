@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_STACK 127
 static bool kernel_mode(uint8_t m) { return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL; } /* perf script's scripting_max_stack */
@@ -57,7 +58,9 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 {
 	if (f & F_COMM) {
 		const char *comm = perfev_session_comm(s->session, tid);
-		if (wide_comm)
+		if (s->o->latency) /* perf -L's latency_format (before the wide rule) */
+			P("%8.8s ", comm);
+		else if (wide_comm)
 			P("%s ", comm);
 		else
 			P("%16s ", comm);
@@ -72,7 +75,7 @@ void pv_script_start(struct pv_script *s, const struct perfev_record *r, uint32_
 		pv_buf_putc(&s->line, ' ');
 	}
 	if (f & F_CPU)
-		P("[%03d] ", (int)cpu);
+		P(s->o->latency ? "%3d " : "[%03d] ", (int)cpu);
 	if (f & F_MISC) {
 		int n = 0;
 		uint16_t m = r->misc;
@@ -260,7 +263,7 @@ static void print_chain_entry(struct pv_script *s, const struct perfev_record *r
 	uint64_t shown = chain_addr(s, smp, cpumode, ip);
 	struct perfev_location loc = {0};
 	const struct perfev_map *map = NULL;
-	if (unwound && !kernel_mode(cpumode)) { /* (perf: whatever the fields, "ADDR (inlined)" with ip alone) */
+	if (unwound && !kernel_mode(cpumode) && !s->o->no_inline) { /* (perf: whatever the fields, "ADDR (inlined)" with ip alone) */
 		map = perfev_session_find_map(s->session, smp->pid, smp->tid, cpumode, ip, smp->time);
 		if (!map || !resolve_at(s, true, r, cpumode, ip, map, &loc))
 			loc.nr_lines = 0;
@@ -663,9 +666,13 @@ static struct perfev_resolver *new_resolver(struct pv_script *s)
 	bool srcline = false;
 	for (int t = 0; t < PV_OUT_TYPES; t++)
 		srcline |= (s->fields[t] & F_SRCLINE) != 0;
+	const char *kallsyms = s->o->kallsyms;
+	if (s->o->vmlinux && pv_vmlinux_kallsyms_for(s->pd, s->o->vmlinux, &s->vmlinux_fd, s->vmlinux_kallsyms,
+						     sizeof(s->vmlinux_kallsyms), &kallsyms) < 0)
+		return NULL;
 	struct perfev_resolver_opts ro = {.sz = sizeof(ro), .srclines = srcline, .no_demangle = s->o->no_demangle,
 					  .demangle_params = s->o->demangle_params, .symfs = s->o->symfs,
-					  .kallsyms = s->o->kallsyms};
+					  .kallsyms = kallsyms};
 	struct perfev_resolver *r = pv_resolver_new(&ro, NULL);
 	if (r) {
 		pv_resolver_addresses_only(r);
@@ -681,7 +688,7 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	/* a caller built against an older header gave fewer fields: the rest are 0 */
 	struct perfev_script_opts o;
 	PV_OPTS_COPY(o, opts);
-	struct pv_script s = {.o = &o, .pd = pd};
+	struct pv_script s = {.o = &o, .pd = pd, .vmlinux_fd = -1};
 	s.out = s.o->out ? s.o->out : stdout;
 	s.max_stack = o.max_stack_given && o.max_stack < MAX_STACK ? o.max_stack : MAX_STACK;
 	int err = pv_script_parse_fields(&s, s.o->fields);
@@ -704,9 +711,12 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	}
 	load_buildids(&s);
 	if (!(s.res = new_resolver(&s))) {
+		err = -errno;
 		pv_script_filter_free(&s);
 		pv_buf_free(&s.bid_names);
-		return -errno;
+		if (s.vmlinux_fd >= 0)
+			close(s.vmlinux_fd);
+		return err;
 	}
 	s.session = perfev_resolver_session(s.res);
 	if (!perfev_perfdata_is_pipe(pd))
@@ -714,6 +724,8 @@ PERFEV_API int perfev_script_run(struct perfev_perfdata *pd, const struct perfev
 	struct perfev_perfdata_read_opts ro = {.sz = sizeof(ro)};
 	err = perfev_perfdata_process(pd, &ro, on_record, &s);
 	perfev_resolver_free(s.res);
+	if (s.vmlinux_fd >= 0)
+		close(s.vmlinux_fd);
 	perfev_tp_free(s.tp);
 	pv_buf_free(&s.line);
 	pv_buf_free(&s.bid_names);

@@ -24,6 +24,8 @@ struct pv_script {
 	struct perfev_perfdata *pd;
 	struct perfev_resolver *res;     /* every symbol, map and unwound stack (profile/resolve_int.h) */
 	struct perfev_session *session;  /* the resolver's threads and maps */
+	int vmlinux_fd;                  /* -k's symbols as kallsyms (pv_vmlinux_kallsyms_for); -1: none */
+	char vmlinux_kallsyms[32];       /* their path */
 	FILE *out;
 	uint32_t fields[PV_OUT_TYPES];
 	uint32_t user_set[PV_OUT_TYPES];

@@ -70,7 +70,7 @@ void pv_script_side(struct pv_script *s, const struct perfev_record *r)
 			uint32_t save = f & F_COMM;
 			if (save) {
 				bool wide = (s->fields[pv_out_type(a->type)] & F_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
-				P(wide ? "%s " : "%16s ", perfev_session_comm(s->session, rtid));
+				P(s->o->latency ? "%8.8s " : wide ? "%s " : "%16s ", perfev_session_comm(s->session, rtid));
 				f &= ~(uint32_t)F_COMM;
 			}
 			pv_script_start(s, r, f, pid, tid, time, cpu, false);

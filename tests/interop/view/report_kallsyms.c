@@ -33,27 +33,10 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffff81005000 T __global_after\n"
 			       "ffffffff81006000 T _etext\n";
 
-/* The kernel's map as perf records it, to the top of the address space,
- * with _text at text + moved (moved: another boot's KASLR offset), then a
- * sample inside each symbol at[k], moved alike (period 1000 * (k + 1): no
- * ties). */
+/* report_write_kernel_samples of thread PID, each sample 0x10 into its symbol. */
 static void write_kernel_samples(const char *data, uint64_t text, uint64_t moved, const uint64_t *at, size_t n)
 {
-	struct perfev_attr a;
-	struct perfev_perfdata_writer *w = report_crafted_writer(data, &a, 0);
-	struct perfev_record r = {.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL, .has_sid = true};
-	r.u.mmap.pid = (uint32_t)-1;
-	r.u.mmap.addr = text + moved;
-	r.u.mmap.len = ~0ull - (text + moved);
-	r.u.mmap.pgoff = text + moved;
-	r.u.mmap.filename = "[kernel.kallsyms]_text";
-	r.sid.pid = -1;
-	report_put_record(w, &r, &a);
-	report_put_comm(w, &a, PID, "kernel", 1, false);
-	for (size_t k = 0; k < n; k++)
-		report_put_sample(w, &a, PERF_RECORD_MISC_KERNEL, PID, at[k] + moved + 0x10, 10 + k,
-				  1000 * (k + 1), NULL, 0);
-	cr_assert_eq(perfev_perfdata_writer_close(w), 0, "%s", perfev_errmsg());
+	report_write_kernel_samples(data, PID, text, moved, at, n, 0x10);
 }
 
 Test(interop_report, kernel_aliases_named_like_perf, .timeout = 60)

@@ -1,7 +1,8 @@
 /* perf script -F ip of a DWARF-unwound recording: perf appends the inlined
  * functions' frames at unwinding, whatever the fields, and marks them
  * "ADDR (inlined)" even without sym; perfev resolved inlines only when
- * sym, dso or srcline was asked and left the marker out. */
+ * sym, dso or srcline was asked and left the marker out. --no-inline
+ * leaves them out, as perf's. */
 #define _GNU_SOURCE
 #include "support.h"
 #include "support_records.h"
@@ -29,5 +30,11 @@ Test(interop_script, inlined_frames_marked_without_sym_like_perf, .timeout = 120
 	cr_expect(compare_script(data, "ip"));
 	cr_expect(compare_script(data, "ip,dso"));
 	cr_expect(compare_script_args(data, "--inline", NULL)); /* perf's default, spelled out */
+	/* --no-inline: the unwound frames alone, no "(inlined)" line */
+	cr_expect(compare_script_args(data, "--no-inline", NULL));
+	cr_expect(compare_script_args(data, "--no-inline -F ip,sym,dso", NULL));
+	r = run_cmd("%s script -i '%s' --no-inline -F ip,sym | grep -c '(inlined)'", PERFEV_BIN, data);
+	cr_expect_eq(atoi(r.out), 0, "--no-inline printed %s inlined frames", r.out);
+	run_result_free(&r);
 	free(data);
 }

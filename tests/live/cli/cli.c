@@ -243,6 +243,8 @@ static const struct {
 	{"annotate", true, {"-i", "--input", "-s", "--symbol", "-d", "--dsos", "--percent-type", "-M",
 			    "--disassembler-style", "--symfs", "--kallsyms", "--event", "--min-percent"}},
 	{"attr", false, {0}},
+	{"buildid-list", true, {"-i", "--input"}},
+	{"evlist", true, {"-i", "--input"}},
 	{"list", true, {0}},
 	{"record", false, {"-e", "--event", "-F", "--freq", "-c", "--count", "--call-graph", "-C", "--cpu",
 			   "-p", "--pid", "-t", "--tid", "-m", "--mmap-pages", "-o", "--output", "--filter",
@@ -250,7 +252,7 @@ static const struct {
 	/* (report's -g/--call-graph take their value optionally, as perf's) */
 	{"report", true, {"-i", "--input", "-s", "--sort", "--percent-limit", "--flame",
 			  "--pprof", "--firefox", "--comm", "--pid", "--tid", "--dso", "--symbol", "--time",
-			  "--value", "--event", "--kallsyms", "--title"}},
+			  "--value", "--event", "--kallsyms", "--title", "-t", "--field-separator", "--pretty"}},
 	{"script", true, {"-i", "--input", "-F", "--fields"}},
 	{"stat", false, {"-e", "--event", "-C", "--cpu", "-p", "--pid", "-t", "--tid", "-G", "--cgroup", "-I",
 			 "--interval-print", "-r", "--repeat", "-x", "--field-separator", "-o", "--output",
