@@ -1,5 +1,6 @@
 /* cli_pager.c — what reads perfev's text on a terminal: a pager (as git and
- * perf: $PERFEV_PAGER, else $PAGER, else less with LESS=FRSX unless set;
+ * perf: $PERFEV_PAGER, else $PAGER, else less with LESS=FRSX unless set,
+ * but not on a dumb terminal;
  * none when stdout is not a terminal, with --no-pager, or a pager of "" or
  * "cat") and colour (--color=auto|always|never: auto is a terminal whose
  * TERM is not dumb and no NO_COLOR, https://no-color.org). --no-pager and
@@ -66,6 +67,9 @@ void cli_pager_start(void)
 	const char *pager = getenv("PERFEV_PAGER");
 	if (!pager)
 		pager = getenv("PAGER");
+	const char *term = getenv("TERM");
+	if (!pager && term && !strcmp(term, "dumb"))
+		return; /* (as git: no less on a terminal that cannot draw it) */
 	if (!pager)
 		pager = "less";
 	if (!*pager || !strcmp(pager, "cat"))
