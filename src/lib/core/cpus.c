@@ -4,6 +4,8 @@
 #include "perfev/counter.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,4 +136,34 @@ PERFEV_API int perfev_cpus_format(const struct perfev_cpus *c, char *buf, size_t
 	int n = snprintf(buf, len, "%s", b.data ? b.data : "");
 	pv_buf_free(&b);
 	return n;
+}
+
+void pv_cpu_topo(int cpu, struct pv_cpu_topo *t)
+{
+	static const char *const files[] = {"physical_package_id", "die_id", "core_id"};
+	int *out[] = {&t->socket, &t->die, &t->core};
+	char path[128];
+	for (size_t i = 0; i < PV_ARRAY_SIZE(files); i++) {
+		int64_t v;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, files[i]);
+		*out[i] = pv_read_i64(path, &v) == 0 ? (int)v : -1;
+	}
+	t->node = -1;
+}
+
+int pv_cpu_node(int cpu)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	DIR *d = opendir(path);
+	int node = -1;
+	for (struct dirent *de; d && node < 0 && (de = readdir(d));) {
+		char *end;
+		long n = !strncmp(de->d_name, "node", 4) ? strtol(de->d_name + 4, &end, 10) : -1;
+		if (n >= 0 && end != de->d_name + 4 && !*end)
+			node = (int)n;
+	}
+	if (d)
+		closedir(d);
+	return node;
 }

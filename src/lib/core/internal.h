@@ -68,6 +68,14 @@ int pv_pwrite_all(int fd, const void *data, size_t len, uint64_t off);
 /* Reads the first line of a small file, without its newline. */
 int pv_read_line(const char *path, char *buf, size_t len);
 int pv_read_i64(const char *path, int64_t *out);
+/* Where a CPU sits, from sysfs (perf's cpu__get_socket_id, _die_id,
+ * _core_id; node: its nodeN link): -1 where the kernel does not say.
+ * pv_cpu_topo leaves node -1; pv_cpu_node reads it (cpus.c). */
+struct pv_cpu_topo {
+	int socket, die, core, node;
+};
+void pv_cpu_topo(int cpu, struct pv_cpu_topo *t);
+int pv_cpu_node(int cpu);
 /* The addresses of the symbols names[0..n) in a kallsyms file (NULL:
  * /proc/kallsyms), read until all are found: addrs[i] = 0 for one it lacks
  * (or shows as 0: kptr_restrict). 0, or -errno when it cannot be opened. */

@@ -7,7 +7,6 @@
 #include "core/internal.h"
 #include "count/stat_int.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +73,16 @@ static void free_lines(struct perfev_stat *s)
 	free(s->labels);
 	free(s->topo);
 	free(s->topo_cpus);
+	free(s->topo_place_cpu);
+	free(s->topo_place_line);
 	s->comm = NULL;
 	s->acc = NULL;
 	s->labels = NULL;
 	s->topo = NULL;
 	s->topo_cpus = NULL;
+	s->topo_place_cpu = NULL;
+	s->topo_place_line = NULL;
+	s->topo_places = 0;
 	s->nlines = 0;
 }
 
@@ -118,41 +122,13 @@ static void comms_from(struct perfev_stat *s, const struct perfev_counters *c)
 	}
 }
 
-/* Where cpu sits, from sysfs: perf's cpu__get_socket_id, _die_id,
- * _core_id, and its NUMA node (the cpu's nodeN link); -1 where unknown. */
-static void cpu_topo(int cpu, struct pv_cpu_topo *t)
-{
-	static const char *const files[] = {"physical_package_id", "die_id", "core_id"};
-	int *out[] = {&t->socket, &t->die, &t->core};
-	char path[128];
-	for (size_t i = 0; i < PV_ARRAY_SIZE(files); i++) {
-		int64_t v;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, files[i]);
-		*out[i] = pv_read_i64(path, &v) == 0 ? (int)v : -1;
-	}
-	t->node = -1;
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-	DIR *d = opendir(path);
-	for (struct dirent *de; d && (de = readdir(d));) {
-		char *end;
-		long n = !strncmp(de->d_name, "node", 4) ? strtol(de->d_name + 4, &end, 10) : -1;
-		if (n >= 0 && end != de->d_name + 4 && !*end) {
-			t->node = (int)n;
-			break;
-		}
-	}
-	if (d)
-		closedir(d);
-}
-
 /* cpu's place in the aggregation: the parts of its topology that count */
 static struct pv_cpu_topo topo_key(enum perfev_stat_aggr aggr, int cpu)
 {
-	struct pv_cpu_topo t;
-	cpu_topo(cpu, &t);
 	if (aggr == PERFEV_AGGR_NODE)
-		return (struct pv_cpu_topo){-1, -1, -1, t.node};
-	t.node = -1;
+		return (struct pv_cpu_topo){-1, -1, -1, pv_cpu_node(cpu)};
+	struct pv_cpu_topo t;
+	pv_cpu_topo(cpu, &t);
 	if (aggr != PERFEV_AGGR_CORE)
 		t.core = -1;
 	if (aggr == PERFEV_AGGR_SOCKET)
@@ -176,6 +152,10 @@ static int topo_lines(struct perfev_stat *s, const int *labels, bool cpus, size_
 	if (!cpus || !labels)
 		return pv_error(EINVAL, "stat: --per-core, --per-die, --per-socket and --per-node sum CPUs: "
 				"count CPUs (-a or -C), not threads");
+	if (s->topo_places && s->topo_places == nplaces && !memcmp(s->topo_place_cpu, labels, nplaces * sizeof(*labels))) {
+		memcpy(line_of, s->topo_place_line, nplaces * sizeof(*line_of)); /* the first run's CPUs */
+		return (int)s->nlines;
+	}
 	struct pv_cpu_topo *key = calloc(nplaces + 1, sizeof(*key)), *uniq = calloc(nplaces + 1, sizeof(*uniq));
 	if (!key || !uniq) {
 		free(key);
@@ -193,8 +173,10 @@ static int topo_lines(struct perfev_stat *s, const int *labels, bool cpus, size_
 	if (!s->topo) {
 		s->topo = uniq;
 		s->topo_cpus = calloc(n + 1, sizeof(*s->topo_cpus));
+		s->topo_place_cpu = malloc((nplaces + 1) * sizeof(*s->topo_place_cpu));
+		s->topo_place_line = malloc((nplaces + 1) * sizeof(*s->topo_place_line));
 		uniq = NULL;
-		if (!s->topo_cpus)
+		if (!s->topo_cpus || !s->topo_place_cpu || !s->topo_place_line)
 			r = pv_error(ENOMEM, "out of memory");
 	}
 	for (size_t pl = 0; pl < nplaces && !r; pl++) {
@@ -206,6 +188,11 @@ static int topo_lines(struct perfev_stat *s, const int *labels, bool cpus, size_
 		line_of[pl] = (size_t)(at - s->topo);
 		if (!s->nlines)
 			s->topo_cpus[line_of[pl]]++;
+	}
+	if (!r && !s->nlines) {
+		memcpy(s->topo_place_cpu, labels, nplaces * sizeof(*labels));
+		memcpy(s->topo_place_line, line_of, nplaces * sizeof(*line_of));
+		s->topo_places = nplaces;
 	}
 	free(key);
 	free(uniq);

@@ -5,11 +5,6 @@
 #include "perfev/stat.h"
 #include "perfev/metric.h"
 
-/* Where a CPU sits (sysfs topology; -1 where the kernel does not say). */
-struct pv_cpu_topo {
-	int socket, die, core, node;
-};
-
 /* Running mean and variance (Welford). */
 struct pv_acc {
 	unsigned n;
@@ -24,9 +19,13 @@ struct perfev_stat {
 	struct pv_acc *acc; /* [ev * nlines + line] */
 	int *status;        /* per event */
 	int *labels;        /* per line: CPU or thread id */
-	/* CORE, DIE, SOCKET, NODE: per line, where its CPUs sit and how many */
+	/* CORE, DIE, SOCKET, NODE: per line, where its CPUs sit and how many;
+	 * the first run's CPUs and their lines (later runs and intervals of the
+	 * same CPUs read no sysfs again) */
 	struct pv_cpu_topo *topo;
 	int *topo_cpus;
+	int *topo_place_cpu;
+	size_t *topo_place_line, topo_places;
 	char **comm;        /* per line, per-thread output */
 	bool labels_cpus;
 	struct pv_acc elapsed;
@@ -47,13 +46,13 @@ void pv_stat_rate(double per_sec, double *value, const char **unit);
 /* The rate per second of such a value and unit; false for another metric. */
 bool pv_stat_rate_of(double value, const char *unit, double *per_sec);
 
-/* The metrics' lines (metric.c), into b, as perfev_stat_print lays them out. */
 /* Whether the aggregation sums CPUs by topology (CORE, DIE, SOCKET, NODE). */
 static inline bool pv_stat_by_topo(enum perfev_stat_aggr a)
 {
 	return a >= PERFEV_AGGR_CORE && a <= PERFEV_AGGR_NODE;
 }
 
+/* The metrics' lines (metric.c), into b, as perfev_stat_print lays them out. */
 struct pv_buf;
 void pv_metrics_format(const struct perfev_metrics *ms, const struct perfev_stat *s, struct pv_buf *b,
 		       const struct perfev_stat_output *o, bool metric_only, const char *sep);

@@ -98,13 +98,13 @@ static void cpu_topology(struct pv_buf *b, int nr)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/die_cpus_list", cpu);
 		if (pv_read_line(path, line, sizeof(line)) >= 0)
 			strset_add(&dies, line);
-		int64_t v;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
-		if (ids && pv_read_i64(path, &v) >= 0) ids[cpu * 3] = (uint32_t)v;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-		if (ids && pv_read_i64(path, &v) >= 0) ids[cpu * 3 + 1] = (uint32_t)v;
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/die_id", cpu);
-		if (ids && pv_read_i64(path, &v) >= 0) ids[cpu * 3 + 2] = (uint32_t)v;
+		struct pv_cpu_topo t;
+		pv_cpu_topo(cpu, &t);
+		if (ids) { /* (0 where sysfs does not say) */
+			ids[cpu * 3] = t.core < 0 ? 0 : (uint32_t)t.core;
+			ids[cpu * 3 + 1] = t.socket < 0 ? 0 : (uint32_t)t.socket;
+			ids[cpu * 3 + 2] = t.die < 0 ? 0 : (uint32_t)t.die;
+		}
 	}
 	strset_put(b, &cores);
 	strset_put(b, &threads);
