@@ -148,28 +148,45 @@ static void end_command(struct stat_run *r, struct perfev_child *ch, bool *endin
 	r->ended_early = true;
 }
 
+/* Whether the command (ch), or else the target or Ctrl-C, has ended: 1
+ * (the command's wait status in *ws, *ru), 0 not yet, -1 after saying what
+ * failed. */
+static int ended(struct perfev_child *ch, const struct perfev_target *t, int *ws, struct rusage *ru)
+{
+	if (!ch)
+		return interrupted || perfev_target_ended(t);
+	int w = perfev_child_poll(ch, ws, ru);
+	if (w == 0 || w == -EAGAIN)
+		return w == 0;
+	cli_error("stat", "%s", perfev_errmsg());
+	return -1;
+}
+
+/* Sleeps ms (-1: until a signal); SIGCHLD and SIGINT, blocked elsewhere, wake it. */
+static void nap(long ms)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	ppoll(NULL, 0, ms < 0 ? NULL : &ts, &none);
+}
+
 /* Waits for the command to end (or Ctrl-C, or the target process to end),
  * printing intervals on the way. Returns 0, or 1 on a failure. */
 static int wait_loop(struct stat_run *r, struct perfev_counters *c, struct perfev_child *ch,
 		     const struct perfev_target *target, uint64_t start, int *wstatus, struct rusage *ru)
 {
-	sigset_t none;
-	sigemptyset(&none);
 	const struct stat_opts *o = r->o;
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = start + iv, last = start;
 	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
 	long intervals = 0;
 	bool ending = false; /* the command was told to end (--timeout, --interval-count) */
 	for (;;) {
-		if (ch) {
-			int w = perfev_child_poll(ch, wstatus, ru);
-			if (w == 0)
-				break;
-			if (w != -EAGAIN)
-				return cli_error("stat", "%s", perfev_errmsg());
-		} else if (interrupted || perfev_target_ended(target) || ending) {
+		int e = ended(ch, target, wstatus, ru);
+		if (e < 0)
+			return 1;
+		if (e || (!ch && ending))
 			break;
-		}
 		long timeout_ms = ch ? -1 : 100;
 		uint64_t t = now_ns();
 		if (deadline && !ending) {
@@ -197,8 +214,7 @@ static int wait_loop(struct stat_run *r, struct perfev_counters *c, struct perfe
 			long ms = (long)((next - t + 999999) / 1000000);
 			timeout_ms = timeout_ms < 0 || ms < timeout_ms ? ms : timeout_ms;
 		}
-		struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
-		ppoll(NULL, 0, timeout_ms < 0 ? NULL : &ts, &none);
+		nap(timeout_ms);
 	}
 	if (iv) { /* the last, partial interval */
 		uint64_t t = now_ns();
@@ -258,26 +274,13 @@ static int collect(struct stat_run *r, struct perfev_counters *c, struct perfev_
 static int delay(struct stat_run *r, struct perfev_child *ch, const struct perfev_target *t, int *ws,
 		 struct rusage *ru)
 {
-	sigset_t none;
-	sigemptyset(&none);
 	uint64_t until = now_ns() + (uint64_t)r->o->delay_ms * 1000000ULL;
 	for (uint64_t now; (now = now_ns()) < until;) {
-		if (ch) {
-			int w = perfev_child_poll(ch, ws, ru);
-			if (w == 0)
-				return 0;
-			if (w != -EAGAIN) {
-				cli_error("stat", "%s", perfev_errmsg());
-				return -1;
-			}
-		} else if (interrupted || perfev_target_ended(t)) {
-			return 0;
-		}
-		uint64_t left = until - now;
-		struct timespec ts = {(time_t)(left / 1000000000ULL), (long)(left % 1000000000ULL)};
-		if (!ch && left > 100000000ULL)
-			ts = (struct timespec){0, 100000000L};
-		ppoll(NULL, 0, &ts, &none);
+		int e = ended(ch, t, ws, ru);
+		if (e)
+			return e < 0 ? -1 : 0;
+		long ms = (long)((until - now + 999999) / 1000000);
+		nap(!ch && ms > 100 ? 100 : ms); /* (a target's end is polled) */
 	}
 	return 1;
 }
